@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// System libraries from Debian, found with pkg-config. Each has a module map and a
+/// `shim.h` holding typed `static inline` wrappers for variadic calls and macros.
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+                   providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+    .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+    .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+]
+
+var swiftTargets: [Target] = [
+    .target(name: "SusiCore"),
+    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG"]),
+    .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio"]),
+    .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl"]),
+    .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD"]),
+    .target(name: "SusiBrain", dependencies: ["SusiCore", "SusiNet", "SusiServer"]),
+    .target(name: "SusiPlayer", dependencies: ["SusiCore"]),
+    .executableTarget(
+        name: "susi",
+        dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
+
+    .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),
+    .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
+    .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),
+    .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer"]),
+    .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet"]),
+    .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiServer", "SusiNet"]),
+    .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer"]),
+    .testTarget(name: "susiTests", dependencies: ["susi"]),
+]
+
+// One place for the strictness every Swift target shares.
+for index in swiftTargets.indices {
+    var settings = swiftTargets[index].swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    swiftTargets[index].swiftSettings = settings
+}
+
+let package = Package(
+    name: "SusiSpeaker",
+    platforms: [.macOS(.v13)],
+    products: [.executable(name: "susi", targets: ["susi"])],
+    targets: systemLibraries + swiftTargets,
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import CPocketSphinx
+import CESpeakNG
