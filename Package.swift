@@ -43,7 +43,7 @@ for index in swiftTargets.indices {
 
 let package = Package(
     name: "SusiSpeaker",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [.executable(name: "susi", targets: ["susi"])],
     targets: systemLibraries + swiftTargets,
     swiftLanguageModes: [.v6]
