@@ -1,1 +1,3 @@
-print("susi")
+import Foundation
+
+exit(SusiCLI.main(Array(CommandLine.arguments.dropFirst())))

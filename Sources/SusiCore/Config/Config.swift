@@ -1,0 +1,88 @@
+/// The speaker's settings, one typed field per config key; every field has a default.
+///
+/// The JSON file nests sections (`{"tts": {"voice": "en-gb"}}`); keys are named by their
+/// dotted path (`tts.voice`). `ConfigSchema` lists every key with its type and allowed values.
+public struct Config: Sendable, Equatable {
+    /// Speech output (eSpeak NG).
+    public struct TTS: Sendable, Equatable {
+        public var voice = "en-us"
+        public var variant = ""
+        public var rate = 175
+        public var pitch = 50
+        public var volume = 100
+    }
+
+    /// Where answers come from.
+    public struct Brain: Sendable, Equatable {
+        public var mode = "hybrid"
+        public var server = "https://api.susi.ai"
+        public var timeoutSeconds = 5.0
+        public var language = "en"
+    }
+
+    /// The wake word.
+    public struct Hotword: Sendable, Equatable {
+        public var enabled = true
+        public var phrase = "susi"
+        public var threshold = 1e-20
+    }
+
+    /// Speech recognition and endpointing.
+    public struct STT: Sendable, Equatable {
+        public var engine = "pocketsphinx"
+        public var endSilenceMs = 600
+        public var noSpeechTimeoutMs = 5000
+        public var maxUtteranceMs = 10000
+    }
+
+    /// Sound devices: `default`, a device name, or an index as `susi devices` lists them.
+    public struct Audio: Sendable, Equatable {
+        public var input = "default"
+        public var output = "default"
+    }
+
+    /// The external media player.
+    public struct Player: Sendable, Equatable {
+        public var command = "mpv"
+        public var args: [String] = []
+        public var volume = 70
+        public var duckVolume = 20
+        public var volumeStep = 10
+    }
+
+    /// The setup and control HTTP server for the phone apps.
+    public struct Setup: Sendable, Equatable {
+        public var port = 5000
+        public var host = "0.0.0.0"
+    }
+
+    /// Where the speaker is, sent to the SUSI server when known.
+    public struct Location: Sendable, Equatable {
+        public var latitude: Double?
+        public var longitude: Double?
+        public var countryCode = ""
+        public var countryName = ""
+    }
+
+    /// Web search for the `websearch` action.
+    public struct WebSearch: Sendable, Equatable {
+        public var url = "https://api.duckduckgo.com"
+    }
+
+    public var tts = TTS()
+    public var brain = Brain()
+    public var hotword = Hotword()
+    public var stt = STT()
+    public var audio = Audio()
+    public var player = Player()
+    public var setup = Setup()
+    public var location = Location()
+    public var websearch = WebSearch()
+    /// Room name set by the phone app ("Kitchen").
+    public var room = ""
+    /// Log level: `trace`, `debug`, `info`, `warning`, `error`.
+    public var logLevel = "info"
+
+    /// All defaults.
+    public init() {}
+}

@@ -1,0 +1,273 @@
+import Foundation
+
+/// A config value as it appears in the JSON file.
+public enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case list([String])
+    case null
+
+    /// How `susi config get` prints it: strings bare, everything else as JSON.
+    public var description: String {
+        switch self {
+        case .string(let value): return value
+        case .int(let value): return String(value)
+        case .double(let value): return Self.format(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .list(let values):
+            let data = (try? JSONSerialization.data(withJSONObject: values)) ?? Data("[]".utf8)
+            return String(decoding: data, as: UTF8.self)
+        case .null: return "null"
+        }
+    }
+
+    /// The Foundation object written into the JSON file.
+    var jsonObject: Any {
+        switch self {
+        case .string(let value): return value
+        case .int(let value): return value
+        case .double(let value): return value
+        case .bool(let value): return value
+        case .list(let values): return values
+        case .null: return NSNull()
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}
+
+/// One config key: its dotted name, meaning, type and allowed values, bound to a `Config` field.
+public struct ConfigKey: Sendable {
+    /// Dotted name, e.g. `tts.voice`.
+    public let name: String
+    /// One line for people (README, `susi config show --help`).
+    public let summary: String
+    /// What values are allowed, in words, for error messages.
+    public let allowed: String
+    let read: @Sendable (Config) -> ConfigValue
+    /// Sets the field from a JSON value, or returns why the value is not allowed.
+    let write: @Sendable (inout Config, ConfigValue) -> String?
+    /// Parses a command-line string into the key's JSON value.
+    let parse: @Sendable (String) -> ConfigValue?
+}
+
+/// The list of every config key, with typed bindings to `Config`.
+public enum ConfigSchema {
+    /// Every key, in the order `susi config show` prints them.
+    public static let keys: [ConfigKey] = [
+        string("tts.voice", \.tts.voice, "eSpeak NG voice (accent): en-us, en-gb, en-gb-scotland, en-029, ...",
+               allowed: "an eSpeak NG voice name (see `susi voice list`)", check: { Self.isPlainName($0) && !$0.isEmpty }),
+        string("tts.variant", \.tts.variant, "eSpeak NG variant: f3, m2, klatt, ... or empty",
+               allowed: "empty or an eSpeak NG variant name (f1-f5, m1-m7, klatt, ...)", check: { $0.isEmpty || Self.isPlainName($0) }),
+        int("tts.rate", \.tts.rate, "speech rate in words per minute", 80...450),
+        int("tts.pitch", \.tts.pitch, "voice pitch", 0...99),
+        int("tts.volume", \.tts.volume, "speech volume (eSpeak amplitude)", 0...200),
+        choice("brain.mode", \.brain.mode, "where answers come from", ["local", "remote", "hybrid"]),
+        string("brain.server", \.brain.server, "SUSI server base URL",
+               allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        double("brain.timeout_seconds", \.brain.timeoutSeconds, "whole-request limit for the chat API", 0.5...120),
+        string("brain.language", \.brain.language, "ISO 639-1 language sent to SUSI",
+               allowed: "a two-letter language code", check: { $0.count == 2 && $0.allSatisfy { $0.isLetter && $0.isASCII } }),
+        bool("hotword.enabled", \.hotword.enabled, "listen for the wake word"),
+        string("hotword.phrase", \.hotword.phrase, "wake phrase",
+               allowed: "one to four words of letters", check: Self.isPhrase),
+        double("hotword.threshold", \.hotword.threshold, "keyphrase detection threshold (smaller wakes less)", 1e-80...1),
+        choice("stt.engine", \.stt.engine, "speech recogniser", ["pocketsphinx"]),
+        int("stt.end_silence_ms", \.stt.endSilenceMs, "silence that ends a command", 100...5000),
+        int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
+        int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),
+        string("audio.input", \.audio.input, "capture device: default, a name or an index",
+               allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
+        string("audio.output", \.audio.output, "playback device: default, a name or an index",
+               allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
+        string("player.command", \.player.command, "media player executable",
+               allowed: "a program name or path", check: { !$0.isEmpty }),
+        list("player.args", \.player.args, "extra player arguments"),
+        int("player.volume", \.player.volume, "music volume", 0...100),
+        int("player.duck_volume", \.player.duckVolume, "music volume while listening or speaking, percent", 0...100),
+        int("player.volume_step", \.player.volumeStep, "volume up/down step", 1...50),
+        int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
+        string("setup.host", \.setup.host, "address the setup server listens on",
+               allowed: "an IPv4 address such as 0.0.0.0 or 127.0.0.1", check: Self.isIPv4),
+        optionalDouble("location.latitude", \.location.latitude, "latitude sent to SUSI", -90...90),
+        optionalDouble("location.longitude", \.location.longitude, "longitude sent to SUSI", -180...180),
+        string("location.country_code", \.location.countryCode, "ISO 3166 country code sent to SUSI",
+               allowed: "empty or a two-letter country code", check: { $0.isEmpty || ($0.count == 2 && $0.allSatisfy(\.isLetter)) }),
+        string("location.country_name", \.location.countryName, "country name sent to SUSI",
+               allowed: "any text", check: { _ in true }),
+        string("websearch.url", \.websearch.url, "DuckDuckGo instant-answer base URL",
+               allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        string("room", \.room, "room name set by the phone app",
+               allowed: "up to 64 characters, no control characters",
+               check: { $0.count <= 64 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }),
+        choice("log.level", \.logLevel, "log level", ["trace", "debug", "info", "warning", "error"]),
+    ]
+
+    /// The key named `name`, if there is one.
+    public static func key(named name: String) -> ConfigKey? {
+        keys.first { $0.name == name }
+    }
+
+    // MARK: Field kinds
+
+    private static func string(
+        _ name: String, _ path: any WritableKeyPath<Config, String> & Sendable, _ summary: String,
+        allowed: String, check: @escaping @Sendable (String) -> Bool
+    ) -> ConfigKey {
+        ConfigKey(
+            name: name, summary: summary, allowed: allowed,
+            read: { .string($0[keyPath: path]) },
+            write: { config, value in
+                guard case .string(let text) = value, check(text) else { return allowed }
+                config[keyPath: path] = text
+                return nil
+            },
+            parse: { .string($0) })
+    }
+
+    private static func choice(
+        _ name: String, _ path: any WritableKeyPath<Config, String> & Sendable, _ summary: String, _ options: [String]
+    ) -> ConfigKey {
+        string(name, path, summary, allowed: "one of " + options.joined(separator: ", "), check: options.contains)
+    }
+
+    private static func int(
+        _ name: String, _ path: any WritableKeyPath<Config, Int> & Sendable, _ summary: String, _ range: ClosedRange<Int>
+    ) -> ConfigKey {
+        let allowed = "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        return ConfigKey(
+            name: name, summary: summary, allowed: allowed,
+            read: { .int($0[keyPath: path]) },
+            write: { config, value in
+                guard case .int(let number) = value, range.contains(number) else { return allowed }
+                config[keyPath: path] = number
+                return nil
+            },
+            parse: { Int($0.trimmingCharacters(in: .whitespaces)).map(ConfigValue.int) })
+    }
+
+    private static func double(
+        _ name: String, _ path: any WritableKeyPath<Config, Double> & Sendable, _ summary: String,
+        _ range: ClosedRange<Double>
+    ) -> ConfigKey {
+        let allowed = "a number from \(ConfigValue.format(range.lowerBound)) to \(ConfigValue.format(range.upperBound))"
+        return ConfigKey(
+            name: name, summary: summary, allowed: allowed,
+            read: { .double($0[keyPath: path]) },
+            write: { config, value in
+                guard let number = value.number, range.contains(number) else { return allowed }
+                config[keyPath: path] = number
+                return nil
+            },
+            parse: parseNumber)
+    }
+
+    private static func optionalDouble(
+        _ name: String, _ path: any WritableKeyPath<Config, Double?> & Sendable, _ summary: String,
+        _ range: ClosedRange<Double>
+    ) -> ConfigKey {
+        let allowed = "null or a number from \(ConfigValue.format(range.lowerBound)) to \(ConfigValue.format(range.upperBound))"
+        return ConfigKey(
+            name: name, summary: summary, allowed: allowed,
+            read: { $0[keyPath: path].map(ConfigValue.double) ?? .null },
+            write: { config, value in
+                if value == .null {
+                    config[keyPath: path] = nil
+                    return nil
+                }
+                guard let number = value.number, range.contains(number) else { return allowed }
+                config[keyPath: path] = number
+                return nil
+            },
+            parse: { text in ["", "null", "none"].contains(text.lowercased()) ? .null : parseNumber(text) })
+    }
+
+    private static func bool(
+        _ name: String, _ path: any WritableKeyPath<Config, Bool> & Sendable, _ summary: String
+    ) -> ConfigKey {
+        ConfigKey(
+            name: name, summary: summary, allowed: "true or false",
+            read: { .bool($0[keyPath: path]) },
+            write: { config, value in
+                guard case .bool(let flag) = value else { return "true or false" }
+                config[keyPath: path] = flag
+                return nil
+            },
+            parse: { text in
+                switch text.lowercased() {
+                case "true", "yes", "y", "on", "1": return .bool(true)
+                case "false", "no", "n", "off", "0": return .bool(false)
+                default: return nil
+                }
+            })
+    }
+
+    private static func list(
+        _ name: String, _ path: any WritableKeyPath<Config, [String]> & Sendable, _ summary: String
+    ) -> ConfigKey {
+        let allowed = "a list of strings (JSON array, or words separated by spaces on the command line)"
+        return ConfigKey(
+            name: name, summary: summary, allowed: allowed,
+            read: { .list($0[keyPath: path]) },
+            write: { config, value in
+                guard case .list(let items) = value else { return allowed }
+                config[keyPath: path] = items
+                return nil
+            },
+            parse: { text in
+                if text.hasPrefix("["),
+                    let items = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String]
+                {
+                    return .list(items)
+                }
+                return text.hasPrefix("[") ? nil : .list(text.split(separator: " ").map(String.init))
+            })
+    }
+
+    // MARK: Checks
+
+    @Sendable private static func parseNumber(_ text: String) -> ConfigValue? {
+        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return nil }
+        return .double(number)
+    }
+
+    @Sendable static func isPlainName(_ text: String) -> Bool {
+        text.count <= 64 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) }
+    }
+
+    @Sendable static func isPhrase(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        return (1...4).contains(words.count) && words.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "'" } }
+    }
+
+    @Sendable static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
+            return false
+        }
+        return ["http", "https"].contains(scheme) && !host.isEmpty
+    }
+
+    @Sendable static func isIPv4(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            guard let number = Int(part), part.count <= 3 else { return false }
+            return (0...255).contains(number)
+        }
+    }
+}
+
+extension ConfigValue {
+    /// The value as a number, for keys that accept whole or fractional numbers.
+    var number: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+}

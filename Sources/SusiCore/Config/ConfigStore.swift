@@ -1,0 +1,228 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads, validates and atomically saves the JSON config file.
+///
+/// A missing file means all defaults. Saving writes a temporary file in the same directory,
+/// fsyncs it and renames it over the old one, so a reader sees either the old or the new file;
+/// the file's mode is 0600 because it may hold account details.
+public struct ConfigStore: Sendable {
+    /// The config file path.
+    public let path: String
+    /// Extra check for `tts.voice` + `tts.variant` (the installed eSpeak NG voices); returns
+    /// why the pair is not allowed, or nil. SusiCore cannot ask eSpeak itself.
+    public var voiceCheck: (@Sendable (_ voice: String, _ variant: String) -> String?)?
+
+    public init(path: String, voiceCheck: (@Sendable (String, String) -> String?)? = nil) {
+        self.path = path
+        self.voiceCheck = voiceCheck
+    }
+
+    /// `$XDG_CONFIG_HOME/susi/config.json`, else `~/.config/susi/config.json`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/susi/config.json"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.config/susi/config.json"
+    }
+
+    /// The directory holding the config file; state files (tokens, timers) live beside it.
+    public var directory: String { (path as NSString).deletingLastPathComponent }
+
+    /// Whether the file exists.
+    public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Loads the file, or the defaults when it does not exist.
+    public func load() throws(ConfigError) -> Config {
+        guard exists else { return Config() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(.unreadable, "cannot read config file \(path)")
+        }
+        return try parse(data, source: path)
+    }
+
+    /// Loads the file, first writing the defaults if it does not exist yet.
+    public func loadOrCreate() throws(ConfigError) -> Config {
+        if !exists { try save(Config()) }
+        return try load()
+    }
+
+    /// Parses and validates config JSON; `source` names the file in messages.
+    public func parse(_ data: Data, source: String) throws(ConfigError) -> Config {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw ConfigError(.badJSON, "\(source): invalid JSON \(Self.position(of: error, in: data))")
+        }
+        guard let object = root as? [String: Any] else {
+            throw ConfigError(.badJSON, "\(source): the top level must be a JSON object")
+        }
+        var values: [(String, Any)] = []
+        try Self.flatten(object, prefix: "", into: &values, source: source)
+        var config = Config()
+        for (name, raw) in values {
+            guard let key = ConfigSchema.key(named: name) else {
+                throw ConfigError(.unknownKey, "\(source): unknown key '\(name)'\(Self.suggestion(for: name))")
+            }
+            guard let value = Self.value(from: raw), key.write(&config, value) == nil else {
+                throw ConfigError(.badValue, "\(source): \(name) must be \(key.allowed)")
+            }
+        }
+        try checkVoice(config, source: source)
+        return config
+    }
+
+    /// Sets one key from its command-line text, validates the whole config and saves it.
+    @discardableResult
+    public func set(_ name: String, to text: String) throws(ConfigError) -> Config {
+        guard let key = ConfigSchema.key(named: name) else {
+            throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
+        }
+        var config = try load()
+        guard let value = key.parse(text), key.write(&config, value) == nil else {
+            throw ConfigError(.badValue, "\(name) must be \(key.allowed), not '\(text)'")
+        }
+        try checkVoice(config, source: name)
+        try save(config)
+        return config
+    }
+
+    /// The JSON text of `config`: nested sections, sorted keys, two-space indent.
+    public static func encode(_ config: Config) -> Data {
+        var root: [String: Any] = [:]
+        for key in ConfigSchema.keys {
+            let parts = key.name.split(separator: ".").map(String.init)
+            insert(key.read(config).jsonObject, at: parts[...], into: &root)
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return data + Data("\n".utf8)
+    }
+
+    /// Writes `config` atomically with mode 0600, creating the directory (0700) if needed.
+    public func save(_ config: Config) throws(ConfigError) {
+        try Self.writeAtomically(Self.encode(config), to: path)
+    }
+
+    /// Writes `data` to `path` through a temporary file, fsync and rename; mode 0600.
+    public static func writeAtomically(_ data: Data, to path: String) throws(ConfigError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ConfigError(.unwritable, "cannot create directory \(directory): \(error.localizedDescription)")
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else {
+            throw ConfigError(.unwritable, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let written = data.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, base + offset, buffer.count - offset)
+                if count <= 0 { return -1 }
+                offset += count
+            }
+            return offset
+        }
+        let synced = fsync(fd) == 0
+        let failure = String(cString: strerror(errno))
+        close(fd)
+        guard written == data.count, synced, rename(temporary, path) == 0 else {
+            let reason = written == data.count && synced ? String(cString: strerror(errno)) : failure
+            unlink(temporary)
+            throw ConfigError(.unwritable, "cannot write \(path): \(reason)")
+        }
+        chmod(path, 0o600)
+    }
+
+    // MARK: Helpers
+
+    private func checkVoice(_ config: Config, source: String) throws(ConfigError) {
+        if let problem = voiceCheck?(config.tts.voice, config.tts.variant) {
+            throw ConfigError(.badValue, "\(source): \(problem)")
+        }
+    }
+
+    private static func flatten(
+        _ object: [String: Any], prefix: String, into values: inout [(String, Any)], source: String
+    ) throws(ConfigError) {
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            let full = prefix.isEmpty ? name : prefix + "." + name
+            if let nested = value as? [String: Any] {
+                guard ConfigSchema.keys.contains(where: { $0.name.hasPrefix(full + ".") }) else {
+                    throw ConfigError(.unknownKey, "\(source): unknown section '\(full)'\(suggestion(for: full))")
+                }
+                try flatten(nested, prefix: full, into: &values, source: source)
+            } else {
+                values.append((full, value))
+            }
+        }
+    }
+
+    private static func insert(_ value: Any, at path: ArraySlice<String>, into object: inout [String: Any]) {
+        guard let head = path.first else { return }
+        if path.count == 1 {
+            object[head] = value
+            return
+        }
+        var child = object[head] as? [String: Any] ?? [:]
+        insert(value, at: path.dropFirst(), into: &child)
+        object[head] = child
+    }
+
+    /// Foundation JSON values to `ConfigValue`; JSON booleans are told apart from 0/1 by type.
+    private static func value(from raw: Any) -> ConfigValue? {
+        switch raw {
+        case is NSNull: return .null
+        case let text as String: return .string(text)
+        case let number as NSNumber:
+            let type = String(cString: number.objCType)
+            if type == "c" || type == "B" { return .bool(number.boolValue) }
+            if ["d", "f"].contains(type) {
+                let double = number.doubleValue
+                return double == double.rounded() && abs(double) < 1e15 ? .int(Int(double)) : .double(double)
+            }
+            return .int(number.intValue)
+        case let array as [Any]:
+            let strings = array.compactMap { $0 as? String }
+            return strings.count == array.count ? .list(strings) : nil
+        default: return nil
+        }
+    }
+
+    /// "at line L, column C" from Foundation's "around character N" message.
+    static func position(of error: any Error, in data: Data) -> String {
+        let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "\(error)"
+        guard let range = detail.range(of: "character "),
+            let offset = Int(detail[range.upperBound...].prefix { $0.isNumber })
+        else {
+            return data.isEmpty ? "(the file is empty)" : "(\(detail))"
+        }
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return "at line \(line), column \(column)"
+    }
+
+    private static func suggestion(for name: String) -> String {
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        let close = ConfigSchema.keys.first { $0.name.hasSuffix("." + last) || $0.name == last }
+        return close.map { " (did you mean '\($0.name)'?)" } ?? "; see `susi config show` for the keys"
+    }
+}

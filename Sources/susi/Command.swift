@@ -1,0 +1,39 @@
+import Foundation
+import SusiCore
+
+/// What every command gets from `main`: the logger, the config location and the output.
+struct CommandContext {
+    let logger: Logger
+    /// `--config F`, else the XDG default.
+    let configPath: String
+    let environment: [String: String]
+
+    /// The config file, validating voices against the installed eSpeak NG voices.
+    var store: ConfigStore { ConfigStore(path: configPath, voiceCheck: VoiceCatalogCheck.check) }
+
+    /// Writes a line to standard output.
+    func print(_ line: String = "") {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// One `susi` subcommand. `run` consumes its arguments and throws on failure; only `main`
+/// turns errors into exit codes.
+protocol Command {
+    /// The word after `susi`.
+    static var name: String { get }
+    /// One line for `susi --help`.
+    static var summary: String { get }
+    /// The usage lines shown by `susi NAME --help` and after usage errors.
+    static var usage: String { get }
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws
+}
+
+/// A command of DESIGN.md whose feature has not landed yet; says so and fails.
+struct NotBuiltYet: SusiError {
+    let command: String
+    let issue: String
+    var stage: Stage { .config }
+    var code: String { "not-built" }
+    var message: String { "'susi \(command)' is not built yet (\(issue))" }
+}

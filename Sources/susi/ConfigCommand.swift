@@ -1,0 +1,66 @@
+import Foundation
+import SusiCore
+
+/// `susi config path|show|keys|get KEY|set KEY VALUE|validate [FILE]`.
+enum ConfigCommand: Command {
+    static let name = "config"
+    static let summary = "read and change the config file"
+    static let usage = """
+          susi config path              print the config file's path
+          susi config show              print the whole config (defaults filled in)
+          susi config keys              list every key with its meaning and allowed values
+          susi config get KEY           print one value, e.g. tts.voice
+          susi config set KEY VALUE     validate and save one value
+          susi config validate [FILE]   check a config file (default: the current one)
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let action = try arguments.required("an action (path, show, keys, get, set or validate)")
+        let store = context.store
+        switch action {
+        case "path":
+            try arguments.finish()
+            context.print(store.path)
+        case "show":
+            try arguments.finish()
+            let config = try store.loadOrCreate()
+            context.print(String(decoding: ConfigStore.encode(config), as: UTF8.self).trimmingCharacters(in: .newlines))
+        case "keys":
+            try arguments.finish()
+            let defaults = Config()
+            for key in ConfigSchema.keys {
+                context.print("\(key.name) = \(key.read(defaults).description.debugDescriptionIfEmpty)")
+                context.print("    \(key.summary); \(key.allowed)")
+            }
+        case "get":
+            let name = try arguments.required("KEY")
+            try arguments.finish()
+            guard let key = ConfigSchema.key(named: name) else {
+                throw ConfigError(.unknownKey, "unknown key '\(name)'; see 'susi config keys'")
+            }
+            context.print(key.read(try store.load()).description)
+        case "set":
+            let name = try arguments.required("KEY")
+            let value = try arguments.required("VALUE")
+            try arguments.finish()
+            let config = try store.set(name, to: value)
+            if let key = ConfigSchema.key(named: name) {
+                context.print("\(name) = \(key.read(config).description)")
+            }
+        case "validate":
+            let path = try arguments.positional() ?? store.path
+            try arguments.finish()
+            let checker = ConfigStore(path: path, voiceCheck: store.voiceCheck)
+            guard checker.exists else { throw ConfigError(.unreadable, "\(path): no such file") }
+            _ = try checker.load()
+            context.print("\(path): valid")
+        default:
+            throw UsageError("unknown action '\(action)'; expected path, show, keys, get, set or validate")
+        }
+    }
+}
+
+extension String {
+    /// `""` for an empty string so a listing shows that the value is empty.
+    fileprivate var debugDescriptionIfEmpty: String { isEmpty ? "\"\"" : self }
+}

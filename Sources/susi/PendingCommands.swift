@@ -1,0 +1,119 @@
+/// Commands of DESIGN.md whose features are still open issues: each says so and exits non-zero.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "the assistant: wake word, recognition, answer, speech"
+    static let usage = "  susi run [--config F] [--input WAV] [--output WAV] [--events FILE|-] [--realtime]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the voice pipeline, issue #5")
+    }
+}
+
+enum TranscribeCommand: Command {
+    static let name = "transcribe"
+    static let summary = "recognise a WAV file (no wake word) and print the transcript"
+    static let usage = "  susi transcribe WAV [--json]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the voice pipeline, issue #5")
+    }
+}
+
+enum DevicesCommand: Command {
+    static let name = "devices"
+    static let summary = "list audio capture and playback devices"
+    static let usage = "  susi devices"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the voice pipeline, issue #5")
+    }
+}
+
+enum AskCommand: Command {
+    static let name = "ask"
+    static let summary = "one query to the brain; prints what would be spoken"
+    static let usage = "  susi ask TEXT [--json] [--local | --server URL]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
+    }
+}
+
+enum BrainCommand: Command {
+    static let name = "brain"
+    static let summary = "serve the built-in brain as /susi/chat.json on 127.0.0.1"
+    static let usage = "  susi brain serve [--port N]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
+    }
+}
+
+enum SkillsCommand: Command {
+    static let name = "skills"
+    static let summary = "list bundled skills or run their examples"
+    static let usage = "  susi skills list\n  susi skills test"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
+    }
+}
+
+enum LoginCommand: Command {
+    static let name = "login"
+    static let summary = "log in to a SUSI.AI account"
+    static let usage = "  susi login [--email E] [--password-stdin]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
+    }
+}
+
+enum LogoutCommand: Command {
+    static let name = "logout"
+    static let summary = "forget the SUSI.AI account token"
+    static let usage = "  susi logout"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
+    }
+}
+
+enum SkillCommand: Command {
+    static let name = "skill"
+    static let summary = "a SUSI skill's reviews, ratings; rate, review or report it"
+    static let usage = """
+          susi skill feedback SKILL [--all] [--json]
+          susi skill ratings SKILL
+          susi skill rate SKILL STARS
+          susi skill review SKILL TEXT
+          susi skill report SKILL --reason TEXT
+        """
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
+    }
+}
+
+enum SetupCommand: Command {
+    static let name = "setup"
+    static let summary = "the setup/control HTTP server for the SUSI apps"
+    static let usage = "  susi setup serve [--port N]\n  susi setup --reset"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "the setup server, issue #8")
+    }
+}
+
+enum SayCommand: Command {
+    static let name = "say"
+    static let summary = "speak text with the configured (or given) voice"
+    static let usage = "  susi say TEXT [--voice NAME] [--output WAV]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "issue #2")
+    }
+}
+
+enum VoiceCommand: Command {
+    static let name = "voice"
+    static let summary = "list eSpeak NG voices, show or change the configured one"
+    static let usage = "  susi voice list\n  susi voice get\n  susi voice set NAME [--variant V]"
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        throw NotBuiltYet(command: name, issue: "issue #2")
+    }
+}
+
+/// Checks `tts.voice` against the installed eSpeak NG voices.
+enum VoiceCatalogCheck {
+    static let check: (@Sendable (String, String) -> String?)? = nil
+}
