@@ -19,7 +19,7 @@ struct CommandContext {
 
 /// One `susi` subcommand. `run` consumes its arguments and throws on failure; only `main`
 /// turns errors into exit codes.
-protocol Command {
+protocol Command: Sendable {
     /// The word after `susi`.
     static var name: String { get }
     /// One line for `susi --help`.

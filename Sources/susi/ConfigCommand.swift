@@ -29,7 +29,7 @@ enum ConfigCommand: Command {
             try arguments.finish()
             let defaults = Config()
             for key in ConfigSchema.keys {
-                context.print("\(key.name) = \(key.read(defaults).description.debugDescriptionIfEmpty)")
+                context.print("\(key.name) = \(key.value(in: defaults).description.debugDescriptionIfEmpty)")
                 context.print("    \(key.summary); \(key.allowed)")
             }
         case "get":
@@ -38,14 +38,14 @@ enum ConfigCommand: Command {
             guard let key = ConfigSchema.key(named: name) else {
                 throw ConfigError(.unknownKey, "unknown key '\(name)'; see 'susi config keys'")
             }
-            context.print(key.read(try store.load()).description)
+            context.print(key.value(in: try store.load()).description)
         case "set":
             let name = try arguments.required("KEY")
             let value = try arguments.required("VALUE")
             try arguments.finish()
             let config = try store.set(name, to: value)
             if let key = ConfigSchema.key(named: name) {
-                context.print("\(name) = \(key.read(config).description)")
+                context.print("\(name) = \(key.value(in: config).description)")
             }
         case "validate":
             let path = try arguments.positional() ?? store.path

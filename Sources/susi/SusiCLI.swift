@@ -63,7 +63,7 @@ enum SusiCLI {
     }
 
     static func helpText() -> String {
-        let width = commands.map(\.name.count).max() ?? 0
+        let width = commands.map { $0.name.count }.max() ?? 0
         let lines = commands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
         return overview + "\n\ncommands:\n" + lines.joined(separator: "\n")
     }

@@ -54,6 +54,9 @@ public struct ConfigKey: Sendable {
     let write: @Sendable (inout Config, ConfigValue) -> String?
     /// Parses a command-line string into the key's JSON value.
     let parse: @Sendable (String) -> ConfigValue?
+
+    /// This key's value in `config`.
+    public func value(in config: Config) -> ConfigValue { read(config) }
 }
 
 /// The list of every config key, with typed bindings to `Config`.
