@@ -14,4 +14,45 @@ static inline struct MHD_Daemon *susi_mhd_start(unsigned int flags, uint16_t por
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
+
+/// MHD_get_daemon_info is variadic; the info types used here take no extra argument.
+static inline const union MHD_DaemonInfo *susi_mhd_daemon_info(struct MHD_Daemon *d, enum MHD_DaemonInfoType t) {
+    return MHD_get_daemon_info(d, t);
+}
+
+/// MHD_get_connection_info is variadic; the info types used here take no extra argument.
+static inline const union MHD_ConnectionInfo *susi_mhd_connection_info(struct MHD_Connection *c,
+                                                                       enum MHD_ConnectionInfoType t) {
+    return MHD_get_connection_info(c, t);
+}
+
+/// An option taking an unsigned int, stored in the item's intptr_t as MHD_OPTION_ARRAY expects.
+static inline struct MHD_OptionItem susi_mhd_option_uint(enum MHD_OPTION o, unsigned int v) {
+    struct MHD_OptionItem item = { o, (intptr_t) v, NULL };
+    return item;
+}
+
+/// MHD_OPTION_SOCK_ADDR carries its sockaddr in ptr_value; it is only read during MHD_start_daemon.
+static inline struct MHD_OptionItem susi_mhd_option_sock_addr(const struct sockaddr *addr) {
+    struct MHD_OptionItem item = { MHD_OPTION_SOCK_ADDR, 0, (void *) addr };
+    return item;
+}
+
+/// MHD_OPTION_ARRAY wants a function pointer cast to intptr_t; Swift cannot spell that cast safely.
+static inline struct MHD_OptionItem susi_mhd_option_notify_completed(MHD_RequestCompletedCallback cb, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) cb, cls };
+    return item;
+}
+
+/// MHD_OPTION_EXTERNAL_LOGGER likewise carries a function pointer in the intptr_t slot.
+static inline struct MHD_OptionItem susi_mhd_option_logger(MHD_LogCallback cb, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) cb, cls };
+    return item;
+}
+
+/// The terminator of an MHD_OPTION_ARRAY.
+static inline struct MHD_OptionItem susi_mhd_option_end(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
 #endif

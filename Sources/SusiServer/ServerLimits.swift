@@ -1,0 +1,20 @@
+/// Resource bounds of an `HTTPServer`; the defaults suit a speaker on a home network.
+public struct ServerLimits: Sendable, Equatable {
+    /// Connections served at once (each has its own thread); further ones are turned away.
+    public var maxConnections: Int
+    /// Connections one IP address may hold at once; 0 means no per-address limit.
+    public var maxConnectionsPerIP: Int
+    /// Seconds an idle connection is kept before it is closed.
+    public var connectionTimeoutSeconds: Int
+    /// The largest request body accepted; larger ones get 413.
+    public var maxBodyBytes: Int
+
+    /// Creates limits; every value has a default.
+    public init(maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
+                connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
