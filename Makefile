@@ -1,0 +1,47 @@
+# SUSI Speaker. `make test` and `make demo` each work in one step on a fresh Debian 12 machine.
+
+SWIFT ?= swift
+BUILD_FLAGS ?=
+RELEASE_BIN = .build/release/susi
+
+# Debian packages the build, the tests and the demo need.
+DEB_PACKAGES = pkg-config portaudio19-dev libasound2-plugins alsa-utils \
+	libpocketsphinx-dev pocketsphinx-en-us pocketsphinx-testdata \
+	libespeak-ng-dev espeak-ng libcurl4-openssl-dev curl libmicrohttpd-dev sox
+
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test demo bench clean format
+
+all: build
+
+# Installs only what is missing; non-interactive and idempotent.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: all Debian packages present"; fi
+
+build: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+demo: build
+	@mkdir -p demo-out
+	$(RELEASE_BIN) --config demo-out/config.json say "Hello, I am SUSI, your open source speaker. Ask me anything." --output demo-out/greeting.wav
+	@echo "demo: wrote $$(pwd)/demo-out/greeting.wav"
+
+bench: build
+	@echo "bench: no benchmarks yet"
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+clean:
+	rm -rf .build demo-out
