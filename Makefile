@@ -30,7 +30,7 @@ build: deps
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
 demo: build
 	@mkdir -p demo-out

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// Runs the built `susi` binary in a scratch config directory and captures what it prints.
+struct CLIRunner {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// A temporary directory used as XDG_CONFIG_HOME; removed by `cleanUp()`.
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "susi-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// The config file the binary uses by default here.
+    var configPath: String { directory + "/susi/config.json" }
+
+    /// The `susi` executable, built next to the test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let beside = bundle.appendingPathComponent("susi")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return Bundle.main.bundleURL.appendingPathComponent("susi")
+    }
+
+    /// Runs `susi ARGS`, with `input` on standard input, and waits for it.
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

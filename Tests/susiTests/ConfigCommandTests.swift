@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+final class ConfigCommandTests: XCTestCase {
+    private var cli: CLIRunner!
+
+    override func setUpWithError() throws { cli = try CLIRunner() }
+    override func tearDown() { cli.cleanUp() }
+
+    func testHelpListsEveryCommandOfTheContract() throws {
+        let result = try cli.run(["--help"])
+        XCTAssertEqual(result.status, 0)
+        for command in ["run", "transcribe", "ask", "say", "voice", "config", "brain", "skills", "devices", "login",
+            "logout", "skill", "setup"]
+        {
+            XCTAssertTrue(result.stdout.contains("\n  \(command) "), "help lacks \(command)")
+        }
+        let sub = try cli.run(["config", "--help"])
+        XCTAssertEqual(sub.status, 0)
+        XCTAssertTrue(sub.stdout.contains("susi config validate [FILE]"))
+    }
+
+    func testUnknownCommandAndOptionAreNamed() throws {
+        let command = try cli.run(["frobnicate"])
+        XCTAssertEqual(command.status, 2)
+        XCTAssertTrue(command.stderr.contains("'frobnicate'"), command.stderr)
+        let option = try cli.run(["config", "show", "--colour"])
+        XCTAssertEqual(option.status, 2)
+        XCTAssertTrue(option.stderr.contains("'--colour'"), option.stderr)
+        XCTAssertEqual(option.stderr.split(separator: "\n").count, 1, "one line: \(option.stderr)")
+    }
+
+    func testPathFollowsXDGAndConfigOption() throws {
+        XCTAssertEqual(try cli.run(["config", "path"]).stdout, cli.configPath + "\n")
+        XCTAssertEqual(try cli.run(["--config", "/tmp/elsewhere.json", "config", "path"]).stdout, "/tmp/elsewhere.json\n")
+    }
+
+    func testShowCreatesDefaultsWithMode0600() throws {
+        let result = try cli.run(["config", "show"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual((json?["tts"] as? [String: Any])?["voice"] as? String, "en-us")
+        XCTAssertEqual((json?["setup"] as? [String: Any])?["port"] as? Int, 5000)
+        let attributes = try FileManager.default.attributesOfItem(atPath: cli.configPath)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func testSetThenGetAndRejectedValuesNameTheKey() throws {
+        XCTAssertEqual(try cli.run(["config", "set", "tts.rate", "210"]).status, 0)
+        XCTAssertEqual(try cli.run(["config", "get", "tts.rate"]).stdout, "210\n")
+        let bad = try cli.run(["config", "set", "tts.rate", "9000"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("tts.rate") && bad.stderr.contains("450"), bad.stderr)
+        let unknown = try cli.run(["config", "get", "tts.speed"])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("tts.speed"), unknown.stderr)
+        XCTAssertEqual(try cli.run(["config", "get", "tts.rate"]).stdout, "210\n", "a rejected set changes nothing")
+    }
+
+    func testValidateReportsPositionOfBrokenJSON() throws {
+        let path = cli.directory + "/broken.json"
+        try Data("{\n  \"room\": \"Kitchen\",\n  \"tts\": {\"voice\" \"en-gb\"}\n}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try cli.run(["config", "validate", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("broken.json") && result.stderr.contains("line 3"), result.stderr)
+        let good = cli.directory + "/good.json"
+        try Data(#"{"room": "Kitchen"}"#.utf8).write(to: URL(fileURLWithPath: good))
+        XCTAssertEqual(try cli.run(["config", "validate", good]).status, 0)
+        let missing = try cli.run(["config", "validate", cli.directory + "/nope.json"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("nope.json"), missing.stderr)
+    }
+
+    func testCommandsNotBuiltYetSaySoAndFail() throws {
+        let result = try cli.run(["login"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("not built yet"), result.stderr)
+    }
+}
