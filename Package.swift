@@ -31,7 +31,7 @@ var swiftTargets: [Target] = [
     .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet"]),
     .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiServer", "SusiNet"]),
     .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer"]),
-    .testTarget(name: "susiTests", dependencies: ["susi"]),
+    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore"]),
 ]
 
 // One place for the strictness every Swift target shares.

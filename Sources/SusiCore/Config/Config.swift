@@ -80,8 +80,6 @@ public struct Config: Sendable, Equatable {
     public var websearch = WebSearch()
     /// Room name set by the phone app ("Kitchen").
     public var room = ""
-    /// Log level: `trace`, `debug`, `info`, `warning`, `error`.
-    public var logLevel = "info"
 
     /// All defaults.
     public init() {}

@@ -108,7 +108,6 @@ public enum ConfigSchema {
         string("room", \.room, "room name set by the phone app",
                allowed: "up to 64 characters, no control characters",
                check: { $0.count <= 64 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }),
-        choice("log.level", \.logLevel, "log level", ["trace", "debug", "info", "warning", "error"]),
     ]
 
     /// The key named `name`, if there is one.

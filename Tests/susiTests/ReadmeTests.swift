@@ -1,0 +1,21 @@
+import Foundation
+import XCTest
+
+@testable import SusiCore
+
+/// The README must stay true: every config key and every command is documented.
+final class ReadmeTests: XCTestCase {
+    private func readme() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    func testEveryConfigKeyIsDocumented() throws {
+        let text = try readme()
+        for key in ConfigSchema.keys {
+            XCTAssertTrue(text.contains("`\(key.name)`"), "README lacks config key \(key.name)")
+        }
+        XCTAssertTrue(text.contains("make demo") && text.contains("make test"))
+    }
+}
