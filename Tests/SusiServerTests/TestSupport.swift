@@ -1,0 +1,76 @@
+import Foundation
+import SusiNet
+import SusiServer
+import XCTest
+
+/// Starts a server on 127.0.0.1 with a free port; the caller stops it (or lets deinit do it).
+func startServer(
+    limits: ServerLimits = ServerLimits(), file: StaticString = #filePath, line: UInt = #line,
+    _ configure: (inout Router) -> Void
+) throws -> (server: HTTPServer, base: String) {
+    var router = Router()
+    configure(&router)
+    let server = HTTPServer(port: 0, limits: limits, router: router)
+    try server.start()
+    let port = try XCTUnwrap(server.port, "a running server knows its port", file: file, line: line)
+    XCTAssertNotEqual(port, 0, file: file, line: line)
+    return (server, "http://127.0.0.1:\(port)")
+}
+
+/// Runs the `curl` command-line tool as the phone apps' HTTP stacks would be exercised:
+/// returns the status code and body. `-s` keeps it quiet, `-w` appends the status.
+func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int, body: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "--max-time", "10", "-w", "\n%{http_code}"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
+        XCTFail("curl printed no status: \(text)", file: file, line: line)
+        return (0, text)
+    }
+    return (status, String(text[..<newline]))
+}
+
+/// Parses a JSON object body.
+func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: data)
+    return try XCTUnwrap(value as? [String: Any], "body is a JSON object", file: file, line: line)
+}
+
+/// A plain TCP client socket to 127.0.0.1, closed on deinit; used to hold connections open.
+final class RawConnection {
+    let descriptor: Int32
+
+    init(port: UInt16) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    /// Sends raw bytes.
+    func send(_ text: String) {
+        _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
