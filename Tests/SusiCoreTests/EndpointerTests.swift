@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+
+@testable import SusiCore
+
+final class EndpointerTests: XCTestCase {
+    /// Deterministic pseudo-random noise so runs are repeatable.
+    private struct Noise {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        mutating func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(Int64(bitPattern: state >> 11) % 2000) / 1000 - 1
+        }
+    }
+
+    private var noise = Noise()
+
+    /// `ms` of background noise at `amplitude` (fraction of full scale).
+    private func background(_ ms: Int, amplitude: Double = 0.003) -> [Int16] {
+        (0..<(ms * 16)).map { _ in Int16(noise.next() * amplitude * 32767) }
+    }
+
+    /// `ms` of a voiced-like signal: a 200 Hz tone with harmonics plus the background.
+    private func voice(_ ms: Int, amplitude: Double = 0.3) -> [Int16] {
+        (0..<(ms * 16)).map { index in
+            let t = Double(index) / 16000
+            let tone = sin(2 * .pi * 200 * t) + 0.5 * sin(2 * .pi * 400 * t) + 0.25 * sin(2 * .pi * 800 * t)
+            return Int16(max(-32767, min(32767, (tone / 1.75 * amplitude + noise.next() * 0.003) * 32767)))
+        }
+    }
+
+    private func run(_ audio: [Int16], settings: EndpointerSettings, complete: Bool = false, chunk: Int = 333)
+        -> (Endpointer, endedAtMs: Int?)
+    {
+        var endpointer = Endpointer(settings: settings)
+        var index = 0
+        while index < audio.count {
+            let slice = audio[index..<min(index + chunk, audio.count)]
+            if case .ended = endpointer.process(slice, commandLooksComplete: complete) { return (endpointer, endpointer.elapsedMs) }
+            index += chunk
+        }
+        return (endpointer, nil)
+    }
+
+    func testTrailingSilenceEndsCommand() {
+        let settings = EndpointerSettings(endSilenceMs: 600, noSpeechTimeoutMs: 5000, maxUtteranceMs: 10000)
+        let audio = background(400) + voice(800) + background(200) + voice(500) + background(1500)
+        let (endpointer, endedAt) = run(audio, settings: settings)
+        XCTAssertEqual(endpointer.state, .ended(.silence))
+        // Speech ends at 1900 ms; the pause of 200 ms in the middle must not end it.
+        XCTAssertEqual(endedAt ?? 0, 2500, accuracy: 40)
+        XCTAssertEqual(endpointer.speechStartMs ?? 0, 400, accuracy: 40)
+        XCTAssertEqual(endpointer.lastVoiceMs ?? 0, 1900, accuracy: 40)
+    }
+
+    func testCompleteCommandEndsAfterShortSilence() {
+        let settings = EndpointerSettings(endSilenceMs: 700, shortSilenceMs: 200)
+        let audio = background(300) + voice(600) + background(1500)
+        let (endpointer, endedAt) = run(audio, settings: settings, complete: true)
+        XCTAssertEqual(endpointer.state, .ended(.completeCommand))
+        XCTAssertEqual(endedAt ?? 0, 1100, accuracy: 40)
+    }
+
+    func testNoSpeechTimesOut() {
+        let settings = EndpointerSettings(noSpeechTimeoutMs: 1500)
+        let (endpointer, endedAt) = run(background(3000), settings: settings)
+        XCTAssertEqual(endpointer.state, .ended(.noSpeech))
+        XCTAssertEqual(endedAt, 1500)
+        XCTAssertNil(endpointer.speechStartMs)
+    }
+
+    func testDigitalSilenceIsNotSpeech() {
+        let (endpointer, _) = run([Int16](repeating: 0, count: 16000 * 2), settings: EndpointerSettings(noSpeechTimeoutMs: 1000))
+        XCTAssertEqual(endpointer.state, .ended(.noSpeech))
+    }
+
+    func testMaximumLength() {
+        let settings = EndpointerSettings(maxUtteranceMs: 2000)
+        let (endpointer, endedAt) = run(background(200) + voice(5000), settings: settings)
+        XCTAssertEqual(endpointer.state, .ended(.maxLength))
+        XCTAssertEqual(endedAt ?? 0, 2200, accuracy: 40)
+    }
+
+    func testLoudBackgroundNoiseAloneDoesNotCountAsSpeech() {
+        let (endpointer, _) = run(background(3000, amplitude: 0.05), settings: EndpointerSettings(noSpeechTimeoutMs: 2500))
+        XCTAssertEqual(endpointer.state, .ended(.noSpeech))
+    }
+
+    func testSeededFloorHearsSpeechAlreadyUnderWay() {
+        var idle = Endpointer(settings: EndpointerSettings())
+        idle.process(background(500))
+        var endpointer = Endpointer(settings: EndpointerSettings(endSilenceMs: 500), noiseFloorDB: idle.noiseFloorDB)
+        endpointer.process(voice(700) + background(800))
+        XCTAssertEqual(endpointer.state, .ended(.silence))
+        XCTAssertEqual(endpointer.speechStartMs ?? -1, 0, accuracy: 40)
+    }
+
+    func testChunkSizeDoesNotMatter() {
+        let audio = background(300) + voice(600) + background(1000)
+        let settings = EndpointerSettings(endSilenceMs: 500)
+        XCTAssertEqual(run(audio, settings: settings, chunk: 1).endedAtMs, run(audio, settings: settings, chunk: 4096).endedAtMs)
+    }
+}
