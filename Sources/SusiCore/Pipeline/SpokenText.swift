@@ -1,0 +1,66 @@
+import Foundation
+
+/// How actions sound on a speaker with no screen: brief, natural, never a raw URL.
+public enum SpokenText {
+    /// Longest stretch read out; longer answers are cut at a sentence boundary.
+    static let maximumCharacters = 400
+
+    /// The words to say for an `answer` expression; nil when there is nothing to say.
+    public static func answer(_ expression: String) -> String? {
+        let text = expression.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        if isImageURL(text) { return "I found an image, but I cannot show it on a speaker." }
+        return shortened(text)
+    }
+
+    /// The words for a non-answer action, using the answer's data rows; nil when silent.
+    public static func brief(_ action: ChatAction, data: [[String: JSONValue]] = []) -> String? {
+        switch action {
+        case .table(let table):
+            guard !data.isEmpty else { return nil }
+            let columns = table.columns.all
+            let rows = data.prefix(3).map { row in
+                columns.compactMap { column in row[column.key]?.stringValue.map { "\(column.title) \($0)" } }.joined(separator: ", ")
+            }
+            let lead = data.count == 1 ? "I found one result." : "I found \(data.count) results."
+            return shortened(([lead] + rows.map { $0 + "." }).joined(separator: " "))
+        case .rss(let rss):
+            let titles = data.prefix(3).compactMap { $0[rss.title]?.stringValue }
+            guard !titles.isEmpty else { return nil }
+            return shortened("Here are the headlines. " + titles.map { $0 + "." }.joined(separator: " "))
+        case .anchor(let anchor):
+            return anchor.text.isEmpty ? nil : answer(anchor.text)
+        case .map(let map):
+            return String(format: "The place is at latitude %.2f, longitude %.2f.", map.latitude, map.longitude)
+        case .piechart(let chart):
+            let largest = data.max { ($0[chart.value]?.doubleValue ?? 0) < ($1[chart.value]?.doubleValue ?? 0) }
+            guard let largest, let name = largest[chart.key]?.stringValue, let share = largest[chart.value]?.doubleValue else {
+                return nil
+            }
+            return "The largest share is \(name), with \(JSONValue.format(share))\(chart.unit.isEmpty ? "" : " " + chart.unit)."
+        case .imageShow:
+            return "I found an image, but I cannot show it on a speaker."
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `text` is only the URL of a picture.
+    static func isImageURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), !lower.contains(" ") else { return false }
+        let path = lower.split(separator: "?").first.map(String.init) ?? lower
+        return [".jpg", ".jpeg", ".png", ".gif"].contains { path.hasSuffix($0) }
+    }
+
+    /// `text` cut at the last sentence end before the limit, with "and more".
+    static func shortened(_ text: String) -> String {
+        guard text.count > maximumCharacters else { return text }
+        let head = String(text.prefix(maximumCharacters))
+        if let end = head.lastIndex(where: { ".!?".contains($0) }), head.distance(from: head.startIndex, to: end) > 40 {
+            return String(head[...end]) + " And more."
+        }
+        let words = head.split(separator: " ").dropLast().joined(separator: " ")
+        return words + ", and more."
+    }
+}

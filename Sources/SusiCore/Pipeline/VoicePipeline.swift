@@ -1,0 +1,291 @@
+import Foundation
+
+/// The assistant's main loop: wake word, command, brain, actions, speech, back to listening.
+///
+/// Runs on the caller's thread until the source ends (`run()` returns) and emits the events of
+/// the DESIGN.md contract. A failed interaction becomes an `error` event, a short spoken apology
+/// where it helps, and `idle`; only a failing audio source ends the loop.
+public final class VoicePipeline {
+    /// The stages; all are used from the pipeline's thread only.
+    public struct Stages {
+        public var source: any AudioSource
+        public var wake: any WakeWordDetector
+        public var recognizer: any SpeechRecognizer
+        public var brain: any ChatBrain
+        public var synthesizer: any SpeechSynthesizer
+        public var sink: any AudioSink
+
+        public init(
+            source: any AudioSource, wake: any WakeWordDetector, recognizer: any SpeechRecognizer, brain: any ChatBrain,
+            synthesizer: any SpeechSynthesizer, sink: any AudioSink
+        ) {
+            self.source = source
+            self.wake = wake
+            self.recognizer = recognizer
+            self.brain = brain
+            self.synthesizer = synthesizer
+            self.sink = sink
+        }
+    }
+
+    private var stages: Stages
+    private let events: any EventSink
+    private let endpointing: EndpointerSettings
+    private let logger: Logger
+    private let clock: () -> Int
+    /// Performs an action that is not speech (settings, media); returns an error to report.
+    private let perform: (ChatAction) -> (any SusiError)?
+
+    /// Samples consumed from the source so far; `audio_ms` is derived from it.
+    private var consumed = 0
+    /// Recent input, so a command can start where the wake word ended.
+    private var history = SampleHistory(capacity: 16_000 * 3)
+    /// Tracks the background level while idle, to seed each command's endpointer.
+    private var idleLevel = Endpointer(settings: EndpointerSettings(noSpeechTimeoutMs: .max))
+    private var speechEndSample = 0
+    /// Samples handed to the wake detector; it skips audio while a command is heard, so its
+    /// positions are mapped back onto `consumed`.
+    private var wakeFed = 0
+
+    /// `clock` returns milliseconds since the process started (`wall_ms`); `perform` executes
+    /// non-speech actions and returns a failure to report, if any.
+    public init(
+        stages: Stages, events: any EventSink, endpointing: EndpointerSettings, logger: Logger,
+        clock: @escaping () -> Int, perform: @escaping (ChatAction) -> (any SusiError)?
+    ) {
+        self.stages = stages
+        self.events = events
+        self.endpointing = endpointing
+        self.logger = logger
+        self.clock = clock
+        self.perform = perform
+    }
+
+    private var audioMs: Int { consumed / 16 }
+
+    private func emit(_ kind: PipelineEvent.Kind, audioMs: Int? = nil) {
+        events.emit(PipelineEvent(kind, wallMs: clock(), audioMs: audioMs ?? self.audioMs))
+    }
+
+    private func report(_ error: any SusiError) {
+        logger.warning("\(error.code): \(error.message)")
+        emit(.error(stage: error.stage, code: error.code, message: error.message))
+    }
+
+    /// Listens until the source ends. Throws only when the audio source itself fails.
+    public func run() throws {
+        emit(.ready)
+        while let chunk = try stages.source.read() {
+            try listenForWake(chunk.samples)
+        }
+    }
+
+    private func take(_ samples: [Int16]) {
+        consumed += samples.count
+        history.append(samples)
+    }
+
+    private func listenForWake(_ samples: [Int16]) throws {
+        take(samples)
+        idleLevel.process(samples)
+        let detection: WakeDetection?
+        do {
+            detection = try detectWake(in: samples)
+        } catch let error as any SusiError {
+            report(error)
+            return
+        }
+        guard let detection else { return }
+        try interact(after: detection)
+    }
+
+    /// Runs the wake detector on samples just taken; the detection's end is returned as a
+    /// position in the whole input.
+    private func detectWake(in samples: [Int16]) throws -> WakeDetection? {
+        wakeFed += samples.count
+        guard var detection = try stages.wake.process(samples) else { return nil }
+        detection.endSample = consumed - (wakeFed - detection.endSample)
+        return detection
+    }
+
+    /// One interaction: the command after the wake word, its answer, back to idle.
+    private func interact(after detection: WakeDetection) throws {
+        emit(.wake(phrase: detection.phrase), audioMs: detection.endSample / 16)
+        defer {
+            try? stages.wake.reset()
+            emit(.idle)
+        }
+        emit(.listening)
+        let query: String
+        do {
+            guard let heard = try listenForCommand(from: detection.endSample) else { return }
+            query = heard
+        } catch let error as any SusiError {
+            report(error)
+            apologise("Sorry, I could not understand that.")
+            return
+        }
+        let response: ChatResponse
+        do {
+            response = try stages.brain.answer(query)
+        } catch let error as any SusiError {
+            report(error)
+            apologise("Sorry, I cannot answer that right now.")
+            return
+        } catch {
+            report(PipelineError(stage: .brain, code: "brain-failed", message: "\(error)"))
+            apologise("Sorry, I cannot answer that right now.")
+            return
+        }
+        emit(.answer(query: query, actionsJSON: Self.actionsJSON(response.actions), skill: response.skill))
+        try execute(response.actions, data: response.firstAnswer?.data ?? [])
+    }
+
+    /// Recognises the command that follows the wake word; nil when nothing was said.
+    private func listenForCommand(from start: Int) throws -> String? {
+        try stages.recognizer.begin()
+        var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleLevel.noiseFloorDB)
+        var pending = history.samples(since: start)
+        var ended = false
+        while !ended {
+            try stages.recognizer.process(pending)
+            let looksComplete = endpointer.state == .speaking && stages.brain.isCompleteCommand(stages.recognizer.partialTranscript)
+            if case .ended = endpointer.process(pending, commandLooksComplete: looksComplete) {
+                ended = true
+                break
+            }
+            guard let chunk = try stages.source.read() else { break }
+            take(chunk.samples)
+            pending = chunk.samples
+        }
+        let text = try stages.recognizer.end()
+        if endpointer.state == .ended(.noSpeech) || endpointer.speechStartMs == nil {
+            report(PipelineError.noSpeech)
+            earcon()
+            return nil
+        }
+        speechEndSample = start + (endpointer.lastVoiceMs ?? endpointer.elapsedMs) * 16
+        emit(.speechEnd, audioMs: speechEndSample / 16)
+        emit(.transcript(text: text))
+        guard !text.isEmpty else {
+            report(PipelineError.nothingRecognised)
+            apologise("Sorry, I did not catch that.")
+            return nil
+        }
+        return text
+    }
+
+    // MARK: Actions
+
+    private func execute(_ actions: [ChatAction], data: [[String: JSONValue]]) throws {
+        for action in actions {
+            switch action {
+            case .answer(let answer) where !answer.isPlanned:
+                guard let text = SpokenText.answer(answer.expression) else { continue }
+                if try !say(text) { return }
+            case .audioPlay(let media), .videoPlay(let media):
+                emit(.play(type: action.type, identifier: media.identifier, identifierType: media.identifierType))
+                if let failure = perform(action) { report(failure) }
+            case .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
+                emit(.player(command: action.type))
+                if let failure = perform(action) { report(failure) }
+            case .audioVolume(let volume):
+                emit(.player(command: "volume \(volume.volume)"))
+                if let failure = perform(action) { report(failure) }
+            case .settings, .answer, .timerSet:
+                if let failure = perform(action) { report(failure) }
+            default:
+                if let text = SpokenText.brief(action, data: data) {
+                    if try !say(text) { return }
+                }
+            }
+        }
+    }
+
+    /// Speaks `text`, listening for the wake word meanwhile; false when interrupted.
+    @discardableResult
+    private func say(_ text: String) throws -> Bool {
+        emit(.speakStart(text: text))
+        var interruption: WakeDetection?
+        // The speaker must not wake itself: while it says its own name, detections are ignored.
+        let hearsItself = text.lowercased().contains(stages.wake.phrase.lowercased())
+        do {
+            try stages.synthesizer.speak(text) { chunk in
+                try stages.sink.play(chunk)
+                while interruption == nil, let heard = try stages.source.readAvailable() {
+                    take(heard.samples)
+                    if let detection = try detectWake(in: heard.samples), !hearsItself {
+                        interruption = detection
+                    }
+                }
+                return interruption == nil
+            }
+            if interruption == nil { try stages.sink.drain() } else { stages.sink.interrupt() }
+        } catch let error as any SusiError {
+            stages.sink.interrupt()
+            report(error)
+            emit(.speakEnd)
+            return true
+        }
+        emit(.speakEnd)
+        if let interruption {
+            try interact(after: interruption)
+            return false
+        }
+        return true
+    }
+
+    private func apologise(_ text: String) {
+        _ = try? say(text)
+    }
+
+    /// A short rising two-tone beep: "I heard you, but nothing followed".
+    private func earcon() {
+        let rate = 16_000
+        var samples: [Int16] = []
+        for (frequency, ms) in [(660.0, 90), (880.0, 110)] {
+            let count = rate * ms / 1000
+            for index in 0..<count {
+                let fade = min(1, Double(min(index, count - index)) / 160)
+                samples.append(Int16(sin(2 * .pi * frequency * Double(index) / Double(rate)) * 8000 * fade))
+            }
+        }
+        try? stages.sink.play(AudioChunk(format: .speech, samples: samples))
+        try? stages.sink.drain()
+    }
+
+    static func actionsJSON(_ actions: [ChatAction]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(actions) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The last few seconds of input with absolute sample positions.
+struct SampleHistory {
+    private var buffer: [Int16] = []
+    private let capacity: Int
+    /// Absolute position of `buffer[0]`.
+    private var start = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        buffer.reserveCapacity(capacity * 2)
+    }
+
+    mutating func append(_ samples: [Int16]) {
+        buffer.append(contentsOf: samples)
+        if buffer.count > capacity * 2 {
+            let drop = buffer.count - capacity
+            buffer.removeFirst(drop)
+            start += drop
+        }
+    }
+
+    /// Samples from absolute position `position` to now (clamped to what is kept).
+    func samples(since position: Int) -> [Int16] {
+        let offset = max(0, min(position - start, buffer.count))
+        return Array(buffer[offset...])
+    }
+}

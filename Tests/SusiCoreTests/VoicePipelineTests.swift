@@ -1,0 +1,279 @@
+import Foundation
+import XCTest
+
+@testable import SusiCore
+
+/// The pipeline's event sequences with fake stages: what a person would observe.
+final class VoicePipelineTests: XCTestCase {
+    // MARK: Fakes
+
+    /// A piece of scripted input audio.
+    enum Segment {
+        /// Faint background hiss.
+        case noise(Int)
+        /// A loud tone standing in for speech.
+        case voice(Int)
+        /// 20 ms marking where a wake word ends (the scripted detector fires on it).
+        case wake
+    }
+
+    /// Sample value that marks a wake word chunk.
+    static let wakeMarker: Int16 = 7777
+
+    /// Scripted audio in 20 ms chunks; chunks after `.speaking` arrive while the speaker talks.
+    final class ScriptedSource: AudioSource {
+        var chunks: [[Int16]]
+        /// Chunks that "arrive" while the speaker talks (barge-in), handed out by readAvailable.
+        var duringSpeech: [[Int16]]
+
+        init(_ segments: [Segment], duringSpeech: [Segment] = []) {
+            chunks = Self.render(segments)
+            self.duringSpeech = Self.render(duringSpeech)
+        }
+
+        static func render(_ segments: [Segment]) -> [[Int16]] {
+            var chunks: [[Int16]] = []
+            var seed: UInt32 = 1
+            for segment in segments {
+                let (voiced, ms): (Bool, Int)
+                switch segment {
+                case .noise(let length): (voiced, ms) = (false, length)
+                case .voice(let length): (voiced, ms) = (true, length)
+                case .wake:
+                    chunks.append([Int16](repeating: wakeMarker, count: 320))
+                    continue
+                }
+                for start in stride(from: 0, to: ms * 16, by: 320) {
+                    chunks.append((start..<(start + 320)).map { index in
+                        seed = seed &* 1_103_515_245 &+ 12345
+                        let hiss = Int16(Int(seed >> 16) % 200 - 100)
+                        return voiced ? Int16(sin(Double(index) * 0.08) * 9000) + hiss : hiss
+                    })
+                }
+            }
+            return chunks
+        }
+
+        func read() throws -> AudioChunk? {
+            if let arrived = try readAvailable() { return arrived }
+            guard !chunks.isEmpty else { return nil }
+            return AudioChunk(format: .speech, samples: chunks.removeFirst())
+        }
+
+        /// Set once the speaker starts talking; only then does `duringSpeech` arrive.
+        var speakerTalking = false
+
+        func readAvailable() throws -> AudioChunk? {
+            guard speakerTalking, !duringSpeech.isEmpty else { return nil }
+            return AudioChunk(format: .speech, samples: duringSpeech.removeFirst())
+        }
+    }
+
+    /// Fires on the marker chunks of the scripted source.
+    final class ScriptedWake: WakeWordDetector {
+        let phrase = "susi"
+        private var position = 0
+
+        func process(_ samples: [Int16]) throws -> WakeDetection? {
+            position += samples.count
+            return samples.first == wakeMarker ? WakeDetection(phrase: phrase, endSample: position) : nil
+        }
+
+        func reset() throws {}
+    }
+
+    final class ScriptedRecognizer: SpeechRecognizer {
+        var transcripts: [String]
+        var fed = 0
+        init(_ transcripts: [String]) { self.transcripts = transcripts }
+        func begin() throws { fed = 0 }
+        func process(_ samples: [Int16]) throws { fed += samples.count }
+        var partialTranscript: String { fed > 0 ? transcripts.first ?? "" : "" }
+        func end() throws -> String { transcripts.isEmpty ? "" : transcripts.removeFirst() }
+    }
+
+    struct BrainDown: SusiError {
+        var stage: Stage { .brain }
+        var code: String { "brain-timeout" }
+        var message: String { "the SUSI server did not answer in time" }
+    }
+
+    final class ScriptedBrain: ChatBrain {
+        var replies: [String: [ChatAction]]
+        var fails = false
+        init(_ replies: [String: [ChatAction]]) { self.replies = replies }
+        func answer(_ query: String) throws -> ChatResponse {
+            if fails { throw BrainDown() }
+            return ChatResponse(query: query, queryDate: "", answerDate: "", answerTime: 0, answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])])
+        }
+        func isCompleteCommand(_ text: String) -> Bool { replies[text] != nil }
+    }
+
+    final class ChunkedSynthesizer: SpeechSynthesizer {
+        var spoken: [String] = []
+        func speak(_ text: String, onChunk: (AudioChunk) throws -> Bool) throws {
+            spoken.append(text)
+            for _ in 0..<5 {
+                if try !onChunk(AudioChunk(format: AudioFormat(sampleRate: 22050, channels: 1), samples: [Int16](repeating: 1000, count: 2205))) {
+                    return
+                }
+            }
+        }
+    }
+
+    final class RecordingSink: AudioSink {
+        var chunks = 0
+        var interrupted = 0
+        var onPlay: () -> Void = {}
+        func play(_ chunk: AudioChunk) throws {
+            chunks += 1
+            onPlay()
+        }
+        func interrupt() { interrupted += 1 }
+        func drain() throws {}
+    }
+
+    // MARK: Harness
+
+    private struct Run {
+        let events: [PipelineEvent]
+        let synthesizer: ChunkedSynthesizer
+        let sink: RecordingSink
+        let performed: [ChatAction]
+        var names: [String] { events.map(\.name) }
+    }
+
+    private func run(
+        source: ScriptedSource, transcripts: [String], brain: ScriptedBrain,
+        endpointing: EndpointerSettings = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500)
+    ) throws -> Run {
+        let recorder = RecordingEventSink()
+        let synthesizer = ChunkedSynthesizer()
+        let sink = RecordingSink()
+        sink.onPlay = { source.speakerTalking = true }
+        var performed: [ChatAction] = []
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(transcripts), brain: brain,
+                synthesizer: synthesizer, sink: sink),
+            events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 },
+            perform: { action in
+                performed.append(action)
+                return nil
+            })
+        try pipeline.run()
+        return Run(events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed)
+    }
+
+    private let timeBrain = ScriptedBrain([
+        "what time is it": [.answer(AnswerAction(expression: "It is ten past four."))],
+        "play some jazz": [.answer(AnswerAction(expression: "Playing jazz.")), .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search"))],
+        "change your voice to british": [.settings(SettingsAction(key: "tts.voice", value: "en-gb")), .answer(AnswerAction(expression: "Cheerio."))],
+    ])
+
+    // MARK: Tests
+
+    func testOneInteractionEmitsTheContractSequence() throws {
+        let source = ScriptedSource([.noise(500), .voice(400), .wake, .voice(900), .noise(1500)])
+        let result = try run(source: source, transcripts: ["what time is it"], brain: timeBrain)
+        XCTAssertEqual(result.names, ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+        XCTAssertEqual(result.sink.chunks, 5)
+        XCTAssertEqual(result.events.first { $0.name == "wake" }?.audioMs, 920)
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertEqual(Double(speechEnd.audioMs), 1820, accuracy: 60, "speech ended at 1820 ms of input")
+        // A complete command needs only the short silence: decided ~200 ms after speech ends.
+        let answer = try XCTUnwrap(result.events.first { $0.name == "answer" })
+        XCTAssertLessThan(answer.audioMs - speechEnd.audioMs, 400)
+        if case .answer(let query, let actions, let skill) = answer.kind {
+            XCTAssertEqual(query, "what time is it")
+            XCTAssertTrue(actions.contains("ten past four"))
+            XCTAssertEqual(skill, "test")
+        } else {
+            XCTFail("not an answer event")
+        }
+    }
+
+    func testUnfinishedCommandWaitsForTheFullSilence() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1500)])
+        let result = try run(source: source, transcripts: ["what is the"], brain: timeBrain)
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 480, "waited the full end silence")
+    }
+
+    func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .wake, .voice(600), .noise(800)])
+        let result = try run(source: source, transcripts: ["play some jazz", "change your voice to british"], brain: timeBrain)
+        XCTAssertEqual(result.names.filter { $0 == "idle" }.count, 2)
+        let play = try XCTUnwrap(result.events.first { $0.name == "play" })
+        XCTAssertEqual(play.kind, .play(type: "audio_play", identifier: "jazz", identifierType: "search"))
+        XCTAssertEqual(result.performed.map(\.type), ["audio_play", "settings"])
+        XCTAssertEqual(result.synthesizer.spoken, ["Playing jazz.", "Cheerio."])
+        let speakIndex = try XCTUnwrap(result.names.firstIndex(of: "speak_start"))
+        let playIndex = try XCTUnwrap(result.names.firstIndex(of: "play"))
+        XCTAssertLessThan(speakIndex, playIndex, "actions run in the order given")
+    }
+
+    func testSilenceAfterWakeWordIsNoSpeechThenIdle() throws {
+        let source = ScriptedSource([.noise(500), .voice(400), .wake, .noise(3000)])
+        let result = try run(source: source, transcripts: [], brain: timeBrain)
+        XCTAssertEqual(result.names, ["ready", "wake", "listening", "error", "idle"])
+        XCTAssertEqual(result.events[3].kind, .error(stage: .stt, code: "stt-no-speech", message: "no speech after the wake word"))
+        XCTAssertEqual(result.sink.chunks, 1, "an earcon, not a sentence")
+    }
+
+    func testBrainFailureIsReportedApologisedAndTheLoopGoesOn() throws {
+        let brain = timeBrain
+        brain.fails = true
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .wake, .voice(600), .noise(800)])
+        let result = try run(source: source, transcripts: ["what time is it", "what time is it"], brain: brain)
+        XCTAssertEqual(result.names.filter { $0 == "error" }.count, 2)
+        XCTAssertEqual(result.names.filter { $0 == "idle" }.count, 2)
+        XCTAssertTrue(result.events.contains { $0.kind == .error(stage: .brain, code: "brain-timeout", message: "the SUSI server did not answer in time") })
+        XCTAssertEqual(result.synthesizer.spoken.count, 2)
+        XCTAssertTrue(result.synthesizer.spoken[0].hasPrefix("Sorry"))
+    }
+
+    func testEmptyTranscriptIsReported() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000)])
+        let result = try run(source: source, transcripts: [""], brain: timeBrain)
+        XCTAssertTrue(result.events.contains { if case .error(_, "stt-empty-transcript", _) = $0.kind { return true } else { return false } })
+        XCTAssertEqual(result.names.last, "idle")
+    }
+
+    func testWakeWordDuringSpeechInterruptsAndListens() throws {
+        let source = ScriptedSource(
+            [.noise(300), .wake, .voice(600), .noise(800)],
+            duringSpeech: [.noise(20), .wake, .voice(300), .noise(700)])
+        let result = try run(source: source, transcripts: ["what time is it", "stop"], brain: timeBrain)
+        XCTAssertEqual(result.sink.interrupted, 1)
+        XCTAssertLessThan(result.sink.chunks, 5 + 5, "the first answer was cut short")
+        XCTAssertEqual(result.names.filter { $0 == "wake" }.count, 2)
+        XCTAssertEqual(result.names.filter { $0 == "transcript" }.count, 2)
+        XCTAssertFalse(result.names.contains("error"), "\(result.events)")
+        let second = try XCTUnwrap(result.events.last { $0.name == "speech_end" })
+        let secondWake = try XCTUnwrap(result.events.last { $0.name == "wake" })
+        XCTAssertEqual(Double(second.audioMs - secondWake.audioMs), 300, accuracy: 60, "the barge-in command was heard whole")
+        XCTAssertEqual(result.names.last, "idle")
+    }
+
+    func testSpeakerDoesNotWakeOnItsOwnName() throws {
+        let brain = ScriptedBrain(["what is your name": [.answer(AnswerAction(expression: "My name is SUSI."))]])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)], duringSpeech: [.noise(20), .wake, .noise(100)])
+        let result = try run(source: source, transcripts: ["what is your name"], brain: brain)
+        XCTAssertEqual(result.sink.interrupted, 0)
+        XCTAssertEqual(result.sink.chunks, 5)
+        XCTAssertEqual(result.names.filter { $0 == "wake" }.count, 1)
+    }
+
+    func testImageURLAnswersAreNotReadOut() {
+        XCTAssertEqual(SpokenText.answer("https://example.org/cat.JPG"), "I found an image, but I cannot show it on a speaker.")
+        XCTAssertEqual(SpokenText.answer("  Hello there "), "Hello there")
+        XCTAssertNil(SpokenText.answer("   "))
+        let long = String(repeating: "This is a sentence. ", count: 40)
+        let cut = SpokenText.answer(long) ?? ""
+        XCTAssertTrue(cut.hasSuffix("And more."))
+        XCTAssertLessThan(cut.count, 420)
+    }
+}
