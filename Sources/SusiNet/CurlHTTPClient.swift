@@ -14,7 +14,9 @@ public final class CurlHTTPClient: HTTPClient {
     private let logger: Logger
 
     /// Creates a client. `stage` names the pipeline stage its errors belong to.
-    public init(stage: Stage = .brain, userAgent: String = "susi-speaker/1.0", logger: Logger = .silent) {
+    public init(
+        stage: Stage = .brain, userAgent: String = "susi-speaker/1.0", logger: Logger = .silent
+    ) {
         self.stage = stage
         self.userAgent = userAgent
         self.logger = logger
@@ -24,14 +26,25 @@ public final class CurlHTTPClient: HTTPClient {
     /// initialisation (which is); its result is kept for every later call to check.
     private static let globalInit: Int = Int(curl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue)
 
+    /// Performs the request on the calling thread (blocking); see `HTTPClient.send`.
     public func send(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let url = request.fullURL
+        let fullURL = request.fullURL
+        // Messages and logs name the URL without its query, which may hold secrets.
+        let url = request.redactedURL
         guard Self.globalInit == Int(CURLE_OK.rawValue) else {
-            throw HTTPError(.transport, stage: stage, message: "libcurl failed to initialise (code \(Self.globalInit))")
+            throw HTTPError(
+                .transport, stage: stage, message: "libcurl failed to initialise (code \(Self.globalInit))")
         }
-        try validate(url: url)
+        try validate(url: fullURL, shownAs: url)
+        // Created before the handle so it outlives curl_easy_cleanup (defers run in reverse):
+        // curl holds its address as callback context and error buffer until then.
+        let transfer = Transfer(
+            limit: max(request.maxResponseBytes, 0), cancellation: request.cancellation)
+        defer { withExtendedLifetime(transfer) {} }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
         guard let handle = curl_easy_init() else {
-            throw HTTPError(.transport, stage: stage, message: "libcurl could not create a handle for \(url)")
+            throw HTTPError(
+                .transport, stage: stage, message: "libcurl could not create a handle for \(url)")
         }
         defer { curl_easy_cleanup(handle) }
 
@@ -39,20 +52,17 @@ public final class CurlHTTPClient: HTTPClient {
         defer { curl_slist_free_all(headerList) }
         for (name, value) in request.headers {
             guard isValidHeader(name: name, value: value) else {
-                throw HTTPError(.badHeader, stage: stage, message: "cannot send header \"\(name)\" to \(url)")
+                throw HTTPError(
+                    .badHeader, stage: stage, message: "cannot send header \"\(name)\" to \(url)")
             }
             guard let appended = curl_slist_append(headerList, "\(name): \(value)") else {
-                throw HTTPError(.transport, stage: stage, message: "out of memory building headers for \(url)")
+                throw HTTPError(
+                    .transport, stage: stage, message: "out of memory building headers for \(url)")
             }
             headerList = appended
         }
 
-        let transfer = Transfer(limit: max(request.maxResponseBytes, 0), cancellation: request.cancellation)
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        // Keep the transfer alive until curl is done with the context pointer.
-        defer { withExtendedLifetime(transfer) {} }
-
-        try setOption(handle, CURLOPT_URL, url)
+        try setOption(handle, CURLOPT_URL, fullURL)
         try setOption(handle, CURLOPT_NOSIGNAL, 1)
         try setOption(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         try setOption(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -64,7 +74,9 @@ public final class CurlHTTPClient: HTTPClient {
         // An empty string asks for every encoding this libcurl can decode.
         try setOption(handle, CURLOPT_ACCEPT_ENCODING, "")
         // Known lengths are refused before any body byte arrives; the write callback catches the rest.
-        try check(susi_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(request.maxResponseBytes, 0))), url)
+        try check(
+            susi_curl_setopt_off(
+                handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(request.maxResponseBytes, 0))), url)
         try check(susi_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), url)
         try check(susi_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, transfer.errorBuffer), url)
         try check(susi_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteBody), url)
@@ -80,7 +92,8 @@ public final class CurlHTTPClient: HTTPClient {
             try setOption(handle, CURLOPT_HTTPGET, 1)
         case .post:
             let body = FormEncoding.encode(request.form)
-            try check(susi_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.utf8.count)), url)
+            try check(
+                susi_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.utf8.count)), url)
             // COPYPOSTFIELDS makes curl own a copy, so no Swift buffer has to outlive this call.
             try setOption(handle, CURLOPT_COPYPOSTFIELDS, body)
         }
@@ -93,16 +106,20 @@ public final class CurlHTTPClient: HTTPClient {
 
         var status = 0
         try check(susi_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status), url)
-        logger.debug("\(request.method.rawValue) \(url) -> \(status) in \(ContinuousClock.now - started)")
-        return HTTPResponse(status: status, reason: transfer.reason, headers: transfer.headers, body: transfer.body)
+        logger.debug(
+            "\(request.method.rawValue) \(url) -> \(status) in \(ContinuousClock.now - started)")
+        return HTTPResponse(
+            status: status, reason: transfer.reason, headers: transfer.headers, body: transfer.body)
     }
 
     // MARK: - Errors
 
     private func classify(
-        _ code: CURLcode, handle: UnsafeMutableRawPointer, request: HTTPRequest, transfer: Transfer, url: String
+        _ code: CURLcode, handle: UnsafeMutableRawPointer, request: HTTPRequest, transfer: Transfer,
+        url: String
     ) -> HTTPError {
-        let detail = transfer.errorText.isEmpty ? String(cString: curl_easy_strerror(code)) : transfer.errorText
+        let detail =
+            transfer.errorText.isEmpty ? String(cString: curl_easy_strerror(code)) : transfer.errorText
         let kind: HTTPError.Kind
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
@@ -115,9 +132,11 @@ public final class CurlHTTPClient: HTTPClient {
             // No connect time means curl never got past resolving/connecting. Which limit fired
             // is then the smaller one (curl applies both to that phase).
             var connectMicroseconds: curl_off_t = 0
-            let connected = susi_curl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectMicroseconds) == CURLE_OK
+            let connected =
+                susi_curl_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectMicroseconds) == CURLE_OK
                 && connectMicroseconds > 0
-            kind = !connected && request.connectTimeout < request.totalTimeout ? .connectTimeout : .timeout
+            kind =
+                !connected && request.connectTimeout <= request.totalTimeout ? .connectTimeout : .timeout
         case CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge
         case CURLE_WRITE_ERROR where transfer.exceededLimit:
@@ -146,28 +165,36 @@ public final class CurlHTTPClient: HTTPClient {
     private func check(_ code: CURLcode, _ url: String) throws(HTTPError) {
         guard code == CURLE_OK else {
             let text = String(cString: curl_easy_strerror(code))
-            throw HTTPError(.transport, stage: stage, message: "\(url): cannot configure libcurl: \(text) (curl \(code.rawValue))")
+            throw HTTPError(
+                .transport, stage: stage,
+                message: "\(url): cannot configure libcurl: \(text) (curl \(code.rawValue))")
         }
     }
 
-    private func setOption(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) throws(HTTPError) {
+    private func setOption(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int)
+        throws(HTTPError)
+    {
         try check(susi_curl_setopt_long(handle, option, value), "option \(option.rawValue)")
     }
 
-    private func setOption(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) throws(HTTPError) {
+    private func setOption(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String)
+        throws(HTTPError)
+    {
         // curl copies string options (all but POSTFIELDS, which is not used), so the C string
         // only has to live for the call.
         let code = value.withCString { susi_curl_setopt_string(handle, option, $0) }
         guard code == CURLE_OK else {
             if option == CURLOPT_URL {
-                throw HTTPError(.badURL, stage: stage, message: "malformed URL \(value)")
+                throw HTTPError(
+                    .badURL, stage: stage,
+                    message: "libcurl rejects the URL \(String(value.prefix { $0 != "?" }))")
             }
             try check(code, "option \(option.rawValue)")
             return
         }
     }
 
-    private func validate(url: String) throws(HTTPError) {
+    private func validate(url: String, shownAs shown: String) throws(HTTPError) {
         let lower = url.lowercased()
         let rest: Substring
         if lower.hasPrefix("http://") {
@@ -175,18 +202,19 @@ public final class CurlHTTPClient: HTTPClient {
         } else if lower.hasPrefix("https://") {
             rest = lower.dropFirst(8)
         } else {
-            throw HTTPError(.badURL, stage: stage, message: "not an http or https URL: \(url)")
+            throw HTTPError(.badURL, stage: stage, message: "not an http or https URL: \(shown)")
         }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let invalid = url.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F }
         guard !host.isEmpty, !invalid else {
-            throw HTTPError(.badURL, stage: stage, message: "malformed URL \(url)")
+            throw HTTPError(.badURL, stage: stage, message: "malformed URL \(shown)")
         }
     }
 
     private func isValidHeader(name: String, value: String) -> Bool {
         let forbidden: (Unicode.Scalar) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\0" }
-        return !name.isEmpty && !name.contains(":") && !name.unicodeScalars.contains { forbidden($0) || $0 == " " }
+        return !name.isEmpty && !name.contains(":")
+            && !name.unicodeScalars.contains { forbidden($0) || $0 == " " }
             && !value.unicodeScalars.contains(where: forbidden)
     }
 
@@ -198,7 +226,9 @@ public final class CurlHTTPClient: HTTPClient {
 }
 
 extension Int {
-    fileprivate func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+    fileprivate func clamped(to range: ClosedRange<Int>) -> Int {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
 }
 
 /// What one transfer accumulates; reached from curl's callbacks through an unretained pointer.
@@ -239,7 +269,8 @@ private final class Transfer {
     }
 
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             // A new status line starts a new response (redirect or 100 Continue): forget the old one.
             headers = [:]

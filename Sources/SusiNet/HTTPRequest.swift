@@ -72,7 +72,14 @@ public struct HTTPRequest: Sendable {
             fragment = String(base[hash...])
             base = String(base[..<hash])
         }
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        let separator =
+            base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
         return base + separator + encoded + fragment
+    }
+
+    /// `url` without query and fragment: what logs and error messages show, because SUSI
+    /// queries carry access tokens and passwords.
+    public var redactedURL: String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
     }
 }

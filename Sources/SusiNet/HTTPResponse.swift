@@ -17,7 +17,9 @@ public struct HTTPResponse: Sendable {
     public var body: Data
 
     /// Creates a response; used by the client and by fakes in tests.
-    public init(status: Int, reason: String = "", headers: [String: String] = [:], body: Data = Data()) {
+    public init(
+        status: Int, reason: String = "", headers: [String: String] = [:], body: Data = Data()
+    ) {
         self.status = status
         self.reason = reason
         self.headers = headers

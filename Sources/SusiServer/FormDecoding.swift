@@ -11,7 +11,9 @@ public enum FormDecoding {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(hexValue),
+                    let low = iterator.next().flatMap(hexValue)
+                else {
                     return nil
                 }
                 bytes.append(high << 4 | low)

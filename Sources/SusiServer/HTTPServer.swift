@@ -33,8 +33,10 @@ public final class HTTPServer: Sendable {
     ///
     /// `host` is an IPv4 address (`127.0.0.1`, `0.0.0.0` for every interface) or `localhost`;
     /// `port` 0 picks a free port, read back from `port` after `start()`.
-    public init(host: String = "127.0.0.1", port: UInt16, limits: ServerLimits = ServerLimits(),
-                logger: Logger = .silent, handler: @escaping ServerHandler) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16, limits: ServerLimits = ServerLimits(),
+        logger: Logger = .silent, handler: @escaping ServerHandler
+    ) {
         self.host = host
         self.requestedPort = port
         self.limits = limits
@@ -42,8 +44,10 @@ public final class HTTPServer: Sendable {
     }
 
     /// Creates a stopped server answering with `router`.
-    public convenience init(host: String = "127.0.0.1", port: UInt16, limits: ServerLimits = ServerLimits(),
-                            logger: Logger = .silent, router: Router) {
+    public convenience init(
+        host: String = "127.0.0.1", port: UInt16, limits: ServerLimits = ServerLimits(),
+        logger: Logger = .silent, router: Router
+    ) {
         self.init(host: host, port: port, limits: limits, logger: logger, handler: router.handle)
     }
 
@@ -84,7 +88,8 @@ public final class HTTPServer: Sendable {
 
     private func launch() throws(ServerError) -> Running {
         var address = try socketAddress()
-        let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+        let flags =
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_AUTO.rawValue | MHD_USE_ERROR_LOG.rawValue
         let context = Unmanaged.passUnretained(dispatcher).toOpaque()
         let daemon: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
@@ -92,8 +97,10 @@ public final class HTTPServer: Sendable {
                 var options = [
                     susi_mhd_option_sock_addr(socketAddress),
                     susi_mhd_option_uint(.CONNECTION_LIMIT, Self.unsigned(limits.maxConnections, minimum: 1)),
-                    susi_mhd_option_uint(.PER_IP_CONNECTION_LIMIT, Self.unsigned(limits.maxConnectionsPerIP, minimum: 0)),
-                    susi_mhd_option_uint(.CONNECTION_TIMEOUT, Self.unsigned(limits.connectionTimeoutSeconds, minimum: 1)),
+                    susi_mhd_option_uint(
+                        .PER_IP_CONNECTION_LIMIT, Self.unsigned(limits.maxConnectionsPerIP, minimum: 0)),
+                    susi_mhd_option_uint(
+                        .CONNECTION_TIMEOUT, Self.unsigned(limits.connectionTimeoutSeconds, minimum: 1)),
                     susi_mhd_option_notify_completed(requestCompleted, context),
                     susi_mhd_option_logger(daemonLog, context),
                     susi_mhd_option_end(),
@@ -145,11 +152,14 @@ public final class HTTPServer: Sendable {
         case EADDRINUSE:
             return ServerError(.portInUse, message: "port \(requestedPort) on \(host) is already in use")
         case EACCES:
-            return ServerError(.permissionDenied, message: "not allowed to bind \(endpoint) (ports below 1024 need privileges)")
+            return ServerError(
+                .permissionDenied,
+                message: "not allowed to bind \(endpoint) (ports below 1024 need privileges)")
         case EADDRNOTAVAIL:
             return ServerError(.badAddress, message: "\(host) is not an address of this machine")
         case let code:
-            return ServerError(.startFailed, message: "cannot serve on \(endpoint): \(String(cString: strerror(code)))")
+            return ServerError(
+                .startFailed, message: "cannot serve on \(endpoint): \(String(cString: strerror(code)))")
         }
     }
 
@@ -196,7 +206,8 @@ private let collectPair: MHD_KeyValueIterator = { context, _, key, value in
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
     let collector = PairCollector()
     withExtendedLifetime(collector) {
-        _ = MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
+        _ = MHD_get_connection_values(
+            connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
     }
     return collector.pairs
 }
@@ -208,35 +219,42 @@ private func text(nulTerminated buffer: [CChar]) -> String {
 
 private func remoteAddress(_ connection: OpaquePointer) -> String {
     guard let info = susi_mhd_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
-          let address = info.pointee.client_addr
+        let address = info.pointee.client_addr
     else { return "" }
     var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
     switch Int32(address.pointee.sa_family) {
     case AF_INET:
         return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
             var raw = inet.pointee.sin_addr
-            return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count)) == nil ? "" : text(nulTerminated: buffer)
+            return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count)) == nil
+                ? "" : text(nulTerminated: buffer)
         }
     case AF_INET6:
         return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet6 in
             var raw = inet6.pointee.sin6_addr
-            return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count)) == nil ? "" : text(nulTerminated: buffer)
+            return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count)) == nil
+                ? "" : text(nulTerminated: buffer)
         }
     default:
         return ""
     }
 }
 
-private func queue(_ response: ServerResponse, on connection: OpaquePointer, logger: Logger) -> MHD_Result {
+private func queue(_ response: ServerResponse, on connection: OpaquePointer, logger: Logger)
+    -> MHD_Result
+{
     let status = (100...999).contains(response.status) ? response.status : 500
     return response.body.withUnsafeBytes { bytes -> MHD_Result in
         // MUST_COPY: libmicrohttpd copies the bytes, so the buffer need not outlive this call and
         // is never written through the mutable pointer its older API asks for.
-        guard let reply = MHD_create_response_from_buffer(
-            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        guard
+            let reply = MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         else { return .NO }
         defer { MHD_destroy_response(reply) }
-        for (name, value) in [("Content-Type", response.contentType)] + response.headers.map({ ($0.name, $0.value) }) {
+        for (name, value) in [("Content-Type", response.contentType)]
+            + response.headers.map({ ($0.name, $0.value) })
+        {
             if MHD_add_response_header(reply, name, value) != .YES {
                 logger.warning("dropped invalid response header \(name)")
             }
@@ -265,17 +283,25 @@ private func buildRequest(
     var form: [String: String] = [:]
     let contentType = headers["content-type"]?.lowercased() ?? ""
     if contentType.hasPrefix("application/x-www-form-urlencoded") {
-        guard let text = String(validating: body, as: UTF8.self), let decoded = FormDecoding.decode(text) else {
-            return .failure(Rejection(response: .badRequest("the form body is not valid url-encoded UTF-8", code: "server-bad-form")))
+        guard let text = String(validating: body, as: UTF8.self),
+            let decoded = FormDecoding.decode(text)
+        else {
+            return .failure(
+                Rejection(
+                    response: .badRequest(
+                        "the form body is not valid url-encoded UTF-8", code: "server-bad-form")))
         }
         form = decoded
     }
-    return .success(ServerRequest(method: method, path: path, query: query, form: form, headers: headers,
-                                  body: body, remoteAddress: remoteAddress(connection)))
+    return .success(
+        ServerRequest(
+            method: method, path: path, query: query, form: form, headers: headers,
+            body: body, remoteAddress: remoteAddress(connection)))
 }
 
 /// The access handler: called once when headers are in, once per body piece, and once at the end.
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, slot in
+private let accessHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, uploadData, uploadSize, slot in
     guard let context, let connection, let uploadSize, let slot else { return .NO }
     let dispatcher = Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue()
     let limit = max(dispatcher.limits.maxBodyBytes, 0)
@@ -285,7 +311,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         slot.pointee = Unmanaged.passRetained(pending).toOpaque()
         // A declared length over the cap is refused before the body is read at all.
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared)), length > limit {
+            let length = Int(String(cString: declared)), length > limit
+        {
             pending.answered = true
             return queue(.payloadTooLarge(limit: limit), on: connection, logger: dispatcher.logger)
         }
@@ -301,7 +328,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
                 pending.tooLarge = true
                 pending.body = Data()
             } else {
-                pending.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: count)
+                pending.body.append(
+                    UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: count)
             }
         }
         uploadSize.pointee = 0
@@ -316,7 +344,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     if pending.tooLarge {
         response = .payloadTooLarge(limit: limit)
     } else {
-        switch buildRequest(connection, path: path, method: methodName, body: pending.body, logger: dispatcher.logger) {
+        switch buildRequest(
+            connection, path: path, method: methodName, body: pending.body, logger: dispatcher.logger)
+        {
         case .success(let request):
             response = Router.run(dispatcher.handler, request)
         case .failure(let rejection):

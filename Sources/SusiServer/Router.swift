@@ -16,7 +16,9 @@ public struct Router: Sendable {
         let segments: [Segment]
         let handler: ServerHandler
 
-        var literalCount: Int { segments.filter { if case .literal = $0 { true } else { false } }.count }
+        var literalCount: Int {
+            segments.filter { if case .literal = $0 { true } else { false } }.count
+        }
     }
 
     private enum Segment: Sendable, Equatable {
@@ -34,7 +36,8 @@ public struct Router: Sendable {
         let segments = Self.split(path).map { part -> Segment in
             part.hasPrefix(":") && part.count > 1 ? .parameter(String(part.dropFirst())) : .literal(part)
         }
-        routes.append(Route(methods: Set(methods.map { $0.uppercased() }), segments: segments, handler: handler))
+        routes.append(
+            Route(methods: Set(methods.map { $0.uppercased() }), segments: segments, handler: handler))
     }
 
     /// Adds a `GET` route.
@@ -50,13 +53,15 @@ public struct Router: Sendable {
     /// Finds the route for the request and runs it; never throws.
     public func handle(_ request: ServerRequest) -> ServerResponse {
         let parts = Self.split(request.path)
-        let candidates = routes
+        let candidates =
+            routes
             .compactMap { route in Self.match(route.segments, parts).map { (route, $0) } }
             .sorted { $0.0.literalCount > $1.0.literalCount }
         guard !candidates.isEmpty else { return .notFound(request.path) }
         let method = request.method.uppercased()
         let lookup = method == "HEAD" ? "GET" : method
-        guard let (route, parameters) = candidates.first(where: { $0.0.methods.contains(lookup) }) else {
+        guard let (route, parameters) = candidates.first(where: { $0.0.methods.contains(lookup) })
+        else {
             var allowed = Set(candidates.flatMap { $0.0.methods })
             if allowed.contains("GET") { allowed.insert("HEAD") }
             return .methodNotAllowed(method, allowed: allowed.sorted())

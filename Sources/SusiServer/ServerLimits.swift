@@ -10,8 +10,10 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxBodyBytes: Int
 
     /// Creates limits; every value has a default.
-    public init(maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
-                connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024) {
+    public init(
+        maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
+        connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024
+    ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.connectionTimeoutSeconds = connectionTimeoutSeconds

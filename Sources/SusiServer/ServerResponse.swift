@@ -12,8 +12,10 @@ public struct ServerResponse: Sendable {
     public var body: Data
 
     /// Creates a response from its parts.
-    public init(status: Int = 200, contentType: String = "application/octet-stream",
-                headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    public init(
+        status: Int = 200, contentType: String = "application/octet-stream",
+        headers: [(name: String, value: String)] = [], body: Data = Data()
+    ) {
         self.status = status
         self.contentType = contentType
         self.headers = headers
@@ -35,9 +37,11 @@ public struct ServerResponse: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return ServerResponse(status: status, contentType: jsonContentType, body: try encoder.encode(value))
+            return ServerResponse(
+                status: status, contentType: jsonContentType, body: try encoder.encode(value))
         } catch {
-            return .error(status: 500, code: "server-encoding-failed", message: "reply could not be encoded as JSON")
+            return .error(
+                status: 500, code: "server-encoding-failed", message: "reply could not be encoded as JSON")
         }
     }
 
@@ -46,9 +50,11 @@ public struct ServerResponse: Sendable {
     public static func json(object: Any, status: Int = 200) -> ServerResponse {
         // isValidJSONObject first: data(withJSONObject:) traps on invalid input on some platforms.
         guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else {
-            return .error(status: 500, code: "server-encoding-failed", message: "reply could not be encoded as JSON")
+            return .error(
+                status: 500, code: "server-encoding-failed", message: "reply could not be encoded as JSON")
         }
         return ServerResponse(status: status, contentType: jsonContentType, body: data)
     }
@@ -74,13 +80,17 @@ public struct ServerResponse: Sendable {
     }
 
     /// 400 with a message naming what is wrong with the request.
-    public static func badRequest(_ message: String, code: String = "server-bad-request") -> ServerResponse {
+    public static func badRequest(_ message: String, code: String = "server-bad-request")
+        -> ServerResponse
+    {
         .error(status: 400, code: code, message: message)
     }
 
     /// 404 for a path no route serves.
     public static func notFound(_ path: String = "") -> ServerResponse {
-        .error(status: 404, code: "server-not-found", message: path.isEmpty ? "not found" : "no such path: \(path)")
+        .error(
+            status: 404, code: "server-not-found",
+            message: path.isEmpty ? "not found" : "no such path: \(path)")
     }
 
     /// 405 with an `Allow` header listing the methods the path accepts.
@@ -94,11 +104,15 @@ public struct ServerResponse: Sendable {
 
     /// 413 for a body over the server's limit.
     public static func payloadTooLarge(limit: Int) -> ServerResponse {
-        .error(status: 413, code: "server-body-too-large", message: "request body is larger than \(limit) bytes")
+        .error(
+            status: 413, code: "server-body-too-large",
+            message: "request body is larger than \(limit) bytes")
     }
 
     /// 500 for a handler that failed; the message must not leak secrets.
-    public static func internalError(_ message: String, code: String = "server-internal") -> ServerResponse {
+    public static func internalError(_ message: String, code: String = "server-internal")
+        -> ServerResponse
+    {
         .error(status: 500, code: code, message: message)
     }
 }

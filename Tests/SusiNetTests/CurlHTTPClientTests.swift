@@ -10,24 +10,28 @@ final class CurlHTTPClientTests: XCTestCase {
 
     private func routes(_ router: inout Router) {
         router.add(["GET", "POST"], "/echo") { request in
-            var response = ServerResponse.json(object: [
-                "method": request.method, "query": request.query, "form": request.form,
-                "accept": request.header("accept") ?? "", "agent": request.header("user-agent") ?? "",
-            ] as [String: Any])
+            var response = ServerResponse.json(
+                object: [
+                    "method": request.method, "query": request.query, "form": request.form,
+                    "accept": request.header("accept") ?? "", "agent": request.header("user-agent") ?? "",
+                ] as [String: Any])
             response.headers.append((name: "X-Reply", value: "ok"))
             return response
         }
         router.get("/fail") { _ in .html("<html><body>Internal failure</body></html>", status: 500) }
         router.get("/big/:bytes") { request in
             let count = Int(request.pathParameters["bytes"] ?? "") ?? 0
-            return ServerResponse(contentType: "text/plain", body: Data(repeating: UInt8(ascii: "b"), count: count))
+            return ServerResponse(
+                contentType: "text/plain", body: Data(repeating: UInt8(ascii: "b"), count: count))
         }
         router.get("/sleep/:ms") { request in
             let milliseconds = Int(request.pathParameters["ms"] ?? "") ?? 0
             Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
             return .text("slept")
         }
-        router.get("/redirect") { _ in ServerResponse(status: 302, headers: [(name: "Location", value: "/echo?from=redirect")]) }
+        router.get("/redirect") { _ in
+            ServerResponse(status: 302, headers: [(name: "Location", value: "/echo?from=redirect")])
+        }
     }
 
     private func assertFails(
@@ -41,9 +45,10 @@ final class CurlHTTPClientTests: XCTestCase {
     func testGetWithQueryAndHeaders() throws {
         let (server, base) = try startServer(routes)
         defer { server.stop() }
-        let response = try client.send(HTTPRequest(
-            url: base + "/echo?fixed=1", query: [("q", "what time is it? & more=+")],
-            headers: [("Accept", "application/json")]))
+        let response = try client.send(
+            HTTPRequest(
+                url: base + "/echo?fixed=1", query: [("q", "what time is it? & more=+")],
+                headers: [("Accept", "application/json")]))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.reason, "OK")
         XCTAssertTrue(response.isSuccess)
@@ -60,12 +65,15 @@ final class CurlHTTPClientTests: XCTestCase {
     func testPostForm() throws {
         let (server, base) = try startServer(routes)
         defer { server.stop() }
-        let response = try client.send(HTTPRequest(
-            method: .post, url: base + "/echo", form: [("feedback", "Great skill! 5/5 🎉"), ("stars", "5")]))
+        let response = try client.send(
+            HTTPRequest(
+                method: .post, url: base + "/echo",
+                form: [("feedback", "Great skill! 5/5 🎉"), ("stars", "5")]))
         XCTAssertEqual(response.status, 200)
         let object = try jsonObject(response.body)
         XCTAssertEqual(object["method"] as? String, "POST")
-        XCTAssertEqual(object["form"] as? [String: String], ["feedback": "Great skill! 5/5 🎉", "stars": "5"])
+        XCTAssertEqual(
+            object["form"] as? [String: String], ["feedback": "Great skill! 5/5 🎉", "stars": "5"])
     }
 
     func testErrorStatusKeepsStatusAndHTMLBody() throws {
@@ -85,7 +93,8 @@ final class CurlHTTPClientTests: XCTestCase {
         let followed = try client.send(HTTPRequest(url: base + "/redirect"))
         XCTAssertEqual(followed.status, 200)
         XCTAssertEqual(followed.headers["x-reply"], "ok", "headers are those of the final response")
-        XCTAssertEqual((try jsonObject(followed.body)["query"] as? [String: String])?["from"], "redirect")
+        XCTAssertEqual(
+            (try jsonObject(followed.body)["query"] as? [String: String])?["from"], "redirect")
         let kept = try client.send(HTTPRequest(url: base + "/redirect", followRedirects: false))
         XCTAssertEqual(kept.status, 302)
         XCTAssertEqual(kept.header("location"), "/echo?from=redirect")
@@ -96,7 +105,8 @@ final class CurlHTTPClientTests: XCTestCase {
         defer { server.stop() }
         let atLimit = try client.send(HTTPRequest(url: base + "/big/100000", maxResponseBytes: 100_000))
         XCTAssertEqual(atLimit.body.count, 100_000)
-        assertFails(HTTPRequest(url: base + "/big/3000000", maxResponseBytes: 1_000_000), code: "http-too-large")
+        assertFails(
+            HTTPRequest(url: base + "/big/3000000", maxResponseBytes: 1_000_000), code: "http-too-large")
         // The default cap (2 MiB) applies too.
         assertFails(HTTPRequest(url: base + "/big/\(3 * 1024 * 1024)"), code: "http-too-large")
     }
@@ -106,7 +116,8 @@ final class CurlHTTPClientTests: XCTestCase {
         let stream = try StreamingServer(
             head: "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n", maxBytes: 256 * 1024 * 1024)
         assertFails(
-            HTTPRequest(url: "http://127.0.0.1:\(stream.port)/", maxResponseBytes: 100_000), code: "http-too-large")
+            HTTPRequest(url: "http://127.0.0.1:\(stream.port)/", maxResponseBytes: 100_000),
+            code: "http-too-large")
         let sent = try XCTUnwrap(stream.bytesSent(), "the streaming server finished")
         XCTAssertLessThan(sent, 256 * 1024 * 1024, "the client hung up instead of reading everything")
     }
@@ -122,14 +133,23 @@ final class CurlHTTPClientTests: XCTestCase {
 
     func testConnectionRefused() throws {
         let closed = try RawSocket()  // bound, not listening: connections are refused
-        assertFails(HTTPRequest(url: "http://127.0.0.1:\(closed.port)/"), code: "http-connection-refused")
+        let request = HTTPRequest(
+            url: "http://127.0.0.1:\(closed.port)/chat.json", query: [("access_token", "secret123")])
+        assertFails(request, code: "http-connection-refused")
+        XCTAssertThrowsError(try client.send(request)) { error in
+            let message = (error as? HTTPError)?.message ?? ""
+            XCTAssertTrue(message.contains("/chat.json"), message)
+            XCTAssertFalse(message.contains("secret123"), "messages never show the query: \(message)")
+        }
     }
 
     func testConnectTimeoutWhenTheBacklogIsFull() throws {
         // Linux drops SYNs to a listener whose accept queue is full, so the connect hangs.
         let listener = try RawSocket(listenBacklog: 0)
         let fillers = (0..<3).map { _ in RawSocket.startConnect(to: listener.port) }
-        defer { fillers.forEach { close($0) } }
+        defer {
+            for filler in fillers { close(filler) }
+        }
         Thread.sleep(forTimeInterval: 0.2)
         let started = Date()
         assertFails(
@@ -139,20 +159,29 @@ final class CurlHTTPClientTests: XCTestCase {
     }
 
     func testBadURLsAndHeaders() {
-        for url in ["", "not a url", "ftp://example.com/", "file:///etc/passwd", "http://", "http://exa mple.com/", "http:///path"] {
+        for url in [
+            "", "not a url", "ftp://example.com/", "file:///etc/passwd", "http://",
+            "http://exa mple.com/", "http:///path",
+        ] {
             assertFails(HTTPRequest(url: url), code: "http-bad-url")
         }
-        assertFails(HTTPRequest(url: "http://127.0.0.1:1/", headers: [("X-Evil\r\nHost", "x")]), code: "http-bad-header")
-        assertFails(HTTPRequest(url: "http://127.0.0.1:1/", headers: [("X-Ok", "a\r\nInjected: 1")]), code: "http-bad-header")
+        assertFails(
+            HTTPRequest(url: "http://127.0.0.1:1/", headers: [("X-Evil\r\nHost", "x")]),
+            code: "http-bad-header")
+        assertFails(
+            HTTPRequest(url: "http://127.0.0.1:1/", headers: [("X-Ok", "a\r\nInjected: 1")]),
+            code: "http-bad-header")
     }
 
     func testErrorsCarryTheChosenStage() throws {
         let closed = try RawSocket()
         let skills = CurlHTTPClient(stage: .server)
-        XCTAssertThrowsError(try skills.send(HTTPRequest(url: "http://127.0.0.1:\(closed.port)/"))) { error in
+        XCTAssertThrowsError(try skills.send(HTTPRequest(url: "http://127.0.0.1:\(closed.port)/"))) {
+            error in
             XCTAssertEqual((error as? HTTPError)?.stage, .server)
         }
-        XCTAssertThrowsError(try client.send(HTTPRequest(url: "http://127.0.0.1:\(closed.port)/"))) { error in
+        XCTAssertThrowsError(try client.send(HTTPRequest(url: "http://127.0.0.1:\(closed.port)/"))) {
+            error in
             XCTAssertEqual((error as? HTTPError)?.stage, .brain)
         }
     }
@@ -167,7 +196,9 @@ final class CurlHTTPClientTests: XCTestCase {
         let client = self.client
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<4 {
-                group.addTask { try await client.fetch(HTTPRequest(url: base + "/sleep/\(200 + index)")).status }
+                group.addTask {
+                    try await client.fetch(HTTPRequest(url: base + "/sleep/\(200 + index)")).status
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -179,7 +210,9 @@ final class CurlHTTPClientTests: XCTestCase {
         defer { server.stop() }
         let started = Date()
         let client = self.client
-        let task = Task { try await client.fetch(HTTPRequest(url: base + "/sleep/3000", totalTimeout: 10)) }
+        let task = Task {
+            try await client.fetch(HTTPRequest(url: base + "/sleep/3000", totalTimeout: 10))
+        }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         do {

@@ -3,7 +3,9 @@ import SusiServer
 import XCTest
 
 /// Starts a server on 127.0.0.1 with a free port; the caller stops it (or lets deinit do it).
-func startServer(file: StaticString = #filePath, line: UInt = #line, _ configure: (inout Router) -> Void) throws
+func startServer(
+    file: StaticString = #filePath, line: UInt = #line, _ configure: (inout Router) -> Void
+) throws
     -> (server: HTTPServer, base: String)
 {
     var router = Router()
@@ -15,8 +17,11 @@ func startServer(file: StaticString = #filePath, line: UInt = #line, _ configure
 }
 
 /// Parses a JSON object body.
-func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-    try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any], file: file, line: line)
+func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+    Any]
+{
+    try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: data) as? [String: Any], file: file, line: line)
 }
 
 /// A TCP socket bound to 127.0.0.1 on a free port, listening only if asked; closed on deinit.
@@ -112,7 +117,9 @@ final class StreamingServer: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         _ = recv(client, &buffer, buffer.count, 0)
         let headBytes = Array(head.utf8)
-        guard send(client, headBytes, headBytes.count, Int32(MSG_NOSIGNAL)) == headBytes.count else { return }
+        guard send(client, headBytes, headBytes.count, Int32(MSG_NOSIGNAL)) == headBytes.count else {
+            return
+        }
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: chunkSize)
         var total = 0
         while total < maxBytes {

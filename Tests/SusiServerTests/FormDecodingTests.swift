@@ -3,7 +3,8 @@ import XCTest
 
 final class FormDecodingTests: XCTestCase {
     func testDecodesPlusPercentAndUTF8() {
-        let form = FormDecoding.decode("room_name=Living+Room&ssid=caf%C3%A9%20%26%3D%2B&emoji=%F0%9F%8E%B5&flag")
+        let form = FormDecoding.decode(
+            "room_name=Living+Room&ssid=caf%C3%A9%20%26%3D%2B&emoji=%F0%9F%8E%B5&flag")
         XCTAssertEqual(form?["room_name"], "Living Room")
         XCTAssertEqual(form?["ssid"], "café &=+")
         XCTAssertEqual(form?["emoji"], "🎵")

@@ -10,26 +10,34 @@ final class HTTPServerTests: XCTestCase {
     /// Echoes what the server decoded, so tests can check it from the outside.
     private func echoRoutes(_ router: inout Router) {
         router.add(["GET", "POST"], "/echo") { request in
-            .json(object: [
-                "method": request.method, "path": request.path, "query": request.query, "form": request.form,
-                "room": request.parameter("room_name") ?? "", "agent": request.header("User-Agent") ?? "",
-                "test_header": request.header("x-test") ?? "", "remote": request.remoteAddress,
-                "body_bytes": request.body.count,
-            ] as [String: Any])
+            .json(
+                object: [
+                    "method": request.method, "path": request.path, "query": request.query,
+                    "form": request.form,
+                    "room": request.parameter("room_name") ?? "", "agent": request.header("User-Agent") ?? "",
+                    "test_header": request.header("x-test") ?? "", "remote": request.remoteAddress,
+                    "body_bytes": request.body.count,
+                ] as [String: Any])
         }
         router.get("/speaker_config") { request in
-            guard let room = request.parameter("room_name") else { return .badRequest("room_name is missing") }
+            guard let room = request.parameter("room_name") else {
+                return .badRequest("room_name is missing")
+            }
             return .json(["room_name": room])
         }
-        router.get("/volume/:level") { request in .json(["level": request.pathParameters["level"] ?? ""]) }
+        router.get("/volume/:level") { request in
+            .json(["level": request.pathParameters["level"] ?? ""])
+        }
     }
 
     func testQueryParametersWithSpecialCharactersViaClient() throws {
         let (server, base) = try startServer { echoRoutes(&$0) }
         defer { server.stop() }
         let room = "Küche & Bad = 1+1 🎵 100%"
-        let response = try client.send(HTTPRequest(
-            url: base + "/echo", query: [("room_name", room), ("empty", "")], headers: [("X-Test", "yes")]))
+        let response = try client.send(
+            HTTPRequest(
+                url: base + "/echo", query: [("room_name", room), ("empty", "")],
+                headers: [("X-Test", "yes")]))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("content-type"), ServerResponse.jsonContentType)
         let object = try jsonObject(response.body)
@@ -45,8 +53,10 @@ final class HTTPServerTests: XCTestCase {
         let (server, base) = try startServer { echoRoutes(&$0) }
         defer { server.stop() }
         let password = "p@ss word&=+ä"
-        let response = try client.send(HTTPRequest(
-            method: .post, url: base + "/echo", query: [("q", "1")], form: [("room_name", "Hall"), ("wifipassd", password)]))
+        let response = try client.send(
+            HTTPRequest(
+                method: .post, url: base + "/echo", query: [("q", "1")],
+                form: [("room_name", "Hall"), ("wifipassd", password)]))
         XCTAssertEqual(response.status, 200)
         let object = try jsonObject(response.body)
         XCTAssertEqual(object["method"] as? String, "POST")
@@ -61,14 +71,19 @@ final class HTTPServerTests: XCTestCase {
         let (server, base) = try startServer { echoRoutes(&$0) }
         defer { server.stop() }
         // As the apps build it: GET with url-encoded query parameters.
-        let encoded = try runCurl(["-G", "--data-urlencode", "room_name=Wohnzimmer & Küche", base + "/speaker_config"])
+        let encoded = try runCurl([
+            "-G", "--data-urlencode", "room_name=Wohnzimmer & Küche", base + "/speaker_config",
+        ])
         XCTAssertEqual(encoded.status, 200)
-        XCTAssertEqual(try jsonObject(Data(encoded.body.utf8))["room_name"] as? String, "Wohnzimmer & Küche")
+        XCTAssertEqual(
+            try jsonObject(Data(encoded.body.utf8))["room_name"] as? String, "Wohnzimmer & Küche")
         // A `+` in a query is a space, as in HTML forms.
         let plus = try runCurl([base + "/speaker_config?room_name=Living+Room"])
         XCTAssertEqual(try jsonObject(Data(plus.body.utf8))["room_name"] as? String, "Living Room")
         // The old Python server's form POST.
-        let posted = try runCurl(["--data-urlencode", "room_name=Büro 2", "--data-urlencode", "x=a&b", base + "/echo"])
+        let posted = try runCurl([
+            "--data-urlencode", "room_name=Büro 2", "--data-urlencode", "x=a&b", base + "/echo",
+        ])
         XCTAssertEqual(posted.status, 200)
         let form = try XCTUnwrap(try jsonObject(Data(posted.body.utf8))["form"] as? [String: String])
         XCTAssertEqual(form["room_name"], "Büro 2")
@@ -86,7 +101,8 @@ final class HTTPServerTests: XCTestCase {
         let missing = try client.send(HTTPRequest(url: base + "/nothing/here"))
         XCTAssertEqual(missing.status, 404)
         XCTAssertEqual(try jsonObject(missing.body)["code"] as? String, "server-not-found")
-        let wrong = try client.send(HTTPRequest(method: .post, url: base + "/speaker_config", form: [("a", "b")]))
+        let wrong = try client.send(
+            HTTPRequest(method: .post, url: base + "/speaker_config", form: [("a", "b")]))
         XCTAssertEqual(wrong.status, 405)
         XCTAssertEqual(wrong.header("allow"), "GET, HEAD")
         XCTAssertEqual(try jsonObject(wrong.body)["code"] as? String, "server-method-not-allowed")
@@ -97,18 +113,25 @@ final class HTTPServerTests: XCTestCase {
     }
 
     func testBodyOverTheCapIs413AndTheServerKeepsServing() throws {
-        let (server, base) = try startServer(limits: ServerLimits(maxBodyBytes: 1000)) { echoRoutes(&$0) }
+        let (server, base) = try startServer(limits: ServerLimits(maxBodyBytes: 1000)) {
+            echoRoutes(&$0)
+        }
         defer { server.stop() }
-        let small = try client.send(HTTPRequest(method: .post, url: base + "/echo", form: [("a", String(repeating: "x", count: 900))]))
+        let small = try client.send(
+            HTTPRequest(
+                method: .post, url: base + "/echo", form: [("a", String(repeating: "x", count: 900))]))
         XCTAssertEqual(small.status, 200)
         XCTAssertEqual(try jsonObject(small.body)["body_bytes"] as? Int, 902)
 
-        let big = try client.send(HTTPRequest(method: .post, url: base + "/echo", form: [("a", String(repeating: "x", count: 5000))]))
+        let big = try client.send(
+            HTTPRequest(
+                method: .post, url: base + "/echo", form: [("a", String(repeating: "x", count: 5000))]))
         XCTAssertEqual(big.status, 413)
         XCTAssertEqual(try jsonObject(big.body)["code"] as? String, "server-body-too-large")
 
         // Chunked uploads declare no length; the cap must hold while reading.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-server-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "susi-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("body.txt")
@@ -125,20 +148,25 @@ final class HTTPServerTests: XCTestCase {
     func testMalformedFormIs400() throws {
         let (server, base) = try startServer { echoRoutes(&$0) }
         defer { server.stop() }
-        let bad = try runCurl(["-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary", "a=%zz", base + "/echo"])
+        let bad = try runCurl([
+            "-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary", "a=%zz",
+            base + "/echo",
+        ])
         XCTAssertEqual(bad.status, 400)
         XCTAssertEqual(try jsonObject(Data(bad.body.utf8))["code"] as? String, "server-bad-form")
     }
 
     func testConnectionLimitTurnsExtraClientsAwayUntilOneLeaves() throws {
-        let limits = ServerLimits(maxConnections: 2, maxConnectionsPerIP: 0, connectionTimeoutSeconds: 10)
+        let limits = ServerLimits(
+            maxConnections: 2, maxConnectionsPerIP: 0, connectionTimeoutSeconds: 10)
         let (server, base) = try startServer(limits: limits) { echoRoutes(&$0) }
         defer { server.stop() }
         let port = try XCTUnwrap(server.port)
         var holders = [try RawConnection(port: port), try RawConnection(port: port)]
         holders[0].send("GET /echo HTTP/1.1\r\n")  // half a request keeps the connection busy
         Thread.sleep(forTimeInterval: 0.3)  // let the server accept both before the next arrives
-        XCTAssertThrowsError(try client.send(HTTPRequest(url: base + "/echo", totalTimeout: 2))) { error in
+        XCTAssertThrowsError(try client.send(HTTPRequest(url: base + "/echo", totalTimeout: 2))) {
+            error in
             // libmicrohttpd accepts and immediately resets connections over the limit.
             XCTAssertEqual((error as? HTTPError)?.code, "http-transport", "\(error)")
         }
@@ -147,12 +175,14 @@ final class HTTPServerTests: XCTestCase {
     }
 
     func testPerAddressConnectionLimit() throws {
-        let limits = ServerLimits(maxConnections: 10, maxConnectionsPerIP: 1, connectionTimeoutSeconds: 10)
+        let limits = ServerLimits(
+            maxConnections: 10, maxConnectionsPerIP: 1, connectionTimeoutSeconds: 10)
         let (server, base) = try startServer(limits: limits) { echoRoutes(&$0) }
         defer { server.stop() }
         var holder: RawConnection? = try RawConnection(port: try XCTUnwrap(server.port))
         Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertThrowsError(try client.send(HTTPRequest(url: base + "/echo", totalTimeout: 2))) { error in
+        XCTAssertThrowsError(try client.send(HTTPRequest(url: base + "/echo", totalTimeout: 2))) {
+            error in
             XCTAssertEqual((error as? HTTPError)?.code, "http-transport", "\(error)")
         }
         XCTAssertNotNil(holder)
@@ -163,7 +193,9 @@ final class HTTPServerTests: XCTestCase {
     /// Retries for up to about three seconds: the server notices a closed client asynchronously.
     private func eventuallySucceeds(_ url: String) throws -> Bool {
         for _ in 0..<30 {
-            if let response = try? client.send(HTTPRequest(url: url, totalTimeout: 2)), response.status == 200 {
+            if let response = try? client.send(HTTPRequest(url: url, totalTimeout: 2)),
+                response.status == 200
+            {
                 return true
             }
             Thread.sleep(forTimeInterval: 0.1)

@@ -6,7 +6,9 @@ final class RouterTests: XCTestCase {
     private func makeRouter() -> Router {
         var router = Router()
         router.get("/hello") { _ in .text("hello") }
-        router.get("/volume/:level") { request in .text("level \(request.pathParameters["level"] ?? "?")") }
+        router.get("/volume/:level") { request in
+            .text("level \(request.pathParameters["level"] ?? "?")")
+        }
         router.get("/volume/up") { _ in .text("up") }
         router.add(["GET", "POST"], "/both") { request in .text(request.method) }
         router.post("/fail") { _ in throw TestFailure() }
@@ -19,13 +21,16 @@ final class RouterTests: XCTestCase {
         var message: String { "it broke" }
     }
 
-    private func body(_ response: ServerResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+    private func body(_ response: ServerResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
 
     func testExactAndParameterRoutes() {
         let router = makeRouter()
         XCTAssertEqual(body(router.handle(ServerRequest(method: "GET", path: "/hello"))), "hello")
         XCTAssertEqual(body(router.handle(ServerRequest(method: "GET", path: "/hello/"))), "hello")
-        XCTAssertEqual(body(router.handle(ServerRequest(method: "GET", path: "/volume/42"))), "level 42")
+        XCTAssertEqual(
+            body(router.handle(ServerRequest(method: "GET", path: "/volume/42"))), "level 42")
         // The literal route wins although the parameter route was registered first.
         XCTAssertEqual(body(router.handle(ServerRequest(method: "GET", path: "/volume/up"))), "up")
         XCTAssertEqual(body(router.handle(ServerRequest(method: "POST", path: "/both"))), "POST")
@@ -54,10 +59,14 @@ final class RouterTests: XCTestCase {
     }
 
     func testJSONConstructors() throws {
-        struct Reply: Encodable { let room_name: String }
-        let encoded = ServerResponse.json(Reply(room_name: "kitchen/left"))
+        struct Reply: Encodable {
+            let roomName: String
+            enum CodingKeys: String, CodingKey { case roomName = "room_name" }
+        }
+        let encoded = ServerResponse.json(Reply(roomName: "kitchen/left"))
         XCTAssertEqual(String(decoding: encoded.body, as: UTF8.self), #"{"room_name":"kitchen/left"}"#)
-        let raw = ServerResponse.json(object: ["a": 1, "b": [true, "x"]] as [String: Any], status: 201)
+        let raw = ServerResponse.json(
+            object: ["a": 1, "b": [true, "x"]] as [String: Any], status: 201)
         XCTAssertEqual(raw.status, 201)
         XCTAssertEqual(try jsonObject(raw.body)["a"] as? Int, 1)
         // Something JSONSerialization cannot encode becomes an error reply, not a crash.

@@ -19,7 +19,9 @@ func startServer(
 
 /// Runs the `curl` command-line tool as the phone apps' HTTP stacks would be exercised:
 /// returns the status code and body. `-s` keeps it quiet, `-w` appends the status.
-func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int, body: String) {
+func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
+    status: Int, body: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-s", "--max-time", "10", "-w", "\n%{http_code}"] + arguments
@@ -30,7 +32,9 @@ func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt =
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let text = String(decoding: data, as: UTF8.self)
-    guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
+    guard let newline = text.lastIndex(of: "\n"),
+        let status = Int(text[text.index(after: newline)...])
+    else {
         XCTFail("curl printed no status: \(text)", file: file, line: line)
         return (0, text)
     }
@@ -38,7 +42,9 @@ func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt =
 }
 
 /// Parses a JSON object body.
-func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+    Any]
+{
     let value = try JSONSerialization.jsonObject(with: data)
     return try XCTUnwrap(value as? [String: Any], "body is a JSON object", file: file, line: line)
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Words with their pronunciations, read from a CMU-format dictionary file such as
+/// `models/hotword/susi.dict`: one `word PH O N E S` per line, `word(2)` for alternates.
+///
+/// Blank lines and lines starting with `#` or `;;;` are comments.
+public struct PronunciationDictionary: Sendable, Equatable {
+    /// One pronunciation of one word.
+    public struct Entry: Sendable, Equatable, Hashable {
+        /// The lower-case word, without an alternate suffix.
+        public var word: String
+        /// Space-separated upper-case phones of the acoustic model.
+        public var phones: String
+
+        /// Creates an entry; the word is lower-cased and its `(2)`-style suffix dropped.
+        public init(word: String, phones: String) {
+            self.word = SphinxDecoder.baseWord(word.lowercased())
+            self.phones = phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+    }
+
+    /// The entries in file order.
+    public var entries: [Entry]
+
+    /// A dictionary holding `entries`.
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// Parses dictionary text; `source` names it in errors.
+    ///
+    /// - Throws: `stt-bad-pronunciation` for a line with a word but no phones.
+    public init(parsing text: String, source: String = "dictionary") throws(SpeechError) {
+        var entries: [Entry] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";;;") { continue }
+            let fields = trimmed.split(whereSeparator: \.isWhitespace)
+            guard fields.count >= 2 else {
+                throw SpeechError(.badPronunciation, "\(source):\(index + 1): \"\(trimmed)\" has no phones")
+            }
+            entries.append(Entry(word: String(fields[0]), phones: fields.dropFirst().joined(separator: " ")))
+        }
+        self.entries = entries
+    }
+
+    /// Reads and parses the dictionary file at `path`.
+    ///
+    /// - Throws: `stt-model-missing` when the file cannot be read, `stt-bad-pronunciation` for
+    ///   a malformed line.
+    public init(contentsOf path: String) throws(SpeechError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SpeechError(.modelMissing, "cannot read dictionary \(path)")
+        }
+        try self.init(parsing: text, source: path)
+    }
+
+    /// The `.dict` files in `modelsDirectory/hotword`, sorted by name; empty when there are none.
+    public static func hotwordDictionaries(modelsDirectory: String) -> [String] {
+        let directory = URL(fileURLWithPath: modelsDirectory).appendingPathComponent("hotword")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".dict") }.sorted().map { directory.appendingPathComponent($0).path }
+    }
+}

@@ -1,0 +1,292 @@
+import CPocketSphinx
+import Foundation
+
+/// Owns one PocketSphinx decoder and its configuration; the only Swift file that calls
+/// PocketSphinx.
+///
+/// Not thread-safe: use an instance from one thread (or one actor) at a time, and keep
+/// blocking `process` calls off the cooperative pool. Both C handles are freed in `deinit`.
+/// Audio must be 16-bit mono at `configuration.sampleRate`.
+public final class SphinxDecoder {
+    /// One word of a hypothesis as PocketSphinx segments it; fillers and silences included.
+    public struct Segment: Sendable, Equatable {
+        /// The dictionary word, possibly with an alternate-pronunciation suffix (`read(2)`).
+        public var word: String
+        /// First frame of the word, counted from the start of the utterance.
+        public var startFrame: Int
+        /// Last frame of the word (inclusive).
+        public var endFrame: Int
+        /// Posterior probability of the word, 0...1 (meaningful for n-gram searches).
+        public var confidence: Double
+    }
+
+    /// The configuration the decoder was created from.
+    public let configuration: SphinxConfiguration
+    private let decoder: OpaquePointer
+    private let commandLine: OpaquePointer
+    /// Name of the active search; searches are replaced, never accumulated.
+    private var searchName: String?
+    private var searchCounter = 0
+    /// Whether an utterance is open (between `startUtterance` and `endUtterance`).
+    public private(set) var isInUtterance = false
+
+    /// Loads the model, adds the words of `dictionaries`, then starts the configured search
+    /// (so that keyphrases may use the added words).
+    ///
+    /// - Throws: `stt-model-missing` naming the first missing file, `stt-init-failed` when
+    ///   PocketSphinx rejects an option, the model or the search, `stt-bad-pronunciation`
+    ///   for a dictionary entry it rejects, `stt-unknown-word` for a keyphrase word it lacks.
+    public init(configuration: SphinxConfiguration, dictionaries: [PronunciationDictionary] = []) throws(SpeechError) {
+        for (path, role) in configuration.requiredFiles where !FileManager.default.fileExists(atPath: path) {
+            throw SpeechError(.modelMissing, "\(role) not found: \(path)")
+        }
+        if configuration.logFile == nil {
+            // PocketSphinx logs its whole configuration and every utterance to stderr.
+            err_set_logfp(nil)
+        }
+        let arguments = configuration.arguments
+        var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        let parsed = cStrings.withUnsafeMutableBufferPointer { buffer in
+            susi_ps_config_from_argv(Int32(buffer.count), buffer.baseAddress)
+        }
+        guard let parsed else {
+            throw SpeechError(.initFailed, "PocketSphinx rejected the options \(arguments.joined(separator: " "))")
+        }
+        guard let created = ps_init(parsed) else {
+            cmd_ln_free_r(parsed)
+            throw SpeechError(.initFailed, "PocketSphinx could not load the model in \(configuration.acousticModelPath)")
+        }
+        self.configuration = configuration
+        commandLine = parsed
+        decoder = created
+        for entry in dictionaries.flatMap(\.entries) {
+            try addPronunciation(entry.phones, for: entry.word)
+        }
+        try setSearch(configuration.search)
+    }
+
+    deinit {
+        ps_free(decoder)
+        cmd_ln_free_r(commandLine)
+    }
+
+    // MARK: Searches
+
+    /// Replaces the active search. Words it needs must already be in the dictionary.
+    ///
+    /// - Throws: `stt-init-failed` during an utterance or when PocketSphinx rejects the
+    ///   language model, grammar or keyphrases; `stt-model-missing` for a missing file.
+    public func setSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) {
+        guard !isInUtterance else {
+            throw SpeechError(.initFailed, "cannot change the search during an utterance")
+        }
+        searchCounter += 1
+        let name = "search-\(searchCounter)"
+        let status: Int32
+        switch search {
+        case .languageModel(let path):
+            try requireFile(path, role: "language model")
+            status = ps_set_lm_file(decoder, name, path)
+        case .grammarFile(let path):
+            try requireFile(path, role: "JSGF grammar")
+            status = ps_set_jsgf_file(decoder, name, path)
+        case .grammar(let text):
+            status = ps_set_jsgf_string(decoder, name, text)
+        case .keyphrases(let phrases):
+            status = try setKeyphrases(phrases, name: name)
+        }
+        guard status == 0, ps_set_search(decoder, name) == 0 else {
+            throw SpeechError(.initFailed, "PocketSphinx rejected the search \(describe(search))")
+        }
+        if let old = searchName { ps_unset_search(decoder, old) }
+        searchName = name
+    }
+
+    /// PocketSphinx reads keyphrases with per-phrase thresholds only from a file, and spots
+    /// only the first pronunciation of each word: every combination of alternates
+    /// (`susi`, `susi(2)`) becomes a line of its own.
+    private func setKeyphrases(_ phrases: [Keyphrase], name: String) throws(SpeechError) -> Int32 {
+        guard !phrases.isEmpty else { throw SpeechError(.initFailed, "no keyphrase given") }
+        for phrase in phrases where !(phrase.threshold > 0) || phrase.words.isEmpty {
+            throw SpeechError(.initFailed, "keyphrase \"\(phrase.phrase)\" needs words and a positive threshold")
+        }
+        let missing = missingWords(phrases.flatMap(\.words))
+        guard missing.isEmpty else {
+            throw SpeechError(.unknownWord, "not in the dictionary: \(missing.joined(separator: ", "))")
+        }
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("susi-kws-\(UUID().uuidString).txt")
+        let text = phrases.flatMap { phrase in
+            pronunciationVariants(of: phrase.words).map { "\($0) /\(phrase.threshold)/\n" }
+        }.joined()
+        do {
+            try text.write(to: file, atomically: false, encoding: .utf8)
+        } catch {
+            throw SpeechError(.initFailed, "cannot write keyphrase file \(file.path): \(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return ps_set_kws(decoder, name, file.path)
+    }
+
+    /// Every spelling of `words` with alternate names, at most 16 so a long phrase of
+    /// many-pronunciation words stays a small search.
+    private func pronunciationVariants(of words: [String]) -> [String] {
+        var variants = [""]
+        for word in words {
+            let count = max(pronunciations(of: word).count, 1)
+            let names = (1...count).map { $0 == 1 ? word : "\(word)(\($0))" }
+            variants = variants.flatMap { prefix in names.map { prefix.isEmpty ? $0 : prefix + " " + $0 } }
+            if variants.count > 16 { variants = Array(variants.prefix(16)) }
+        }
+        return variants
+    }
+
+    private func requireFile(_ path: String, role: String) throws(SpeechError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SpeechError(.modelMissing, "\(role) not found: \(path)")
+        }
+    }
+
+    private func describe(_ search: SphinxConfiguration.Search) -> String {
+        switch search {
+        case .languageModel(let path): return "language model \(path)"
+        case .grammarFile(let path): return "grammar \(path)"
+        case .grammar: return "inline grammar"
+        case .keyphrases(let phrases): return "keyphrases " + phrases.map { "\"\($0.phrase)\"" }.joined(separator: ", ")
+        }
+    }
+
+    // MARK: Dictionary
+
+    /// Every pronunciation of `word` (the base entry, then `word(2)`, `word(3)`, ...), as
+    /// space-separated phones; empty when the word is unknown.
+    public func pronunciations(of word: String) -> [String] {
+        var found: [String] = []
+        for index in 1...32 {
+            let name = index == 1 ? word : "\(word)(\(index))"
+            guard let phones = ps_lookup_word(decoder, name) else { break }
+            found.append(String(cString: phones))
+            // ps_lookup_word hands over a calloc'd copy.
+            free(phones)
+        }
+        return found
+    }
+
+    /// The words of `words` that have no pronunciation.
+    public func missingWords(_ words: [String]) -> [String] {
+        words.filter { pronunciations(of: $0).isEmpty }
+    }
+
+    /// Adds `phones` as a pronunciation of `word`: as the word itself when it is new, as its
+    /// next alternate (`word(2)`, ...) otherwise. Returns false when the word already had it.
+    ///
+    /// Searches are rebuilt so they know the word. Not during an utterance.
+    ///
+    /// - Throws: `stt-bad-pronunciation` for an empty pronunciation or a phone the acoustic
+    ///   model lacks, `stt-init-failed` during an utterance.
+    @discardableResult
+    public func addPronunciation(_ phones: String, for word: String) throws(SpeechError) -> Bool {
+        guard !isInUtterance else {
+            throw SpeechError(.initFailed, "cannot add words during an utterance")
+        }
+        let normalizedPhones = phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let normalizedWord = Self.baseWord(word.lowercased())
+        guard !normalizedPhones.isEmpty, !normalizedWord.isEmpty,
+            !normalizedWord.contains(where: \.isWhitespace)
+        else {
+            throw SpeechError(.badPronunciation, "cannot add \"\(word)\" with pronunciation \"\(phones)\"")
+        }
+        let existing = pronunciations(of: normalizedWord)
+        if existing.contains(normalizedPhones) { return false }
+        let name = existing.isEmpty ? normalizedWord : "\(normalizedWord)(\(existing.count + 1))"
+        guard ps_add_word(decoder, name, normalizedPhones, 1) >= 0 else {
+            throw SpeechError(
+                .badPronunciation,
+                "PocketSphinx rejected \"\(normalizedWord)\" as \"\(normalizedPhones)\" (unknown phone?)")
+        }
+        return true
+    }
+
+    /// `word` without an alternate-pronunciation suffix: `read(2)` becomes `read`.
+    static func baseWord(_ word: String) -> String {
+        guard word.hasSuffix(")"), let open = word.lastIndex(of: "("), open > word.startIndex else { return word }
+        let digits = word[word.index(after: open)..<word.index(before: word.endIndex)]
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber) else { return word }
+        return String(word[..<open])
+    }
+
+    // MARK: Decoding
+
+    /// Opens an utterance; frame numbers of segments count from here.
+    ///
+    /// - Throws: `stt-decode-failed` when PocketSphinx refuses.
+    public func startUtterance() throws(SpeechError) {
+        if isInUtterance { try endUtterance() }
+        guard ps_start_utt(decoder) == 0 else {
+            throw SpeechError(.decodeFailed, "PocketSphinx could not start an utterance")
+        }
+        isInUtterance = true
+    }
+
+    /// Decodes `samples` (mono int16 at the configured rate) as they arrive.
+    ///
+    /// - Throws: `stt-decode-failed` outside an utterance or when PocketSphinx fails.
+    public func process(_ samples: [Int16]) throws(SpeechError) {
+        guard isInUtterance else {
+            throw SpeechError(.decodeFailed, "audio given outside an utterance")
+        }
+        guard !samples.isEmpty else { return }
+        let status = samples.withUnsafeBufferPointer { buffer in
+            ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 0)
+        }
+        guard status >= 0 else {
+            throw SpeechError(.decodeFailed, "PocketSphinx failed on \(samples.count) samples")
+        }
+    }
+
+    /// Closes the utterance; the final hypothesis and segments stay readable until the next
+    /// `startUtterance`.
+    ///
+    /// - Throws: `stt-decode-failed` when PocketSphinx fails to finish the search.
+    public func endUtterance() throws(SpeechError) {
+        guard isInUtterance else { return }
+        isInUtterance = false
+        guard ps_end_utt(decoder) >= 0 else {
+            throw SpeechError(.decodeFailed, "PocketSphinx could not finish the utterance")
+        }
+    }
+
+    /// The best hypothesis so far (during an utterance) or the final one (after it), as
+    /// PocketSphinx spells it; nil when nothing was recognised.
+    public var hypothesis: String? {
+        guard let text = ps_get_hyp(decoder, nil) else { return nil }
+        let value = String(cString: text)
+        return value.isEmpty ? nil : value
+    }
+
+    /// Whether the decoder's voice activity detector currently hears speech.
+    public var isInSpeech: Bool { ps_get_in_speech(decoder) != 0 }
+
+    /// Frames decoded in the current (or last) utterance.
+    public var frameCount: Int { Int(ps_get_n_frames(decoder)) }
+
+    /// The words of the current hypothesis with their frames and confidence.
+    public var segments: [Segment] {
+        let logMath = ps_get_logmath(decoder)
+        var result: [Segment] = []
+        var iterator = ps_seg_iter(decoder)
+        while let segment = iterator {
+            var start: Int32 = 0
+            var end: Int32 = 0
+            ps_seg_frames(segment, &start, &end)
+            let logProbability = ps_seg_prob(segment, nil, nil, nil)
+            let confidence = logMath.map { min(1, max(0, logmath_exp($0, logProbability))) } ?? 0
+            let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
+            result.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), confidence: confidence))
+            // ps_seg_next frees the iterator when it returns NULL.
+            iterator = ps_seg_next(segment)
+        }
+        return result
+    }
+}

@@ -1,0 +1,118 @@
+import SusiCore
+
+/// Streaming speech recognition with PocketSphinx: an n-gram language model or a JSGF
+/// grammar, as `SphinxConfiguration.search` says.
+///
+/// Not thread-safe (it owns a `SphinxDecoder`): one thread or actor at a time, off the
+/// cooperative pool.
+public final class SphinxRecognizer: SpeechRecognizer {
+    private let decoder: SphinxDecoder
+    private let logger: Logger
+    /// Samples fed in the current utterance.
+    public private(set) var samplesProcessed = 0
+
+    /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
+    /// the decoder's dictionary.
+    ///
+    /// - Throws: `stt-model-missing`, `stt-init-failed`, or `stt-bad-pronunciation` for a bad
+    ///   dictionary entry.
+    public init(
+        configuration: SphinxConfiguration = SphinxConfiguration(),
+        dictionaries: [PronunciationDictionary] = [],
+        logger: Logger = .silent
+    ) throws(SpeechError) {
+        decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+        self.logger = logger
+        logger.debug("PocketSphinx ready: \(configuration.acousticModelPath)")
+    }
+
+    /// Adds `pronunciation` (space-separated phones such as `S UW Z IY`) for `word`; returns
+    /// false when the word already had it. Not during an utterance.
+    ///
+    /// - Throws: `stt-bad-pronunciation` for an empty pronunciation or unknown phone.
+    @discardableResult
+    public func addWord(_ word: String, pronunciation: String) throws(SpeechError) -> Bool {
+        try decoder.addPronunciation(pronunciation, for: word)
+    }
+
+    /// The words of `text` the dictionary lacks.
+    public func unknownWords(in text: String) -> [String] {
+        decoder.missingWords(text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
+    }
+
+    /// Replaces the language model or grammar. Not during an utterance.
+    ///
+    /// - Throws: `stt-model-missing` or `stt-init-failed`.
+    public func setSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) {
+        try decoder.setSearch(search)
+    }
+
+    public func start() throws(SpeechError) {
+        samplesProcessed = 0
+        try decoder.startUtterance()
+    }
+
+    public func process(_ samples: [Int16]) throws(SpeechError) {
+        try decoder.process(samples)
+        samplesProcessed += samples.count
+    }
+
+    /// The best guess so far, words joined by spaces, alternate suffixes removed.
+    public var partial: String? {
+        guard let hypothesis = decoder.hypothesis else { return nil }
+        let words = hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
+            .filter { !Self.isFiller($0) }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    public var isInSpeech: Bool { decoder.isInSpeech }
+
+    public func finish() throws(SpeechError) -> Transcript {
+        try decoder.endUtterance()
+        let transcript = Self.transcript(
+            from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+        logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
+        return transcript
+    }
+
+    /// Recognises one whole recording.
+    public func transcribe(_ samples: [Int16]) throws(SpeechError) -> Transcript {
+        try start()
+        try process(samples)
+        return try finish()
+    }
+
+    /// Recognises one whole recording, which must be 16 kHz mono (convert it with
+    /// `AudioConverter` first).
+    ///
+    /// - Throws: `stt-format-mismatch` for any other format.
+    public func transcribe(_ chunk: AudioChunk) throws(SpeechError) -> Transcript {
+        let expected = AudioFormat(sampleRate: decoder.configuration.sampleRate, channels: 1)
+        guard chunk.format == expected else {
+            throw SpeechError(.formatMismatch, "recogniser expects \(expected), got \(chunk.format)")
+        }
+        return try transcribe(chunk.samples)
+    }
+
+    /// The real words of `segments`, times in ms.
+    static func transcript(from segments: [SphinxDecoder.Segment], framesPerSecond: Int) -> Transcript {
+        let words = segments.compactMap { segment -> Transcript.Word? in
+            let word = SphinxDecoder.baseWord(segment.word)
+            guard !isFiller(word) else { return nil }
+            return Transcript.Word(
+                text: word,
+                startMilliseconds: segment.startFrame * 1000 / framesPerSecond,
+                endMilliseconds: (segment.endFrame + 1) * 1000 / framesPerSecond,
+                confidence: segment.confidence)
+        }
+        return Transcript(words: words)
+    }
+
+    /// Sentence markers (`<s>`, `</s>`), silence (`<sil>`) and noise fillers (`[NOISE]`,
+    /// `++BREATH++`) are not words anyone said.
+    static func isFiller(_ word: String) -> Bool {
+        word.isEmpty || (word.hasPrefix("<") && word.hasSuffix(">"))
+            || (word.hasPrefix("[") && word.hasSuffix("]"))
+            || (word.hasPrefix("++") && word.hasSuffix("++"))
+    }
+}

@@ -1,2 +1,0 @@
-import CPocketSphinx
-import CESpeakNG

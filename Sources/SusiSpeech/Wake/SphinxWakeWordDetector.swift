@@ -1,0 +1,122 @@
+import SusiCore
+
+/// Wake word spotting with PocketSphinx's keyphrase search.
+///
+/// Every pronunciation of the phrase's words in the dictionary is spotted (add variants such
+/// as `susi S UW Z IY` through `models/hotword/*.dict`). Not thread-safe: one thread or actor
+/// at a time, off the cooperative pool.
+public final class SphinxWakeWordDetector: WakeWordDetector {
+    /// The phrases listened for.
+    public let keyphrases: [Keyphrase]
+    private let decoder: SphinxDecoder
+    private let logger: Logger
+    private let sampleRate: Int
+    private let framesPerSecond: Int
+    /// Samples consumed since creation.
+    private var samplesConsumed = 0
+    /// Stream position, in samples, where the current utterance began.
+    private var utteranceStart = 0
+
+    /// Audio is fed to PocketSphinx in slices this long (32 ms at 16 kHz) so that, after a
+    /// detection, little audio is lost before the search restarts.
+    private let sliceLength = 512
+    /// A long quiet stretch without a detection restarts the search, so its state does not
+    /// grow for hours; measured in samples.
+    private let restartAfter: Int
+
+    /// Loads the model, adds the words of `dictionaries`, and starts spotting `keyphrases`.
+    ///
+    /// The configuration's own search is ignored.
+    ///
+    /// - Throws: `wake-init-failed` (model missing, bad option, bad dictionary, no phrase),
+    ///   `wake-unknown-word` naming phrase words the dictionary lacks.
+    public init(
+        keyphrases: [Keyphrase] = [Keyphrase("susi")],
+        configuration: SphinxConfiguration = SphinxConfiguration(),
+        dictionaries: [PronunciationDictionary] = [],
+        logger: Logger = .silent
+    ) throws(SpeechError) {
+        var configuration = configuration
+        configuration.search = .keyphrases(keyphrases)
+        do {
+            decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+            try decoder.startUtterance()
+        } catch {
+            throw Self.wakeError(error)
+        }
+        self.keyphrases = keyphrases
+        self.logger = logger
+        sampleRate = configuration.sampleRate
+        framesPerSecond = configuration.framesPerSecond
+        restartAfter = configuration.sampleRate * 60
+        let names = keyphrases.map { "\"\($0.phrase)\" at \($0.threshold)" }.joined(separator: ", ")
+        logger.debug("listening for \(names)")
+    }
+
+    public var position: Int { samplesConsumed * 1000 / sampleRate }
+
+    public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
+        var detections: [WakeWordDetection] = []
+        var offset = 0
+        while offset < samples.count {
+            let end = min(offset + sliceLength, samples.count)
+            do {
+                try decoder.process(Array(samples[offset..<end]))
+            } catch {
+                throw Self.wakeError(error)
+            }
+            samplesConsumed += end - offset
+            offset = end
+            if decoder.hypothesis != nil {
+                let found = currentDetections()
+                detections += found
+                for detection in found {
+                    logger.info("heard \"\(detection.phrase)\" ending at \(detection.endMilliseconds) ms")
+                }
+                try restart()
+            } else if samplesConsumed - utteranceStart > restartAfter, !decoder.isInSpeech {
+                try restart()
+            }
+        }
+        return detections
+    }
+
+    public func reset() throws(SpeechError) {
+        try restart()
+    }
+
+    private func restart() throws(SpeechError) {
+        do {
+            try decoder.endUtterance()
+            try decoder.startUtterance()
+        } catch {
+            throw Self.wakeError(error)
+        }
+        utteranceStart = samplesConsumed
+    }
+
+    /// The spotted phrases of the current utterance, mapped back from pronunciation variants
+    /// (`susi(2)`) to the configured phrase.
+    private func currentDetections() -> [WakeWordDetection] {
+        let startMs = utteranceStart * 1000 / sampleRate
+        return decoder.segments.map { segment in
+            let spoken = segment.word.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
+                .joined(separator: " ")
+            let phrase = keyphrases.first { $0.phrase == spoken }?.phrase ?? spoken
+            return WakeWordDetection(
+                phrase: phrase,
+                startMilliseconds: startMs + segment.startFrame * 1000 / framesPerSecond,
+                endMilliseconds: startMs + (segment.endFrame + 1) * 1000 / framesPerSecond,
+                decidedAtMilliseconds: position)
+        }
+    }
+
+    /// The decoder speaks for recognition; a detector's failures belong to the wake stage.
+    private static func wakeError(_ error: SpeechError) -> SpeechError {
+        switch error.kind {
+        case .unknownWord, .wakeUnknownWord: return SpeechError(.wakeUnknownWord, error.message)
+        case .decodeFailed, .wakeDecodeFailed: return SpeechError(.wakeDecodeFailed, error.message)
+        default: return SpeechError(.wakeInitFailed, error.message)
+        }
+    }
+}
