@@ -28,8 +28,12 @@ public struct AudioConverter: Sendable {
         resamplers = Array(repeating: resampler, count: working)
     }
 
-    /// Converts the next chunk of the stream; the result may be a few samples shorter or
-    /// longer than the exact rate ratio, the filter's delay being made up by `flush()`.
+    /// Converts the next chunk of the stream.
+    ///
+    /// When resampling, the filter holds back the last few dozen output samples until enough
+    /// later input arrives, so a chunk's output can be slightly shorter than the rate ratio
+    /// says; `flush()` returns the rest at the end of the stream. Output is not delayed in time:
+    /// output sample `n` is the input at time `n / target.sampleRate`.
     ///
     /// - Throws: `audio-format-mismatch` when `chunk.format` is not `source`,
     ///   `audio-invalid-format` for a partial frame.

@@ -29,7 +29,9 @@ public struct Resampler: Sendable {
     ///
     /// - Parameters:
     ///   - zeroCrossings: half the filter length in zero crossings of the sinc; more is sharper
-    ///     and slower. 16 keeps aliasing below about -80 dB.
+    ///     and slower. With 16, tones that would alias come out at least 60 dB down (the tests
+    ///     check this for 44.1/48/22.05 kHz to 16 kHz) and the transition band is about 1.3 kHz
+    ///     wide at 16 kHz output.
     ///   - passband: the cutoff as a fraction of the lower Nyquist frequency; the transition band
     ///     lies above it.
     /// - Throws: `audio-invalid-format` for a non-positive rate.
