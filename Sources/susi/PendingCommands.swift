@@ -17,15 +17,6 @@ enum TranscribeCommand: Command {
     }
 }
 
-enum DevicesCommand: Command {
-    static let name = "devices"
-    static let summary = "list audio capture and playback devices"
-    static let usage = "  susi devices"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the voice pipeline, issue #5")
-    }
-}
-
 enum AskCommand: Command {
     static let name = "ask"
     static let summary = "one query to the brain; prints what would be spoken"
