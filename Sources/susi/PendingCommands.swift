@@ -44,39 +44,6 @@ enum SkillsCommand: Command {
     }
 }
 
-enum LoginCommand: Command {
-    static let name = "login"
-    static let summary = "log in to a SUSI.AI account"
-    static let usage = "  susi login [--email E] [--password-stdin]"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
-    }
-}
-
-enum LogoutCommand: Command {
-    static let name = "logout"
-    static let summary = "forget the SUSI.AI account token"
-    static let usage = "  susi logout"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
-    }
-}
-
-enum SkillCommand: Command {
-    static let name = "skill"
-    static let summary = "a SUSI skill's reviews, ratings; rate, review or report it"
-    static let usage = """
-          susi skill feedback SKILL [--all] [--json]
-          susi skill ratings SKILL
-          susi skill rate SKILL STARS
-          susi skill review SKILL TEXT
-          susi skill report SKILL --reason TEXT
-        """
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the SUSI.AI client, issue #4")
-    }
-}
-
 enum SetupCommand: Command {
     static let name = "setup"
     static let summary = "the setup/control HTTP server for the SUSI apps"
