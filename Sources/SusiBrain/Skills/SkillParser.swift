@@ -53,11 +53,11 @@ enum SkillParser {
             }
         }
 
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, so split on newline characters, not on "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
-            var text = String(rawLine)
-            if text.hasSuffix("\r") { text.removeLast() }
+            let text = String(rawLine)
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if inConsole {
                 if trimmed == "eol" {
