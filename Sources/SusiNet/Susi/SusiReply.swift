@@ -81,7 +81,7 @@ enum SusiReply {
         while let tag = inner.range(of: "<[^>]*>", options: .regularExpression) {
             inner.replaceSubrange(tag, with: " ")
         }
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&ndash;", "–"), ("&mdash;", "—"), ("&amp;", "&")] {
             inner = inner.replacingOccurrences(of: entity, with: character)
         }
         let words = inner.split(whereSeparator: \.isWhitespace).joined(separator: " ")
