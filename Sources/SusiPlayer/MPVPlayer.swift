@@ -255,7 +255,12 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     public func restart() throws(PlayerError) {
         try control { session throws(PlayerError) in
             guard !isIdle else { return }
-            try session.connection.request(["seek", 0, "absolute"], timeout: configuration.replyTimeout)
+            do throws(PlayerError) {
+                try session.connection.request(["seek", 0, "absolute"], timeout: configuration.replyTimeout)
+            } catch where error.kind == .commandFailed {
+                // Refused while the entry is still opening: it will start from the beginning.
+                logger.debug("restart before the media was loaded: \(error.message)")
+            }
             // Someone asking to hear it from the start wants to hear it, paused or not.
             try setPause(false, on: session)
         }

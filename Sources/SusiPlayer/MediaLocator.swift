@@ -30,14 +30,17 @@ public enum MediaLocator {
     public static func location(identifier: String, type: String) throws(PlayerError) -> String {
         let text = identifier.trimmingCharacters(in: .whitespacesAndNewlines)
         try validate(text)
-        if text.hasPrefix("/") { return text }
         if let scheme = scheme(of: text) {
             guard allowedSchemes.contains(scheme) else {
                 throw PlayerError(.invalidIdentifier, "media URL scheme '\(scheme)' is not allowed: \(text)")
             }
             return text
         }
-        switch type.trimmingCharacters(in: .whitespaces).lowercased() {
+        let kind = type.trimmingCharacters(in: .whitespaces).lowercased()
+        // SUSI sends SoundCloud tracks as paths, sometimes with a leading slash; they are not
+        // files on this box.
+        if text.hasPrefix("/") && kind != MediaPlayAction.soundcloud { return text }
+        switch kind {
         case "", MediaPlayAction.youtube:
             return isYouTubeID(text) ? "https://www.youtube.com/watch?v=" + text : search(text)
         case MediaPlayAction.soundcloud:
