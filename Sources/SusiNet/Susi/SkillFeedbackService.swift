@@ -64,7 +64,7 @@ public struct SkillFeedbackService: Sendable {
             }
             let shown = reviews.prefix(max(limit, 1))
             let count = reviews.count == 1 ? "one review" : "\(reviews.count) reviews"
-            var sentences = ["\(Self.spokenName(skill)) has \(count)."]
+            var sentences = ["The \(skill.name.replacingOccurrences(of: "_", with: " ")) skill has \(count)."]
             for review in shown {
                 sentences.append("\(Self.spokenReviewer(review)) says: \(Self.sentence(review.text))")
             }
