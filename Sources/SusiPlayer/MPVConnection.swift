@@ -85,7 +85,8 @@ final class MPVConnection: @unchecked Sendable {
         }
         guard reply.done.wait(timeout: .now() + timeout) == .success else {
             forget(id)
-            throw PlayerError(.timeout, "the media player did not answer '\(name)' within \(JSONValue.format(timeout)) s")
+            throw PlayerError(
+                .timeout, "the media player did not answer '\(name)' within \(JSONValue.format(timeout)) s")
         }
         switch reply.result {
         case .success(let data): return data

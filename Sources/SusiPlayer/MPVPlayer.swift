@@ -111,7 +111,9 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     ///
     /// The listening volume comes from `stateFile` when it holds one (an unreadable file is
     /// logged and ignored), else from `configuration.volume`. Nothing is started here.
-    public init(configuration: Configuration = Configuration(), stateFile: PlayerStateFile? = nil, logger: Logger = .silent) {
+    public init(
+        configuration: Configuration = Configuration(), stateFile: PlayerStateFile? = nil, logger: Logger = .silent
+    ) {
         self.configuration = configuration
         self.stateFile = stateFile
         self.logger = logger
@@ -257,7 +259,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
             guard !isIdle else { return }
             do throws(PlayerError) {
                 try session.connection.request(["seek", 0, "absolute"], timeout: configuration.replyTimeout)
-            } catch where error.kind == .commandFailed {
+            } catch  where error.kind == .commandFailed {
                 // Refused while the entry is still opening: it will start from the beginning.
                 logger.debug("restart before the media was loaded: \(error.message)")
             }
@@ -450,7 +452,9 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         idle = true
         paused = false
         entries = [:]
-        emitLocked(.failed(PlayerError(.died, "the media player stopped unexpectedly; it will be restarted on the next request")))
+        emitLocked(
+            .failed(
+                PlayerError(.died, "the media player stopped unexpectedly; it will be restarted on the next request")))
         lock.unlock()
         logger.warning("player-died: mpv (pid \(ending.process.identifier)) went away")
         // Off this thread: the reader or exit handler must not wait for the process to be reaped.
@@ -482,7 +486,8 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw PlayerError(.startFailed, "cannot create the player's socket directory \(path): \(error.localizedDescription)")
+            throw PlayerError(
+                .startFailed, "cannot create the player's socket directory \(path): \(error.localizedDescription)")
         }
         lock.lock()
         directory = path
@@ -509,7 +514,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         let (session, isNew) = try runningSession()
         do throws(PlayerError) {
             try load(location, mode: mode, on: session)
-        } catch where error.kind == .died && !isNew {
+        } catch  where error.kind == .died && !isNew {
             sessionEnded(generation: session.generation)
             try load(location, mode: mode, on: try startSession())
         }
@@ -547,7 +552,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         do throws(PlayerError) {
             try session.connection.request([.string(command)], timeout: configuration.replyTimeout)
             return true
-        } catch where error.kind == .commandFailed {
+        } catch  where error.kind == .commandFailed {
             // mpv refuses to step past either end of the playlist; that is an answer, not a fault.
             return false
         }
@@ -615,8 +620,12 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
                     emitLocked(value ? .paused : .resumed)
                 }
             case Observed.idleActive.name?:
-                value ? enterIdleLocked() : (idle = false)
-                reportedIdle = value
+                if value {
+                    enterIdleLocked()
+                } else {
+                    idle = false
+                    reportedIdle = false
+                }
             default:
                 return
             }

@@ -54,15 +54,16 @@ public enum MediaLocator {
 
     /// Whether `text` has the shape of a YouTube video id: 11 of `A-Z a-z 0-9 _ -`.
     public static func isYouTubeID(_ text: String) -> Bool {
-        text.utf8.count == 11 && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                return true
-            default:
-                return false
+        text.utf8.count == 11
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    return true
+                default:
+                    return false
+                }
             }
-        }
     }
 
     /// The lower-cased scheme of a URL such as `https://...` or `file:///...`; nil for text
@@ -71,7 +72,9 @@ public enum MediaLocator {
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return nil }
         let name = text[..<colon]
         guard let first = name.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first),
-            name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) })
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0))
+            })
         else { return nil }
         return name.lowercased()
     }
@@ -81,7 +84,8 @@ public enum MediaLocator {
             throw PlayerError(.invalidIdentifier, "empty media identifier")
         }
         guard text.count <= maximumLength else {
-            throw PlayerError(.invalidIdentifier, "media identifier of \(text.count) characters is longer than \(maximumLength)")
+            throw PlayerError(
+                .invalidIdentifier, "media identifier of \(text.count) characters is longer than \(maximumLength)")
         }
         // A control character inside an identifier is garbage, never part of a title or URL;
         // surrounding white space (a trailing newline) has already been trimmed off.

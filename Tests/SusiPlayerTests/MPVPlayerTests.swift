@@ -102,7 +102,8 @@ final class MPVPlayerTests: XCTestCase {
         XCTAssertEqual(player.state, .playing)
         XCTAssertTrue(eventually { (position(player) ?? 0) > 0.2 }, "playback position advances")
         let socket = try XCTUnwrap(player.socketPath)
-        let attributes = try FileManager.default.attributesOfItem(atPath: (socket as NSString).deletingLastPathComponent)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: (socket as NSString).deletingLastPathComponent)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
     }
 
@@ -339,7 +340,11 @@ final class MPVPlayerTests: XCTestCase {
         events.attach(to: player)
         try player.play(identifier: directory + "/no-such-file.wav", type: "url")
         let failure = events.wait(timeout: 10) { if case .failed = $0 { return true } else { return false } }
-        XCTAssertEqual(failure, .failed(PlayerError(.loadFailed, "the media player could not play \(directory)/no-such-file.wav: loading failed")))
+        XCTAssertEqual(
+            failure,
+            .failed(
+                PlayerError(
+                    .loadFailed, "the media player could not play \(directory)/no-such-file.wav: loading failed")))
     }
 
     func testKilledPlayerIsReportedAndRestartedByTheNextPlay() throws {

@@ -51,7 +51,8 @@ final class PlayerStateFileTests: XCTestCase {
 
     func testNextToConfig() {
         XCTAssertEqual(
-            PlayerStateFile(nextToConfig: "/home/u/.config/susi/config.json").path, "/home/u/.config/susi/player-state.json")
+            PlayerStateFile(nextToConfig: "/home/u/.config/susi/config.json").path,
+            "/home/u/.config/susi/player-state.json")
         XCTAssertEqual(PlayerStateFile(nextToConfig: "config.json").path, "./player-state.json")
     }
 }
