@@ -48,17 +48,21 @@ public final class Brain: Sendable {
             let path = (directory as NSString).appendingPathComponent(name)
             let id = String(name.dropLast(4))
             guard let data = FileManager.default.contents(atPath: path) else {
-                diagnostics.append(SkillDiagnostic(file: path, line: 0, severity: .error, message: "cannot read file"))
+                diagnostics.append(
+                    SkillDiagnostic(file: path, line: 0, severity: .error, message: "cannot read file"))
                 continue
             }
             switch SkillSource.decode(data) {
             case .success(let text):
                 sources.append(SkillSource(id: id, file: path, text: text))
             case .failure(let failure):
-                diagnostics.append(SkillDiagnostic(file: path, line: failure.line, severity: .error, message: failure.message))
+                diagnostics.append(
+                    SkillDiagnostic(
+                        file: path, line: failure.line, severity: .error, message: failure.message))
             }
         }
-        self.init(sources: sources, extraDiagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
+        self.init(
+            sources: sources, extraDiagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
     }
 
     /// Loads skills from texts held in memory, `(id, text)` pairs in order; for tests and for
@@ -104,7 +108,9 @@ public final class Brain: Sendable {
     /// queries that cannot be asked: empty (`brain-empty-query`), over `maxQueryBytes`
     /// (`brain-query-too-long`), or holding control characters or undecodable bytes
     /// (`brain-binary-query`). May block on console fetches (see the type's documentation).
-    public func answer(_ query: String, context: BrainContext = BrainContext()) throws(BrainError) -> ChatResponse {
+    public func answer(_ query: String, context: BrainContext = BrainContext()) throws(BrainError)
+        -> ChatResponse
+    {
         try respond(query, context: context, pick: pick)
     }
 
@@ -123,13 +129,16 @@ public final class Brain: Sendable {
         return results
     }
 
-    private func runExample(_ example: SkillExample, skill: Skill, intent: SkillIntent, context: BrainContext) -> ExampleResult {
+    private func runExample(
+        _ example: SkillExample, skill: Skill, intent: SkillIntent, context: BrainContext
+    ) -> ExampleResult {
         let reply: ChatResponse
         do {
             reply = try respond(example.query, context: context, pick: { _ in 0 })
         } catch {
-            return ExampleResult(skill: skill.id, file: skill.file, line: example.line, query: example.query,
-                                 expect: example.expect, answer: "", answeredBy: nil, problem: error.message)
+            return ExampleResult(
+                skill: skill.id, file: skill.file, line: example.line, query: example.query,
+                expect: example.expect, answer: "", answeredBy: nil, problem: error.message)
         }
         let answer = ExampleResult.describe(reply)
         let answeredBy = reply.answers.first.flatMap { answer in
@@ -142,11 +151,14 @@ public final class Brain: Sendable {
         } else if let expect = example.expect, !answer.lowercased().contains(expect.lowercased()) {
             problem = "answer does not contain \"\(expect)\""
         }
-        return ExampleResult(skill: skill.id, file: skill.file, line: example.line, query: example.query,
-                             expect: example.expect, answer: answer, answeredBy: answeredBy, problem: problem)
+        return ExampleResult(
+            skill: skill.id, file: skill.file, line: example.line, query: example.query,
+            expect: example.expect, answer: answer, answeredBy: answeredBy, problem: problem)
     }
 
-    private func respond(_ query: String, context: BrainContext, pick: (Int) -> Int) throws(BrainError) -> ChatResponse {
+    private func respond(_ query: String, context: BrainContext, pick: (Int) -> Int)
+        throws(BrainError) -> ChatResponse
+    {
         let clock = ContinuousClock()
         let started = clock.now
         let queryDate = Date()
@@ -160,13 +172,19 @@ public final class Brain: Sendable {
         if let outcome = interpreter.respond(words: words, context: context, now: now, pick: pick) {
             // The intent's line rides along in metadata so tools (and `skills test`) can tell
             // which intent answered; SUSI clients ignore members they do not know.
-            let metadata = ChatMetadata(count: outcome.data.count, extra: ["line": .number(Double(outcome.intent.line))])
-            answers.append(ChatAnswer(data: outcome.data, metadata: metadata, actions: outcome.actions, skills: [outcome.skill.id]))
+            let metadata = ChatMetadata(
+                count: outcome.data.count, extra: ["line": .number(Double(outcome.intent.line))])
+            answers.append(
+                ChatAnswer(
+                    data: outcome.data, metadata: metadata, actions: outcome.actions,
+                    skills: [outcome.skill.id]))
         } else {
             logger.info("no skill answers \"\(words.joined(separator: " "))\"")
         }
         let elapsed = clock.now - started
-        let milliseconds = Int(elapsed.components.seconds * 1000) + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds =
+            Int(elapsed.components.seconds * 1000)
+            + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
         return ChatResponse(
             query: trimmed,
             queryDate: ChatResponse.timestamp(queryDate),
@@ -180,12 +198,17 @@ public final class Brain: Sendable {
     /// The query without surrounding blanks, or the reason it cannot be asked.
     static func validate(_ query: String) throws(BrainError) -> String {
         guard query.utf8.count <= maxQueryBytes else {
-            throw BrainError(.queryTooLong, message: "the query is \(query.utf8.count) bytes; at most \(maxQueryBytes) are accepted")
+            throw BrainError(
+                .queryTooLong,
+                message: "the query is \(query.utf8.count) bytes; at most \(maxQueryBytes) are accepted")
         }
         for scalar in query.unicodeScalars {
-            let isControl = scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
+            let isControl =
+                scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
             if isControl || scalar == "\u{FFFD}" {
-                throw BrainError(.binaryQuery, message: "the query holds binary data (control characters or invalid UTF-8)")
+                throw BrainError(
+                    .binaryQuery, message: "the query holds binary data (control characters or invalid UTF-8)"
+                )
             }
         }
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)

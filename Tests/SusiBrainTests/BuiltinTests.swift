@@ -17,7 +17,9 @@ final class BuiltinTests: XCTestCase {
         for (text, value) in cases {
             XCTAssertEqual(NumberWords.value(of: text), value, text)
         }
-        for text in ["", "banana", "two three", "twenty twenty", "and five", "hundred", "a", "point five"] {
+        for text in [
+            "", "banana", "two three", "twenty twenty", "and five", "hundred", "a", "point five",
+        ] {
             XCTAssertNil(NumberWords.value(of: text), text)
         }
         XCTAssertEqual(NumberWords.firstNumber(in: "set it to forty five please"), 45)
@@ -51,7 +53,10 @@ final class BuiltinTests: XCTestCase {
         XCTAssertThrowsError(try Calculator.evaluate("ten divided by zero")) { error in
             XCTAssertEqual(error as? Calculator.Failure, .divisionByZero(expression: "10 divided by 0"))
         }
-        for text in ["what is love", "seven", "plus five", "game over", "how many legs do 2 dogs plus 3 cats have", "seven plus"] {
+        for text in [
+            "what is love", "seven", "plus five", "game over", "how many legs do 2 dogs plus 3 cats have",
+            "seven plus",
+        ] {
             XCTAssertThrowsError(try Calculator.evaluate(text), text)
         }
         XCTAssertEqual(Calculator.format(56), "56")
@@ -59,7 +64,8 @@ final class BuiltinTests: XCTestCase {
     }
 
     func testArithmeticIntentAnswersPolitelyOnDivisionByZero() throws {
-        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let brain = try Brain(
+            directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         XCTAssertEqual(say(brain, "what is seven times eight"), "7 times 8 is 56.")
         XCTAssertTrue(say(brain, "what is 5 divided by 0").contains("zero"))
     }
@@ -91,9 +97,12 @@ final class BuiltinTests: XCTestCase {
     func testVoiceNames() {
         let cases: [(String, String)] = [
             ("american", "en-us"), ("a british accent", "en-gb"), ("scottish", "en-gb-scotland"),
-            ("the caribbean voice", "en-029"), ("received pronunciation", "en-gb-x-rp"), ("new york", "en-us-nyc"),
-            ("a new yorker", "en-us-nyc"), ("west midlands", "en-gb-x-gbcwmd"), ("lancastrian", "en-gb-x-gbclan"),
-            ("en-gb-scotland", "en-gb-scotland"), ("EN-GB", "en-gb"), ("scottish english", "en-gb-scotland"),
+            ("the caribbean voice", "en-029"), ("received pronunciation", "en-gb-x-rp"),
+            ("new york", "en-us-nyc"),
+            ("a new yorker", "en-us-nyc"), ("west midlands", "en-gb-x-gbcwmd"),
+            ("lancastrian", "en-gb-x-gbclan"),
+            ("en-gb-scotland", "en-gb-scotland"), ("EN-GB", "en-gb"),
+            ("scottish english", "en-gb-scotland"),
             ("american english", "en-us"),
         ]
         for (text, id) in cases {
@@ -121,9 +130,11 @@ final class BuiltinTests: XCTestCase {
         }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let listed = Set(output.split(separator: "\n").dropFirst().compactMap { line in
-            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
-        })
+        let listed = Set(
+            output.split(separator: "\n").dropFirst().compactMap { line in
+                line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(
+                    String.init)
+            })
         for entry in VoiceCatalog.entries {
             XCTAssertTrue(listed.contains(entry.id), "\(entry.id) not in espeak-ng --voices=en")
         }
@@ -157,8 +168,10 @@ final class BuiltinTests: XCTestCase {
         XCTAssertEqual(volume("louder", BrainContext(volume: 95)), 100)
         XCTAssertEqual(volume("250"), 100)
         XCTAssertNil(volume("what is the volume"))
-        XCTAssertEqual(BuiltinFunctions.call("number", argument: "twenty two", context: context)?["number"], "22")
-        XCTAssertEqual(BuiltinFunctions.call("voice", argument: "british", context: context)?["voice"], "en-gb")
+        XCTAssertEqual(
+            BuiltinFunctions.call("number", argument: "twenty two", context: context)?["number"], "22")
+        XCTAssertEqual(
+            BuiltinFunctions.call("voice", argument: "british", context: context)?["voice"], "en-gb")
         XCTAssertNil(BuiltinFunctions.call("voice", argument: "klingon", context: context))
         XCTAssertNil(BuiltinFunctions.call("nonexistent", argument: "", context: context))
     }
@@ -175,14 +188,17 @@ final class BuiltinTests: XCTestCase {
         let tokyo = BrainContext(timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo")))
         XCTAssertEqual(BuiltinValues.value("time", context: tokyo, now: moment), "12:05 AM")
         XCTAssertEqual(BuiltinValues.value("weekday", context: tokyo, now: moment), "Wednesday")
-        XCTAssertEqual(BuiltinValues.value("date", context: tokyo, now: moment), "Wednesday, March 5, 2025")
+        XCTAssertEqual(
+            BuiltinValues.value("date", context: tokyo, now: moment), "Wednesday, March 5, 2025")
         XCTAssertEqual(BuiltinValues.ordinal(11), "11th")
         XCTAssertEqual(BuiltinValues.ordinal(22), "22nd")
         XCTAssertEqual(BuiltinValues.ordinal(103), "103rd")
     }
 
     func testContextValues() {
-        let context = BrainContext(room: "study", voice: "en-gb-scotland", rate: 190, volume: 30, lastAnswer: "Hi.", lastSkill: "conversation")
+        let context = BrainContext(
+            room: "study", voice: "en-gb-scotland", rate: 190, volume: 30, lastAnswer: "Hi.",
+            lastSkill: "conversation")
         let now = Date()
         XCTAssertEqual(BuiltinValues.value("room", context: context, now: now), "study")
         XCTAssertEqual(BuiltinValues.value("voice", context: context, now: now), "en-gb-scotland")
@@ -195,18 +211,31 @@ final class BuiltinTests: XCTestCase {
     }
 
     func testIssueAcceptanceQueries() throws {
-        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let brain = try Brain(
+            directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         XCTAssertTrue(try brain.answer("what is seven times eight").spokenText.contains("56"))
         let timer = try brain.answer("set a timer for two minutes").actions
-        XCTAssertTrue(timer.contains { if case .answer(let answer) = $0 { answer.planDelay == 120_000 } else { false } })
-        XCTAssertTrue(try brain.answer("change your voice to british").actions.contains(.settings(SettingsAction(key: "tts.voice", value: "en-gb"))))
-        XCTAssertTrue(try brain.answer("play some jazz").actions.contains { if case .audioPlay = $0 { true } else { false } })
+        XCTAssertTrue(
+            timer.contains {
+                if case .answer(let answer) = $0 { answer.planDelay == 120_000 } else { false }
+            })
+        XCTAssertTrue(
+            try brain.answer("change your voice to british").actions.contains(
+                .settings(SettingsAction(key: "tts.voice", value: "en-gb"))))
+        XCTAssertTrue(
+            try brain.answer("play some jazz").actions.contains {
+                if case .audioPlay = $0 { true } else { false }
+            })
         let hal = try brain.answer("open the pod bay doors").actions
-        XCTAssertTrue(hal.contains(.videoPlay(MediaPlayAction(identifier: "7qnd-hdmgfk", identifierType: "youtube"))))
+        XCTAssertTrue(
+            hal.contains(
+                .videoPlay(MediaPlayAction(identifier: "7qnd-hdmgfk", identifierType: "youtube"))))
         XCTAssertFalse(try brain.answer("open the pod bay doors").spokenText.isEmpty)
         let fresh = BrainContext(lastAnswer: nil)
-        XCTAssertEqual(try brain.answer("say that again", context: fresh).spokenText, "I haven't said anything yet.")
-        XCTAssertEqual(try brain.answer("which room are you in", context: BrainContext(room: "")).spokenText,
-                       "Nobody has told me which room I'm in yet. You can set it in the SUSI app.")
+        XCTAssertEqual(
+            try brain.answer("say that again", context: fresh).spokenText, "I haven't said anything yet.")
+        XCTAssertEqual(
+            try brain.answer("which room are you in", context: BrainContext(room: "")).spokenText,
+            "Nobody has told me which room I'm in yet. You can set it in the SUSI app.")
     }
 }

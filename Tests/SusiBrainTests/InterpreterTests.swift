@@ -9,10 +9,12 @@ final class InterpreterTests: XCTestCase {
     func testRandomAlternativesUseThePicker() {
         let text = "colour\nred|green|blue\n"
         for (index, expected) in ["red", "green", "blue"].enumerated() {
-            let brain = Brain(texts: [("c", text)], pick: { count in
-                XCTAssertEqual(count, 3)
-                return index
-            })
+            let brain = Brain(
+                texts: [("c", text)],
+                pick: { count in
+                    XCTAssertEqual(count, 3)
+                    return index
+                })
             XCTAssertEqual(say(brain, "colour"), expected)
         }
         let wild = Brain(texts: [("c", text)], pick: { _ in 99 })
@@ -25,9 +27,11 @@ final class InterpreterTests: XCTestCase {
     }
 
     func testCapturesAndWholeQuery() {
-        let brain = makeBrain("for * I can buy a *\nYes, $1$ is a good price for a $2$. You said: $0$\n")
-        XCTAssertEqual(say(brain, "For ten euros, I can buy a book!"),
-                       "Yes, ten euros is a good price for a book. You said: for ten euros i can buy a book")
+        let brain = makeBrain(
+            "for * I can buy a *\nYes, $1$ is a good price for a $2$. You said: $0$\n")
+        XCTAssertEqual(
+            say(brain, "For ten euros, I can buy a book!"),
+            "Yes, ten euros is a good price for a book. You said: for ten euros i can buy a book")
     }
 
     func testDollarSignsThatAreNotPlaceholders() {
@@ -41,7 +45,8 @@ final class InterpreterTests: XCTestCase {
     }
 
     func testConditionalAnswers() {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             room
             ?$room$:I'm in the $room$.:No room yet.
 
@@ -53,25 +58,31 @@ final class InterpreterTests: XCTestCase {
             """)
         XCTAssertEqual(say(brain, "room", context: BrainContext(room: "attic")), "I'm in the attic.")
         XCTAssertEqual(say(brain, "room", context: BrainContext(room: "")), "No room yet.")
-        XCTAssertEqual(say(brain, "is it the kitchen", context: BrainContext(room: "kitchen")), "Yes, it is.")
-        XCTAssertEqual(say(brain, "is it the kitchen", context: BrainContext(room: "attic")), "No, it's the attic.")
-        let strict = (try? makeBrain("strict\n?$room$:Known\n").answer("strict", context: BrainContext(room: "")))
+        XCTAssertEqual(
+            say(brain, "is it the kitchen", context: BrainContext(room: "kitchen")), "Yes, it is.")
+        XCTAssertEqual(
+            say(brain, "is it the kitchen", context: BrainContext(room: "attic")), "No, it's the attic.")
+        let strict =
+            (try? makeBrain("strict\n?$room$:Known\n").answer("strict", context: BrainContext(room: "")))
         XCTAssertEqual(strict?.answers.count, 0, "no ELSE branch: the intent cannot answer")
     }
 
     func testConsoleActionsAreAddedAfterTheAnswer() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             play *
             !console:Playing $1$ for you.
             {"actions":[{"type":"audio_play","identifier":"$1$","identifier_type":"search"},{"type":"audio_volume","volume":"55"}]}
             eol
             """)
         let reply = try brain.answer("play \"quoted\" jazz", context: .examples)
-        XCTAssertEqual(reply.actions, [
-            .answer(AnswerAction(expression: "Playing quoted jazz for you.", language: "en")),
-            .audioPlay(MediaPlayAction(identifier: "quoted jazz", identifierType: "search")),
-            .audioVolume(VolumeAction(volume: 55)),
-        ])
+        XCTAssertEqual(
+            reply.actions,
+            [
+                .answer(AnswerAction(expression: "Playing quoted jazz for you.", language: "en")),
+                .audioPlay(MediaPlayAction(identifier: "quoted jazz", identifierType: "search")),
+                .audioVolume(VolumeAction(volume: 55)),
+            ])
         XCTAssertEqual(reply.skill, "test")
     }
 
@@ -81,7 +92,8 @@ final class InterpreterTests: XCTestCase {
     }
 
     func testJSONEscapingOfCapturesInActions() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             note *
             !console:ok
             {"actions":[{"type":"answer","expression":"$1$ \\\\ done","plan_delay":1000}]}
@@ -89,14 +101,18 @@ final class InterpreterTests: XCTestCase {
             """)
         let reply = try brain.answer("note back\\slash", context: .examples)
         // Normalisation drops the backslash from the query; the literal one in the template stays.
-        XCTAssertEqual(reply.actions.last, .answer(AnswerAction(expression: "back slash \\ done", language: "en", planDelay: 1000)))
+        XCTAssertEqual(
+            reply.actions.last,
+            .answer(AnswerAction(expression: "back slash \\ done", language: "en", planDelay: 1000)))
     }
 
     func testConsoleURLWithPathIntoObjectRows() throws {
         let fetcher = InMemoryFetcher([
-            "http://data.test/search?q=ten%20euros": #"{"result":{"items":[{"name":"Ada","age":36},{"name":"Bob","age":7}]}}"#
+            "http://data.test/search?q=ten%20euros":
+                #"{"result":{"items":[{"name":"Ada","age":36},{"name":"Bob","age":7}]}}"#
         ])
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             who costs *
             !console:$name$ is $age$.
             {"url":"http://data.test/search?q=$1$","path":"$.result.items"}
@@ -114,7 +130,8 @@ final class InterpreterTests: XCTestCase {
         let body = #"{"a":{"b":"deep"},"list":[{"x":"first"},{"x":"second"}],"atoms":["one","two"]}"#
         let top = #"[{"x":"array root"}]"#
         let fetcher = InMemoryFetcher(["http://t/o": body, "http://t/a": top])
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             dotted
             !console:$!$
             {"url":"http://t/o","path":"$.a.b"}
@@ -160,8 +177,11 @@ final class InterpreterTests: XCTestCase {
     }
 
     func testConsoleFailuresFallThroughToTheNextCandidate() throws {
-        let fetcher = InMemoryFetcher(["http://t/text": "<html>oops</html>", "http://t/empty": #"{"items":[]}"#])
-        let brain = makeBrain("""
+        let fetcher = InMemoryFetcher([
+            "http://t/text": "<html>oops</html>", "http://t/empty": #"{"items":[]}"#,
+        ])
+        let brain = makeBrain(
+            """
             weather in *
             !console:$temp$
             {"url":"http://t/down?city=$1$","path":"$.temp"}
@@ -181,21 +201,26 @@ final class InterpreterTests: XCTestCase {
             I cannot see outside right now.
             """, fetcher: fetcher)
         XCTAssertEqual(say(brain, "weather in berlin"), "I cannot see outside right now.")
-        XCTAssertEqual(fetcher.requested, ["http://t/down?city=berlin", "http://t/text", "http://t/empty"])
+        XCTAssertEqual(
+            fetcher.requested, ["http://t/down?city=berlin", "http://t/text", "http://t/empty"])
     }
 
     func testFunctionConsoleRowsAndActions() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             timer *
             !console:Timer for $duration$.
             {"function":"duration","argument":"$1$","actions":[{"type":"answer","expression":"Done after $duration$.","plan_delay":"$milliseconds$"}]}
             eol
             """)
         let reply = try brain.answer("timer two minutes", context: .examples)
-        XCTAssertEqual(reply.actions, [
-            .answer(AnswerAction(expression: "Timer for 2 minutes.", language: "en")),
-            .answer(AnswerAction(expression: "Done after 2 minutes.", language: "en", planDelay: 120_000)),
-        ])
+        XCTAssertEqual(
+            reply.actions,
+            [
+                .answer(AnswerAction(expression: "Timer for 2 minutes.", language: "en")),
+                .answer(
+                    AnswerAction(expression: "Done after 2 minutes.", language: "en", planDelay: 120_000)),
+            ])
         XCTAssertEqual(reply.firstAnswer?.data.first?["1"], "two minutes")
         XCTAssertEqual(reply.firstAnswer?.data.first?["milliseconds"], 120_000)
         XCTAssertEqual(say(brain, "timer never"), "", "a failing function gives no answer")
@@ -225,11 +250,15 @@ final class InterpreterTests: XCTestCase {
         XCTAssertEqual(say(brain, ""), "brain-empty-query")
         XCTAssertEqual(say(brain, "   \n\t"), "brain-empty-query")
         XCTAssertEqual(say(brain, "?!..."), "brain-empty-query")
-        XCTAssertEqual(say(brain, String(repeating: "a", count: Brain.maxQueryBytes + 1)), "brain-query-too-long")
-        XCTAssertEqual(say(brain, String(repeating: "a ", count: 4000)), "fallback", "long but under 10 KB is fine")
+        XCTAssertEqual(
+            say(brain, String(repeating: "a", count: Brain.maxQueryBytes + 1)), "brain-query-too-long")
+        XCTAssertEqual(
+            say(brain, String(repeating: "a ", count: 4000)), "fallback", "long but under 10 KB is fine")
         XCTAssertEqual(say(brain, "hello\u{0}world"), "brain-binary-query")
         XCTAssertEqual(say(brain, "ding\u{7}"), "brain-binary-query")
-        XCTAssertEqual(say(brain, String(decoding: [0x68, 0xFF, 0xFE, 0x69] as [UInt8], as: UTF8.self)), "brain-binary-query")
+        XCTAssertEqual(
+            say(brain, String(decoding: [0x68, 0xFF, 0xFE, 0x69] as [UInt8], as: UTF8.self)),
+            "brain-binary-query")
         XCTAssertEqual(say(brain, "line one\nline two"), "fallback", "newlines are ordinary blanks")
     }
 }

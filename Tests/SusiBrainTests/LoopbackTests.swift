@@ -31,14 +31,19 @@ final class LoopbackTests: XCTestCase {
         try serve { router in
             router.get("/search.json") { request in
                 let query = request.query["q"] ?? ""
-                let body = #"{"statuses":[{"text":"first post about \#(query)","user":{"name":"ada"}},{"text":"second","user":{"name":"bob"}}]}"#
+                let body =
+                    #"{"statuses":[{"text":"first post about \#(query)","user":{"name":"ada"}},{"text":"second","user":{"name":"bob"}}]}"#
                 return ServerResponse(status: 200, contentType: "application/json", body: Data(body.utf8))
             }
             router.get("/fact.json") { _ in
-                ServerResponse(status: 200, contentType: "application/json", body: Data(#"{"value":{"joke":"Atoms make up everything."}}"#.utf8))
+                ServerResponse(
+                    status: 200, contentType: "application/json",
+                    body: Data(#"{"value":{"joke":"Atoms make up everything."}}"#.utf8))
             }
             router.get("/list.json") { _ in
-                ServerResponse(status: 200, contentType: "application/json", body: Data(#"[{"title":"A","link":"http://a"},{"title":"B","link":"http://b"}]"#.utf8))
+                ServerResponse(
+                    status: 200, contentType: "application/json",
+                    body: Data(#"[{"title":"A","link":"http://a"},{"title":"B","link":"http://b"}]"#.utf8))
             }
             router.get("/broken.json") { _ in .html("<html>maintenance</html>", status: 503) }
             router.get("/slow.json") { _ in
@@ -94,13 +99,17 @@ final class LoopbackTests: XCTestCase {
         let brain = Brain(texts: [("demo", skill)], fetcher: fetcher, pick: { _ in 0 })
         XCTAssertEqual(brain.diagnostics, [])
 
-        XCTAssertEqual(say(brain, "what do people say about new york"), "first post about new york (by ada)")
+        XCTAssertEqual(
+            say(brain, "what do people say about new york"), "first post about new york (by ada)")
         XCTAssertEqual(say(brain, "tell me a fact"), "Atoms make up everything.")
         let news = try brain.answer("news", context: .examples)
         XCTAssertEqual(news.spokenText, "Here are the headlines.")
-        XCTAssertEqual(news.actions.last, .rss(RSSAction(title: "title", description: "description", link: "link", count: 2)))
+        XCTAssertEqual(
+            news.actions.last,
+            .rss(RSSAction(title: "title", description: "description", link: "link", count: 2)))
         XCTAssertEqual(news.firstAnswer?.data.map { $0["title"] }, ["A", "B"])
-        XCTAssertEqual(say(brain, "status report"), "The status service is down.", "HTTP 503 falls through")
+        XCTAssertEqual(
+            say(brain, "status report"), "The status service is down.", "HTTP 503 falls through")
         XCTAssertEqual(say(brain, "slow thing"), "That took too long.", "a timeout falls through")
         XCTAssertTrue(brain.runExamples().allSatisfy(\.passed))
     }
@@ -112,18 +121,30 @@ final class LoopbackTests: XCTestCase {
         let port = try XCTUnwrap(probe.port)
         probe.stop()
         let brain = Brain(
-            texts: [("x", "weather\n!console:$!$\n{\"url\":\"http://127.0.0.1:\(port)/w\"}\neol\n\n*\nNo idea.\n")],
+            texts: [
+                (
+                    "x",
+                    "weather\n!console:$!$\n{\"url\":\"http://127.0.0.1:\(port)/w\"}\neol\n\n*\nNo idea.\n"
+                )
+            ],
             fetcher: HTTPSkillDataFetcher(client: CurlHTTPClient(), connectTimeout: 1, totalTimeout: 1))
         XCTAssertEqual(say(brain, "weather"), "No idea.")
     }
 
     func testChatEndpointServesTheSUSIShape() throws {
-        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let brain = try Brain(
+            directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         let handler = ChatServerHandler(brain: brain) { BrainContext(room: "hall", volume: 50) }
         let base = try serve { handler.install(on: &$0) }
         let client = CurlHTTPClient()
 
-        let response = try client.send(HTTPRequest(url: base + "/susi/chat.json", query: [("q", "hello"), ("timezoneOffset", "-120"), ("language", "en"), ("device_type", "Smart Speaker")]))
+        let response = try client.send(
+            HTTPRequest(
+                url: base + "/susi/chat.json",
+                query: [
+                    ("q", "hello"), ("timezoneOffset", "-120"), ("language", "en"),
+                    ("device_type", "Smart Speaker"),
+                ]))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.header("access-control-allow-origin"), "*")
         let reply = try ChatResponse.decode(response.body)
@@ -137,13 +158,21 @@ final class LoopbackTests: XCTestCase {
         XCTAssertEqual(json["answers"]?[0]?["actions"]?[0]?["type"], "answer")
 
         // The time zone comes from timezoneOffset: UTC minus local, so -120 is two hours ahead.
-        let time = try ChatResponse.decode(try client.send(HTTPRequest(url: base + "/susi/chat.json", query: [("q", "what time is it"), ("timezoneOffset", "-120")])).body)
+        let time = try ChatResponse.decode(
+            try client.send(
+                HTTPRequest(
+                    url: base + "/susi/chat.json",
+                    query: [("q", "what time is it"), ("timezoneOffset", "-120")])
+            ).body)
         XCTAssertEqual(time.skill, "time")
 
         // POST as a form, and "say that again" remembers the previous answer.
-        let post = try client.send(HTTPRequest(method: .post, url: base + "/susi/chat.json", form: [("q", "which room are you in")]))
+        let post = try client.send(
+            HTTPRequest(
+                method: .post, url: base + "/susi/chat.json", form: [("q", "which room are you in")]))
         XCTAssertEqual(try ChatResponse.decode(post.body).spokenText, "I'm in the hall.")
-        let again = try client.send(HTTPRequest(url: base + "/susi/chat.json", query: [("q", "say that again")]))
+        let again = try client.send(
+            HTTPRequest(url: base + "/susi/chat.json", query: [("q", "say that again")]))
         XCTAssertEqual(try ChatResponse.decode(again.body).spokenText, "I'm in the hall.")
     }
 
@@ -169,12 +198,15 @@ final class LoopbackTests: XCTestCase {
     }
 
     func testCurlToolAgainstChatEndpoint() throws {
-        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let brain = try Brain(
+            directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         let handler = ChatServerHandler(brain: brain)
         let base = try serve { handler.install(on: &$0) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "10", base + "/susi/chat.json?q=what%20is%20seven%20times%20eight"]
+        process.arguments = [
+            "-s", "--max-time", "10", base + "/susi/chat.json?q=what%20is%20seven%20times%20eight",
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         do {

@@ -27,7 +27,9 @@ final class MatchingTests: XCTestCase {
 
     func testWildcardsCaptureWords() throws {
         let pattern = try XCTUnwrap(SkillPattern("for * I can buy a *"))
-        XCTAssertEqual(pattern.match(QueryNormalizer.words("for ten euros I can buy a good book")), ["ten euros", "good book"])
+        XCTAssertEqual(
+            pattern.match(QueryNormalizer.words("for ten euros I can buy a good book")),
+            ["ten euros", "good book"])
         XCTAssertNil(pattern.match(QueryNormalizer.words("for ten euros I can sell a book")))
         let middle = try XCTUnwrap(SkillPattern("* plus *"))
         XCTAssertEqual(middle.match(["what", "is", "two", "plus", "three"]), ["what is two", "three"])
@@ -38,7 +40,8 @@ final class MatchingTests: XCTestCase {
     }
 
     func testMoreLiteralWordsWin() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             *
             fallback
 
@@ -58,7 +61,8 @@ final class MatchingTests: XCTestCase {
     }
 
     func testFewerWildcardsBreakTiesThenFileOrder() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             * play *
             two wildcards
 
@@ -77,7 +81,8 @@ final class MatchingTests: XCTestCase {
     }
 
     func testMissingValueFallsThroughToNextCandidate() throws {
-        let brain = makeBrain("""
+        let brain = makeBrain(
+            """
             where are you
             In the $room$.
 
@@ -85,7 +90,8 @@ final class MatchingTests: XCTestCase {
             Nowhere in particular.
             """)
         XCTAssertEqual(say(brain, "where are you", context: BrainContext(room: "hall")), "In the hall.")
-        XCTAssertEqual(say(brain, "where are you", context: BrainContext(room: "")), "Nowhere in particular.")
+        XCTAssertEqual(
+            say(brain, "where are you", context: BrainContext(room: "")), "Nowhere in particular.")
     }
 
     func testNoMatchGivesNoAnswers() throws {

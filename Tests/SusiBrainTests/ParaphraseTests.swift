@@ -6,16 +6,20 @@ import XCTest
 
 /// Phrasings that appear nowhere in the skill files must still reach the right skill.
 final class ParaphraseTests: XCTestCase {
-    private static let brain: Brain? = try? Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+    private static let brain: Brain? = try? Brain(
+        directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
 
-    private func check(_ cases: [(String, String, String?)], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func check(
+        _ cases: [(String, String, String?)], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let brain = try XCTUnwrap(Self.brain)
         var problems: [String] = []
         for (query, skill, contains) in cases {
             let reply = try brain.answer(query, context: .examples)
             let described = ExampleResult.describe(reply)
             if reply.skill != skill {
-                problems.append("\"\(query)\" -> \(reply.skill ?? "nothing") (\(described)), wanted \(skill)")
+                problems.append(
+                    "\"\(query)\" -> \(reply.skill ?? "nothing") (\(described)), wanted \(skill)")
             } else if let contains, !described.lowercased().contains(contains.lowercased()) {
                 problems.append("\"\(query)\" -> \(described), wanted \"\(contains)\"")
             }

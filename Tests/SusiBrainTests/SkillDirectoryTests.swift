@@ -24,14 +24,16 @@ final class SkillDirectoryTests: XCTestCase {
 
     func testMalformedFilesAreReportedAndSkipped() throws {
         try write("a_good.txt", Data("::name Good\nhello\nHi!\n".utf8))
-        try write("b_no_eol.txt", Data("hi\nok\n\nweather\n!console:$x$\n{\"url\":\"http://x\"}\n".utf8))
+        try write(
+            "b_no_eol.txt", Data("hi\nok\n\nweather\n!console:$x$\n{\"url\":\"http://x\"}\n".utf8))
         try write("c_binary.txt", Data([0x68, 0x69, 0x0A, 0x00, 0x01]))
         try write("d_latin1.txt", Data([0x63, 0x61, 0x66, 0xE9, 0x0A, 0x6F, 0x6B, 0x0A]))
         try write("e_bad_json.txt", Data("x\n!console:x\n{oops}\neol\n".utf8))
         try write("notes.md", Data("not a skill".utf8))
         try write("z_good.txt", Data("bye\nBye!\n".utf8))
 
-        let brain = try Brain(directory: directory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let brain = try Brain(
+            directory: directory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         XCTAssertEqual(brain.skills.map(\.id), ["a_good", "z_good"])
         XCTAssertEqual(brain.skills.map(\.name), ["Good", "z_good"])
         let byFile = Dictionary(grouping: brain.diagnostics) { ($0.file as NSString).lastPathComponent }
@@ -39,7 +41,8 @@ final class SkillDirectoryTests: XCTestCase {
         XCTAssertEqual(byFile["c_binary.txt"]?.first?.line, 2)
         XCTAssertEqual(byFile["d_latin1.txt"]?.first?.message, "not valid UTF-8")
         XCTAssertEqual(byFile["e_bad_json.txt"]?.first?.line, 2)
-        XCTAssertTrue(brain.diagnostics.allSatisfy { $0.severity == .error && $0.file.hasPrefix(directory) })
+        XCTAssertTrue(
+            brain.diagnostics.allSatisfy { $0.severity == .error && $0.file.hasPrefix(directory) })
         XCTAssertNil(byFile["notes.md"])
         XCTAssertEqual(say(brain, "hello"), "Hi!")
         XCTAssertEqual(say(brain, "bye"), "Bye!")
@@ -56,7 +59,8 @@ final class SkillDirectoryTests: XCTestCase {
         }
         try write("bad.txt", Data("lonely\n".utf8))
         let capture = Capture()
-        let brain = try Brain(directory: directory, logger: Logger(label: "brain", level: .debug, handler: capture))
+        let brain = try Brain(
+            directory: directory, logger: Logger(label: "brain", level: .debug, handler: capture))
         XCTAssertEqual(brain.skills.count, 0)
         XCTAssertEqual(capture.lines.count, 1)
         XCTAssertTrue(capture.lines.first?.hasPrefix("error ") ?? false)

@@ -11,7 +11,8 @@ final class SkillParserTests: XCTestCase {
     }
 
     func testHeadersCommentsAndBlocks() throws {
-        let output = parse("""
+        let output = parse(
+            """
             ::name Greeter
             ::Author Someone
             ::description Says hello.
@@ -33,7 +34,8 @@ final class SkillParserTests: XCTestCase {
         XCTAssertEqual(skill.intents[0].patterns, ["hello", "hi there"])
         XCTAssertEqual(skill.intents[0].line, 5)
         XCTAssertEqual(skill.intents[0].answers.count, 2, "two random alternatives")
-        XCTAssertEqual(skill.intents[0].examples, [SkillExample(query: "hello", expect: "Hello", line: 7)])
+        XCTAssertEqual(
+            skill.intents[0].examples, [SkillExample(query: "hello", expect: "Hello", line: 7)])
         XCTAssertEqual(skill.intents[1].line, 10)
         XCTAssertEqual(skill.exampleCount, 1)
     }
@@ -54,7 +56,8 @@ final class SkillParserTests: XCTestCase {
     }
 
     func testConsoleBlockWithBlankLinesInsideJSON() throws {
-        let output = parse("""
+        let output = parse(
+            """
             tweet about *
             !console:$text$
             {
@@ -104,13 +107,15 @@ final class SkillParserTests: XCTestCase {
             let first = output.diagnostics.first
             XCTAssertEqual(first?.file, "t.txt", text)
             XCTAssertEqual(first?.line, line, text)
-            XCTAssertTrue(first?.message.contains(fragment) ?? false, "\(text): \(first?.message ?? "no diagnostic")")
+            XCTAssertTrue(
+                first?.message.contains(fragment) ?? false, "\(text): \(first?.message ?? "no diagnostic")")
             XCTAssertEqual(first?.description.hasPrefix("t.txt:\(line): error: "), true)
         }
     }
 
     func testUnsupportedDirectiveSkipsOnlyItsIntent() throws {
-        let output = parse("""
+        let output = parse(
+            """
             compute *
             !javascript:$!$
             Math.pow(2, 3)

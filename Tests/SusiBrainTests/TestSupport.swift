@@ -39,7 +39,9 @@ final class InMemoryFetcher: SkillDataFetcher, @unchecked Sendable {
 }
 
 /// A brain over one in-memory skill text, always picking the first alternative.
-func makeBrain(_ text: String, id: String = "test", fetcher: any SkillDataFetcher = OfflineSkillDataFetcher()) -> Brain {
+func makeBrain(
+    _ text: String, id: String = "test", fetcher: any SkillDataFetcher = OfflineSkillDataFetcher()
+) -> Brain {
     Brain(texts: [(id, text)], fetcher: fetcher, pick: { _ in 0 })
 }
 

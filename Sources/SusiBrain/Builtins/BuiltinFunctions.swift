@@ -27,7 +27,8 @@ enum BuiltinFunctions {
         switch name {
         case "calculate": return calculate(argument)
         case "number":
-            guard let value = NumberWords.value(of: argument) ?? NumberWords.firstNumber(in: argument) else { return nil }
+            guard let value = NumberWords.value(of: argument) ?? NumberWords.firstNumber(in: argument)
+            else { return nil }
             return ["number": .string(Calculator.format(value))]
         case "duration":
             guard let seconds = DurationParser.seconds(in: argument) else { return nil }
@@ -65,7 +66,9 @@ enum BuiltinFunctions {
             rate = current + step
         } else if !words.isDisjoint(with: ["slower", "slowly", "slow", "down"]) {
             rate = current - step
-        } else if !words.isDisjoint(with: ["normal", "normally", "default", "usual", "regular", "reset"]) {
+        } else if !words.isDisjoint(with: [
+            "normal", "normally", "default", "usual", "regular", "reset",
+        ]) {
             rate = 175
         } else if let number = NumberWords.firstNumber(in: argument) {
             rate = Int(number.rounded())
@@ -81,8 +84,16 @@ enum BuiltinFunctions {
         // "too loud" asks for less; "too quiet" for more.
         let tooLoud = words.contains("too") && !words.isDisjoint(with: ["loud", "high"])
         let tooQuiet = words.contains("too") && !words.isDisjoint(with: ["quiet", "soft", "low"])
-        let up = tooQuiet || (!tooLoud && !words.isDisjoint(with: ["up", "louder", "higher", "increase", "raise", "more"]))
-        let down = tooLoud || (!tooQuiet && !words.isDisjoint(with: ["down", "quieter", "lower", "softer", "decrease", "reduce", "less"]))
+        let up =
+            tooQuiet
+            || (!tooLoud
+                && !words.isDisjoint(with: ["up", "louder", "higher", "increase", "raise", "more"]))
+        let down =
+            tooLoud
+            || (!tooQuiet
+                && !words.isDisjoint(with: [
+                    "down", "quieter", "lower", "softer", "decrease", "reduce", "less",
+                ]))
         let number = NumberWords.firstNumber(in: argument).map { Int($0.rounded()) }
         var volume: Int
         if let number, up != down, words.contains("by") {

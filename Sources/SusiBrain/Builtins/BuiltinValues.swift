@@ -15,9 +15,12 @@ import Foundation
 /// | `last`, `last_skill` | the previous answer and its skill (empty when none) |
 /// | `timezone` | Europe/Berlin |
 enum BuiltinValues {
-    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let weekdays = [
+        "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+    ]
     static let months = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October",
         "November", "December",
     ]
 
@@ -41,7 +44,8 @@ enum BuiltinValues {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = context.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: now)
-        guard let year = parts.year, let month = parts.month, let day = parts.day, let weekday = parts.weekday,
+        guard let year = parts.year, let month = parts.month, let day = parts.day,
+            let weekday = parts.weekday,
             let hour = parts.hour, let minute = parts.minute,
             months.indices.contains(month - 1), weekdays.indices.contains(weekday - 1)
         else { return nil }

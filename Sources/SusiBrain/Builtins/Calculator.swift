@@ -17,7 +17,8 @@ enum Calculator {
 
     /// Words allowed around the expression ("what is ... please").
     private static let fillers: Set<String> = [
-        "what", "whats", "is", "how", "much", "calculate", "compute", "tell", "me", "can", "you", "could",
+        "what", "whats", "is", "how", "much", "calculate", "compute", "tell", "me", "can", "you",
+        "could",
         "please", "the", "result", "of", "answer", "to", "solve", "work", "out", "do", "know", "susi",
         "hey", "equals", "equal", "makes", "make", "it", "again", "now", "quick", "question", "whats",
         "would", "be", "does", "so", "ok", "okay", "i", "want", "need", "help", "with", "sum", "and",
@@ -41,14 +42,21 @@ enum Calculator {
             numbers.append(number.value)
             index += length + number.consumed
         }
-        guard !operators.isEmpty, words[index...].allSatisfy({ fillers.contains($0) }) else { throw .notArithmetic }
+        guard !operators.isEmpty, words[index...].allSatisfy({ fillers.contains($0) }) else {
+            throw .notArithmetic
+        }
         return try compute(numbers, operators)
     }
 
     /// "add A and B", "add A to B", "subtract A from B", "multiply A by B", "divide A by B",
     /// "the sum of A and B", "the product of A and B".
-    private static func prefixForm(_ words: [String]) throws(Failure) -> (expression: String, value: Double)? {
-        let verbs: [String: Operator] = ["add": .plus, "sum": .plus, "subtract": .minus, "multiply": .times, "product": .times, "divide": .dividedBy]
+    private static func prefixForm(_ words: [String]) throws(Failure) -> (
+        expression: String, value: Double
+    )? {
+        let verbs: [String: Operator] = [
+            "add": .plus, "sum": .plus, "subtract": .minus, "multiply": .times, "product": .times,
+            "divide": .dividedBy,
+        ]
         guard let verbIndex = words.firstIndex(where: { verbs[$0] != nil }),
             let op = verbs[words[verbIndex]],
             words[..<verbIndex].allSatisfy({ fillers.contains($0) || $0 == "the" })
@@ -87,7 +95,9 @@ enum Calculator {
         }
     }
 
-    private static func compute(_ numbers: [Double], _ operators: [Operator]) throws(Failure) -> (expression: String, value: Double) {
+    private static func compute(_ numbers: [Double], _ operators: [Operator]) throws(Failure) -> (
+        expression: String, value: Double
+    ) {
         var expression = format(numbers[0])
         for (op, number) in zip(operators, numbers.dropFirst()) {
             expression += " \(op.rawValue) \(format(number))"

@@ -41,7 +41,7 @@ enum DurationParser {
                 }
                 continue
             }
-            if (word == "a" || word == "an"), let unit = units[next] {
+            if word == "a" || word == "an", let unit = units[next] {
                 total += unit
                 lastUnit = unit
                 found = true
@@ -54,7 +54,9 @@ enum DurationParser {
                 var amount = number.value
                 var cursor = index + number.consumed
                 // "one and a half hours"
-                if cursor + 2 < words.count, words[cursor] == "and", words[cursor + 1] == "a", words[cursor + 2] == "half" {
+                if cursor + 2 < words.count, words[cursor] == "and", words[cursor + 1] == "a",
+                    words[cursor + 2] == "half"
+                {
                     amount += 0.5
                     cursor += 3
                 }
@@ -86,7 +88,8 @@ enum DurationParser {
         let minutes = rest / 60
         let secs = rest % 60
         var parts: [String] = []
-        for (count, name) in [(days, "day"), (hours, "hour"), (minutes, "minute"), (secs, "second")] where count > 0 {
+        for (count, name) in [(days, "day"), (hours, "hour"), (minutes, "minute"), (secs, "second")]
+        where count > 0 {
             parts.append("\(count) \(name)\(count == 1 ? "" : "s")")
         }
         guard let last = parts.popLast() else { return "0 seconds" }

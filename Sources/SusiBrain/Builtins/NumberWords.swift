@@ -2,7 +2,8 @@
 /// "a thousand", "two point five", "minus three", "22", "2.5".
 public enum NumberWords {
     private static let units: [String: Int] = [
-        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9,
     ]
     private static let teens: [String: Int] = [
         "zero": 0, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -13,7 +14,9 @@ public enum NumberWords {
         "eighty": 80, "ninety": 90,
     ]
     private static let scales: [String: Double] = ["thousand": 1e3, "million": 1e6, "billion": 1e9]
-    private static let digitWords: [String: Int] = units.merging(["zero": 0, "oh": 0]) { first, _ in first }
+    private static let digitWords: [String: Int] = units.merging(["zero": 0, "oh": 0]) { first, _ in
+        first
+    }
 
     private enum Last {
         case none, unit, teen, ten, hundred, scale, digits, article, conjunction
@@ -116,7 +119,9 @@ public enum NumberWords {
             }
         }
         guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
-        let consumed = words.prefix { digitWords[$0] != nil || (!$0.isEmpty && $0.allSatisfy(\.isNumber)) }.count
+        let consumed = words.prefix {
+            digitWords[$0] != nil || (!$0.isEmpty && $0.allSatisfy(\.isNumber))
+        }.count
         return (value, consumed)
     }
 

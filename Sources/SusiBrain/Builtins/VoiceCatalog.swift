@@ -16,14 +16,36 @@ public enum VoiceCatalog {
 
     /// Every voice the brain can switch to.
     public static let entries: [Entry] = [
-        Entry(id: "en-us", name: "American", aliases: ["american", "america", "usa", "united states", "yankee", "default", "standard"]),
-        Entry(id: "en-gb", name: "British", aliases: ["british", "britain", "great britain", "uk", "united kingdom", "english", "england", "london", "london english"]),
-        Entry(id: "en-gb-scotland", name: "Scottish", aliases: ["scottish", "scotland", "scots", "scotsman", "scottish english"]),
-        Entry(id: "en-029", name: "Caribbean", aliases: ["caribbean", "jamaican", "jamaica", "west indian", "west indies"]),
-        Entry(id: "en-gb-x-rp", name: "Received Pronunciation", aliases: ["received pronunciation", "rp", "posh", "posh british", "queens english", "kings english", "bbc"]),
-        Entry(id: "en-us-nyc", name: "New York", aliases: ["new york", "new yorker", "new york city", "nyc", "brooklyn"]),
-        Entry(id: "en-gb-x-gbcwmd", name: "West Midlands", aliases: ["west midlands", "midlands", "birmingham", "brummie"]),
-        Entry(id: "en-gb-x-gbclan", name: "Lancastrian", aliases: ["lancastrian", "lancaster", "lancashire", "north of england"]),
+        Entry(
+            id: "en-us", name: "American",
+            aliases: ["american", "america", "usa", "united states", "yankee", "default", "standard"]),
+        Entry(
+            id: "en-gb", name: "British",
+            aliases: [
+                "british", "britain", "great britain", "uk", "united kingdom", "english", "england",
+                "london", "london english",
+            ]),
+        Entry(
+            id: "en-gb-scotland", name: "Scottish",
+            aliases: ["scottish", "scotland", "scots", "scotsman", "scottish english"]),
+        Entry(
+            id: "en-029", name: "Caribbean",
+            aliases: ["caribbean", "jamaican", "jamaica", "west indian", "west indies"]),
+        Entry(
+            id: "en-gb-x-rp", name: "Received Pronunciation",
+            aliases: [
+                "received pronunciation", "rp", "posh", "posh british", "queens english", "kings english",
+                "bbc",
+            ]),
+        Entry(
+            id: "en-us-nyc", name: "New York",
+            aliases: ["new york", "new yorker", "new york city", "nyc", "brooklyn"]),
+        Entry(
+            id: "en-gb-x-gbcwmd", name: "West Midlands",
+            aliases: ["west midlands", "midlands", "birmingham", "brummie"]),
+        Entry(
+            id: "en-gb-x-gbclan", name: "Lancastrian",
+            aliases: ["lancastrian", "lancaster", "lancashire", "north of england"]),
     ]
 
     /// The voice named somewhere in `text` ("a british accent", "talk like a new yorker", or an

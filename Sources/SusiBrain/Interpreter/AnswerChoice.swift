@@ -4,14 +4,16 @@ import Foundation
 /// `?$name$:THEN:ELSE` (or `?$name$=value:THEN:ELSE`), each branch holding `|` alternatives.
 enum AnswerChoice: Sendable, Equatable {
     case plain(AnswerTemplate)
-    case conditional(variable: String, equals: String?, then: [AnswerTemplate], otherwise: [AnswerTemplate])
+    case conditional(
+        variable: String, equals: String?, then: [AnswerTemplate], otherwise: [AnswerTemplate])
 
     /// Parses one answer line into its alternatives (a conditional line is one alternative).
     static func parseLine(_ line: String) -> Result<[AnswerChoice], SkillParseFailure> {
         guard line.hasPrefix("?") else {
-            return .success(line.split(separator: "|", omittingEmptySubsequences: false).map {
-                .plain(AnswerTemplate($0.trimmingCharacters(in: .whitespaces)))
-            })
+            return .success(
+                line.split(separator: "|", omittingEmptySubsequences: false).map {
+                    .plain(AnswerTemplate($0.trimmingCharacters(in: .whitespaces)))
+                })
         }
         // ?$name$[=value]:THEN[:ELSE]
         let body = line.dropFirst()
@@ -28,7 +30,8 @@ enum AnswerChoice: Sendable, Equatable {
             guard let colon = rest.firstIndex(of: ":") else {
                 return .failure(SkillParseFailure("conditional answer needs ':' after the condition"))
             }
-            equals = String(rest[rest.index(after: rest.startIndex)..<colon]).trimmingCharacters(in: .whitespaces)
+            equals = String(rest[rest.index(after: rest.startIndex)..<colon]).trimmingCharacters(
+                in: .whitespaces)
             rest = rest[colon...]
         }
         guard rest.hasPrefix(":") else {
@@ -55,7 +58,8 @@ enum AnswerChoice: Sendable, Equatable {
             return .failure(SkillParseFailure("conditional answer has an empty THEN branch"))
         }
         return .success([
-            .conditional(variable: name, equals: equals, then: thenAlternatives, otherwise: alternatives(elseText))
+            .conditional(
+                variable: name, equals: equals, then: thenAlternatives, otherwise: alternatives(elseText))
         ])
     }
 }

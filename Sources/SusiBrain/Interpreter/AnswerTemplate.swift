@@ -40,7 +40,8 @@ struct AnswerTemplate: Sendable, Equatable {
     }
 
     static func isNameCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_" || character == "." || character == "!"
+        character.isLetter || character.isNumber || character == "_" || character == "."
+            || character == "!"
     }
 
     /// The placeholder names, in order.

@@ -44,8 +44,10 @@ struct Interpreter: Sendable {
     func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int) -> Outcome? {
         let wordSet = Set(words)
         // Best match per intent, keyed by (skill, intent); order keeps load order for ties.
-        var best: [Int: (rank: MatchRank, order: Int, skill: Int, intent: Int, captures: [String])] = [:]
-        for (order, entry) in entries.enumerated() where entry.pattern.literals.allSatisfy(wordSet.contains) {
+        var best: [Int: (rank: MatchRank, order: Int, skill: Int, intent: Int, captures: [String])] =
+            [:]
+        for (order, entry) in entries.enumerated()
+        where entry.pattern.literals.allSatisfy(wordSet.contains) {
             guard let captures = entry.pattern.match(words) else { continue }
             let rank = MatchRank(
                 literals: entry.pattern.literals.count,
@@ -68,21 +70,26 @@ struct Interpreter: Sendable {
             {
                 return outcome
             }
-            logger.debug("\(skill.id):\(intent.line) could not answer \"\(normalized)\"; trying the next candidate")
+            logger.debug(
+                "\(skill.id):\(intent.line) could not answer \"\(normalized)\"; trying the next candidate")
         }
         return nil
     }
 
     private func evaluate(
-        skill: Skill, intent: SkillIntent, captures: [String], context: BrainContext, now: Date, pick: (Int) -> Int
+        skill: Skill, intent: SkillIntent, captures: [String], context: BrainContext, now: Date,
+        pick: (Int) -> Int
     ) -> Outcome? {
         var rows: [[String: JSONValue]] = []
         var fromURL = false
-        let plainResolve = { (name: String) in Self.resolve(name, captures: captures, row: nil, context: context, now: now) }
+        let plainResolve = { (name: String) in
+            Self.resolve(name, captures: captures, row: nil, context: context, now: now)
+        }
         if let console = intent.console {
             if let url = console.url {
                 guard let address = url.render(escape: Self.percentEncode, plainResolve) else { return nil }
-                guard let fetched = fetchRows(address, path: console.path, skill: skill, intent: intent) else { return nil }
+                guard let fetched = fetchRows(address, path: console.path, skill: skill, intent: intent)
+                else { return nil }
                 rows = fetched
                 fromURL = true
             } else if let function = console.function {
@@ -93,7 +100,9 @@ struct Interpreter: Sendable {
             }
         }
         let row = rows.first
-        let resolve = { (name: String) in Self.resolve(name, captures: captures, row: row, context: context, now: now) }
+        let resolve = { (name: String) in
+            Self.resolve(name, captures: captures, row: row, context: context, now: now)
+        }
 
         var expression: String?
         let choices = intent.console?.answer ?? intent.answers
@@ -122,7 +131,9 @@ struct Interpreter: Sendable {
         return Outcome(skill: skill, intent: intent, actions: actions, data: data)
     }
 
-    private func fetchRows(_ address: String, path: JSONPath, skill: Skill, intent: SkillIntent) -> [[String: JSONValue]]? {
+    private func fetchRows(_ address: String, path: JSONPath, skill: Skill, intent: SkillIntent)
+        -> [[String: JSONValue]]?
+    {
         let body: Data
         do {
             body = try fetcher.fetchJSON(url: address)
@@ -149,7 +160,9 @@ struct Interpreter: Sendable {
     }
 
     /// Picks one answer alternative and fills it in; `nil` when a needed value is missing.
-    private static func render(_ choices: [AnswerChoice], pick: (Int) -> Int, _ resolve: (String) -> String?) -> String? {
+    private static func render(
+        _ choices: [AnswerChoice], pick: (Int) -> Int, _ resolve: (String) -> String?
+    ) -> String? {
         func pickOne(_ templates: [AnswerTemplate]) -> AnswerTemplate? {
             guard !templates.isEmpty else { return nil }
             return templates[min(templates.count - 1, max(0, pick(templates.count)))]

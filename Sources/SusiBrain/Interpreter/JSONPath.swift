@@ -27,10 +27,13 @@ struct JSONPath: Sendable, Equatable {
                 rest = rest[end...]
             } else if rest.hasPrefix("[") {
                 guard let close = rest.firstIndex(of: "]") else { return nil }
-                let inside = rest[rest.index(after: rest.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+                let inside = rest[rest.index(after: rest.startIndex)..<close].trimmingCharacters(
+                    in: .whitespaces)
                 if let index = Int(inside) {
                     steps.append(.index(index))
-                } else if inside.count >= 2, let quote = inside.first, quote == "'" || quote == "\"", inside.last == quote {
+                } else if inside.count >= 2, let quote = inside.first, quote == "'" || quote == "\"",
+                    inside.last == quote
+                {
                     steps.append(.key(String(inside.dropFirst().dropLast())))
                 } else {
                     return nil

@@ -34,7 +34,9 @@ struct SkillPattern: Sendable {
         return matchFrom(0, 0, words, &captures) ? captures : nil
     }
 
-    private func matchFrom(_ tokenIndex: Int, _ wordIndex: Int, _ words: [String], _ captures: inout [String]) -> Bool {
+    private func matchFrom(
+        _ tokenIndex: Int, _ wordIndex: Int, _ words: [String], _ captures: inout [String]
+    ) -> Bool {
         guard tokenIndex < tokens.count else { return wordIndex == words.count }
         switch tokens[tokenIndex] {
         case .word(let literal):

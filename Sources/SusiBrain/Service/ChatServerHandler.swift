@@ -42,10 +42,13 @@ public final class ChatServerHandler: Sendable {
     public func handle(_ request: ServerRequest) -> ServerResponse {
         var context = makeContext()
         if let offsetText = request.parameter("timezoneOffset"), !offsetText.isEmpty {
-            guard let minutes = Int(offsetText.trimmingCharacters(in: .whitespaces)), abs(minutes) <= 24 * 60,
+            guard let minutes = Int(offsetText.trimmingCharacters(in: .whitespaces)),
+                abs(minutes) <= 24 * 60,
                 let zone = TimeZone(secondsFromGMT: -minutes * 60)
             else {
-                return withCORS(.badRequest("timezoneOffset must be minutes between -1440 and 1440", code: "brain-bad-parameter"))
+                return withCORS(
+                    .badRequest(
+                        "timezoneOffset must be minutes between -1440 and 1440", code: "brain-bad-parameter"))
             }
             context.timeZone = zone
         }
@@ -56,7 +59,8 @@ public final class ChatServerHandler: Sendable {
         if context.lastAnswer == nil { context.lastAnswer = remembered.answer }
         if context.lastSkill == nil { context.lastSkill = remembered.skill }
         guard let query = request.parameter("q") else {
-            return withCORS(.badRequest("missing parameter q (the query)", code: BrainError.Kind.emptyQuery.rawValue))
+            return withCORS(
+                .badRequest("missing parameter q (the query)", code: BrainError.Kind.emptyQuery.rawValue))
         }
         do {
             let reply = try brain.answer(query, context: context)

@@ -40,7 +40,9 @@ public struct HTTPSkillDataFetcher: SkillDataFetcher {
             throw BrainError(.fetchFailed, message: "console fetch failed: \(error.message)")
         }
         guard response.isSuccess else {
-            throw BrainError(.fetchFailed, message: "console fetch got HTTP \(response.status) from \(request.redactedURL)")
+            throw BrainError(
+                .fetchFailed,
+                message: "console fetch got HTTP \(response.status) from \(request.redactedURL)")
         }
         return response.body
     }

@@ -49,11 +49,13 @@ struct ConsoleSpec: Sendable {
         }
         let pathText = members["path"]?.stringValue ?? "$"
         guard let path = JSONPath(pathText) else {
-            throw SkillParseFailure("console path \"\(pathText)\" is not a supported JSONPath ($, $.a.b, $.a[0], $[0])")
+            throw SkillParseFailure(
+                "console path \"\(pathText)\" is not a supported JSONPath ($, $.a.b, $.a[0], $[0])")
         }
         var actionsTemplate: AnswerTemplate?
         if let actions = members["actions"] {
-            guard let list = actions.arrayValue, list.allSatisfy({ $0["type"]?.stringValue != nil }) else {
+            guard let list = actions.arrayValue, list.allSatisfy({ $0["type"]?.stringValue != nil })
+            else {
                 throw SkillParseFailure("console \"actions\" must be a list of objects with a \"type\"")
             }
             actionsTemplate = AnswerTemplate(JSONValue.array(list).jsonText)

@@ -38,7 +38,8 @@ enum SkillParser {
         var failed = false
 
         func report(_ line: Int, _ severity: SkillDiagnostic.Severity, _ message: String) {
-            diagnostics.append(SkillDiagnostic(file: file, line: line, severity: severity, message: message))
+            diagnostics.append(
+                SkillDiagnostic(file: file, line: line, severity: severity, message: message))
             if severity == .error { failed = true }
         }
 
@@ -121,21 +122,27 @@ enum SkillParser {
                 if text.hasPrefix("!example:") {
                     let query = text.dropFirst("!example:".count).trimmingCharacters(in: .whitespaces)
                     guard !query.isEmpty else {
-                        return .failure(BlockFailure(line: line.number, severity: .error, message: "empty !example:"))
+                        return .failure(
+                            BlockFailure(line: line.number, severity: .error, message: "empty !example:"))
                     }
                     examples.append((query, nil, line.number))
                 } else if text.hasPrefix("!expect:") {
                     guard let last = examples.indices.last, examples[last].expect == nil else {
-                        return .failure(BlockFailure(line: line.number, severity: .error, message: "!expect: without an !example: before it"))
+                        return .failure(
+                            BlockFailure(
+                                line: line.number, severity: .error,
+                                message: "!expect: without an !example: before it"))
                     }
-                    examples[last].expect = text.dropFirst("!expect:".count).trimmingCharacters(in: .whitespaces)
+                    examples[last].expect = text.dropFirst("!expect:".count).trimmingCharacters(
+                        in: .whitespaces)
                 } else if text.hasPrefix("!console:") {
                     continue
                 } else {
                     let directive = text.prefix { $0 != ":" }
-                    return .failure(BlockFailure(
-                        line: line.number, severity: .warning,
-                        message: "\(directive) is not supported by the built-in brain; intent skipped"))
+                    return .failure(
+                        BlockFailure(
+                            line: line.number, severity: .warning,
+                            message: "\(directive) is not supported by the built-in brain; intent skipped"))
                 }
             } else if patternLine == nil {
                 patternLine = line
@@ -143,36 +150,46 @@ enum SkillParser {
                 switch AnswerChoice.parseLine(text) {
                 case .success(let choices): answers += choices
                 case .failure(let failure):
-                    return .failure(BlockFailure(line: line.number, severity: .error, message: failure.message))
+                    return .failure(
+                        BlockFailure(line: line.number, severity: .error, message: failure.message))
                 }
             }
         }
         guard let patternLine else {
             let line = block.lines.first?.number ?? 0
-            return .failure(BlockFailure(line: line, severity: .error, message: "block has no pattern line"))
+            return .failure(
+                BlockFailure(line: line, severity: .error, message: "block has no pattern line"))
         }
         var compiled: [SkillPattern] = []
         let alternatives = patternLine.text.split(separator: "|", omittingEmptySubsequences: false)
         for alternative in alternatives {
             guard let pattern = SkillPattern(String(alternative)) else {
-                return .failure(BlockFailure(
-                    line: patternLine.number, severity: .error,
-                    message: "empty pattern alternative in \"\(patternLine.text)\""))
+                return .failure(
+                    BlockFailure(
+                        line: patternLine.number, severity: .error,
+                        message: "empty pattern alternative in \"\(patternLine.text)\""))
             }
             compiled.append(pattern)
         }
         var console: ConsoleSpec?
         if let start = block.consoleStart {
             guard answers.isEmpty else {
-                return .failure(BlockFailure(line: start, severity: .error, message: "an intent has either answer lines or a !console: block, not both"))
+                return .failure(
+                    BlockFailure(
+                        line: start, severity: .error,
+                        message: "an intent has either answer lines or a !console: block, not both"))
             }
             do {
-                console = try ConsoleSpec(answer: block.consoleAnswer, body: block.consoleBody.joined(separator: "\n"))
+                console = try ConsoleSpec(
+                    answer: block.consoleAnswer, body: block.consoleBody.joined(separator: "\n"))
             } catch {
                 return .failure(BlockFailure(line: start, severity: .error, message: error.message))
             }
         } else if answers.isEmpty {
-            return .failure(BlockFailure(line: patternLine.number, severity: .error, message: "intent \"\(patternLine.text)\" has no answer"))
+            return .failure(
+                BlockFailure(
+                    line: patternLine.number, severity: .error,
+                    message: "intent \"\(patternLine.text)\" has no answer"))
         }
         let intent = SkillIntent(
             patterns: compiled.map(\.source),
