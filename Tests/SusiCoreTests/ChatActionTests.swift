@@ -11,14 +11,18 @@ final class ChatActionTests: XCTestCase {
     }
 
     /// Encodes and decodes again; the result must equal the input.
-    private func assertRoundTrip(_ action: ChatAction, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRoundTrip(
+        _ action: ChatAction, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let data = try JSONEncoder().encode(action)
         let again = try JSONDecoder().decode(ChatAction.self, from: data)
         XCTAssertEqual(again, action, file: file, line: line)
     }
 
     func testAnswerWithPlan() throws {
-        let action = try decode(#"{"type":"answer","expression":"Time is up","language":"en","plan_delay":"120000","plan_date":"2024-03-04T10:02:00.000Z"}"#)
+        let action = try decode(
+            #"{"type":"answer","expression":"Time is up","language":"en","plan_delay":"120000","plan_date":"2024-03-04T10:02:00.000Z"}"#
+        )
         guard case .answer(let answer) = action else { return XCTFail("not an answer: \(action)") }
         XCTAssertEqual(answer.expression, "Time is up")
         XCTAssertEqual(answer.planDelay, 120000)
@@ -36,7 +40,8 @@ final class ChatActionTests: XCTestCase {
     }
 
     func testTableWithTitledColumns() throws {
-        let json = #"{"type":"table","columns":{"zname":"Name","amount":"Amount","city":"City"},"count":"3"}"#
+        let json =
+            #"{"type":"table","columns":{"zname":"Name","amount":"Amount","city":"City"},"count":"3"}"#
         let action = try decode(json)
         guard case .table(let table) = action else { return XCTFail("not a table") }
         XCTAssertEqual(table.columns.all.map(\.key), ["amount", "city", "zname"], "sorted by key")
@@ -52,14 +57,18 @@ final class ChatActionTests: XCTestCase {
     }
 
     func testPieChart() throws {
-        let action = try decode(#"{"type":"piechart","total":"100","key":"party","value":"percent","unit":"%"}"#)
-        XCTAssertEqual(action, .piechart(PieChartAction(key: "party", value: "percent", unit: "%", total: 100)))
+        let action = try decode(
+            #"{"type":"piechart","total":"100","key":"party","value":"percent","unit":"%"}"#)
+        XCTAssertEqual(
+            action, .piechart(PieChartAction(key: "party", value: "percent", unit: "%", total: 100)))
         try assertRoundTrip(action)
     }
 
     func testRSS() throws {
-        let action = try decode(#"{"type":"rss","title":"headline","description":"summary","link":"url","count":2}"#)
-        XCTAssertEqual(action, .rss(RSSAction(title: "headline", description: "summary", link: "url", count: 2)))
+        let action = try decode(
+            #"{"type":"rss","title":"headline","description":"summary","link":"url","count":2}"#)
+        XCTAssertEqual(
+            action, .rss(RSSAction(title: "headline", description: "summary", link: "url", count: 2)))
         try assertRoundTrip(action)
         XCTAssertEqual(try decode(#"{"type":"rss"}"#), .rss(RSSAction()))
     }
@@ -81,25 +90,36 @@ final class ChatActionTests: XCTestCase {
         let numbers = try decode(#"{"type":"map","latitude":52.52,"longitude":13.405,"zoom":13}"#)
         XCTAssertEqual(strings, numbers)
         XCTAssertEqual(strings, .map(MapAction(latitude: 52.52, longitude: 13.405, zoom: 13)))
-        XCTAssertEqual(try decode(#"{"type":"map","latitude":1,"longitude":2}"#), .map(MapAction(latitude: 1, longitude: 2, zoom: 13)))
+        XCTAssertEqual(
+            try decode(#"{"type":"map","latitude":1,"longitude":2}"#),
+            .map(MapAction(latitude: 1, longitude: 2, zoom: 13)))
         try assertRoundTrip(strings)
     }
 
     func testVideoAndAudioPlay() throws {
-        let video = try decode(#"{"type":"video_play","identifier":"7qnd-hdmgfk","identifier_type":"youtube"}"#)
-        XCTAssertEqual(video, .videoPlay(MediaPlayAction(identifier: "7qnd-hdmgfk", identifierType: "youtube")))
-        let audio = try decode(#"{"type":"audio_play","identifier":"some jazz","identifier_type":"search"}"#)
-        XCTAssertEqual(audio, .audioPlay(MediaPlayAction(identifier: "some jazz", identifierType: MediaPlayAction.search)))
+        let video = try decode(
+            #"{"type":"video_play","identifier":"7qnd-hdmgfk","identifier_type":"youtube"}"#)
+        XCTAssertEqual(
+            video, .videoPlay(MediaPlayAction(identifier: "7qnd-hdmgfk", identifierType: "youtube")))
+        let audio = try decode(
+            #"{"type":"audio_play","identifier":"some jazz","identifier_type":"search"}"#)
+        XCTAssertEqual(
+            audio,
+            .audioPlay(MediaPlayAction(identifier: "some jazz", identifierType: MediaPlayAction.search)))
         let defaulted = try decode(#"{"type":"audio_play","identifier":"abc"}"#)
-        XCTAssertEqual(defaulted, .audioPlay(MediaPlayAction(identifier: "abc", identifierType: "youtube")))
+        XCTAssertEqual(
+            defaulted, .audioPlay(MediaPlayAction(identifier: "abc", identifierType: "youtube")))
         try assertRoundTrip(video)
         try assertRoundTrip(audio)
     }
 
     func testAudioVolumeStringOrNumberClamped() throws {
-        XCTAssertEqual(try decode(#"{"type":"audio_volume","volume":"60"}"#), .audioVolume(VolumeAction(volume: 60)))
-        XCTAssertEqual(try decode(#"{"type":"audio_volume","volume":35}"#), .audioVolume(VolumeAction(volume: 35)))
-        XCTAssertEqual(try decode(#"{"type":"audio_volume","volume":250}"#), .audioVolume(VolumeAction(volume: 100)))
+        XCTAssertEqual(
+            try decode(#"{"type":"audio_volume","volume":"60"}"#), .audioVolume(VolumeAction(volume: 60)))
+        XCTAssertEqual(
+            try decode(#"{"type":"audio_volume","volume":35}"#), .audioVolume(VolumeAction(volume: 35)))
+        XCTAssertEqual(
+            try decode(#"{"type":"audio_volume","volume":250}"#), .audioVolume(VolumeAction(volume: 100)))
         try assertRoundTrip(.audioVolume(VolumeAction(volume: 60)))
     }
 
@@ -128,10 +148,12 @@ final class ChatActionTests: XCTestCase {
     }
 
     func testSettingsValueFromNumberOrString() throws {
-        XCTAssertEqual(try decode(#"{"type":"settings","key":"tts.voice","value":"en-gb"}"#),
-                       .settings(SettingsAction(key: "tts.voice", value: "en-gb")))
-        XCTAssertEqual(try decode(#"{"type":"settings","key":"tts.rate","value":200}"#),
-                       .settings(SettingsAction(key: "tts.rate", value: "200")))
+        XCTAssertEqual(
+            try decode(#"{"type":"settings","key":"tts.voice","value":"en-gb"}"#),
+            .settings(SettingsAction(key: "tts.voice", value: "en-gb")))
+        XCTAssertEqual(
+            try decode(#"{"type":"settings","key":"tts.rate","value":200}"#),
+            .settings(SettingsAction(key: "tts.rate", value: "200")))
         try assertRoundTrip(.settings(SettingsAction(key: "tts.rate", value: "200")))
     }
 

@@ -25,6 +25,7 @@ final class ChatJSONValueTests: XCTestCase {
     }
 
     func testWholeNumbersEncodeWithoutFraction() {
-        XCTAssertEqual(JSONValue.array([120000, 1.5, "a", nil, true]).jsonText, #"[120000,1.5,"a",null,true]"#)
+        XCTAssertEqual(
+            JSONValue.array([120000, 1.5, "a", nil, true]).jsonText, #"[120000,1.5,"a",null,true]"#)
     }
 }

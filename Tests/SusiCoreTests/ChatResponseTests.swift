@@ -6,34 +6,34 @@ import XCTest
 /// Whole chat.json replies in the layouts SUSI servers have used.
 final class ChatResponseTests: XCTestCase {
     private let newer = #"""
-    {
-      "query": "play some jazz",
-      "client_id": "aG9zdF8xMjcuMC4wLjE=",
-      "query_date": "2024-03-04T10:00:00.000Z",
-      "answers": [{
-        "data": [{"0": "play some jazz", "1": "jazz"}, "loose"],
-        "metadata": {"count": 1, "offset": 0},
-        "actions": [
-          {"type": "answer", "expression": "Playing jazz", "language": "en"},
-          {"type": "audio_play", "identifier": "jazz", "identifier_type": "search"},
-          "garbage",
-          {"type": "sparkle"}
-        ],
-        "skills": ["/susi_skill_data/models/general/Music/en/play.txt"],
-        "persona": {}
-      }],
-      "answer_date": "2024-03-04T10:00:00.040Z",
-      "answer_time": 40,
-      "query_language": "en",
-      "session": {"identity": {"type": "host", "name": "127.0.0.1", "anonymous": true}}
-    }
-    """#
+        {
+          "query": "play some jazz",
+          "client_id": "aG9zdF8xMjcuMC4wLjE=",
+          "query_date": "2024-03-04T10:00:00.000Z",
+          "answers": [{
+            "data": [{"0": "play some jazz", "1": "jazz"}, "loose"],
+            "metadata": {"count": 1, "offset": 0},
+            "actions": [
+              {"type": "answer", "expression": "Playing jazz", "language": "en"},
+              {"type": "audio_play", "identifier": "jazz", "identifier_type": "search"},
+              "garbage",
+              {"type": "sparkle"}
+            ],
+            "skills": ["/susi_skill_data/models/general/Music/en/play.txt"],
+            "persona": {}
+          }],
+          "answer_date": "2024-03-04T10:00:00.040Z",
+          "answer_time": 40,
+          "query_language": "en",
+          "session": {"identity": {"type": "host", "name": "127.0.0.1", "anonymous": true}}
+        }
+        """#
 
     private let older = #"""
-    {"query":"hi","count":"1","query_date":"d1","answers":[{"data":[],"metadata":{"count":"0"},
-     "actions":[{"type":"answer","expression":"Hello!"},{"type":"answer","expression":"later","plan_delay":5000}]}],
-     "answer_date":"d2","answer_time":"12","language":"de","session":{}}
-    """#
+        {"query":"hi","count":"1","query_date":"d1","answers":[{"data":[],"metadata":{"count":"0"},
+         "actions":[{"type":"answer","expression":"Hello!"},{"type":"answer","expression":"later","plan_delay":5000}]}],
+         "answer_date":"d2","answer_time":"12","language":"de","session":{}}
+        """#
 
     func testDecodesNewerLayout() throws {
         let reply = try ChatResponse.decode(Data(newer.utf8))
@@ -44,7 +44,8 @@ final class ChatResponseTests: XCTestCase {
         XCTAssertEqual(reply.clientID, "aG9zdF8xMjcuMC4wLjE=")
         XCTAssertEqual(reply.skill, "/susi_skill_data/models/general/Music/en/play.txt")
         XCTAssertEqual(reply.actions.count, 3, "garbage dropped, unknown kept")
-        XCTAssertEqual(reply.actions[1], .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search")))
+        XCTAssertEqual(
+            reply.actions[1], .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search")))
         XCTAssertEqual(reply.actions[2].type, "sparkle")
         XCTAssertEqual(reply.firstAnswer?.data.count, 2)
         XCTAssertEqual(reply.firstAnswer?.data[1], ["object": "loose"])

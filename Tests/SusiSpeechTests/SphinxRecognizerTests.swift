@@ -5,20 +5,24 @@ import XCTest
 @testable import SusiSpeech
 
 final class SphinxRecognizerTests: XCTestCase {
-    func testDecodesRecordedGoForward() throws {
+    func testDecodesRecordedGoForwardIncrementally() throws {
         let samples = try TestAudio.raw("goforward.raw")
         let recognizer = try SphinxRecognizer()
         try recognizer.start()
         var partials: [String] = []
+        var heardSpeech = false
         // Feed 100 ms at a time, as a microphone would.
         for start in stride(from: 0, to: samples.count, by: 1600) {
             try recognizer.process(Array(samples[start..<min(start + 1600, samples.count)]))
             if let partial = recognizer.partial { partials.append(partial) }
+            heardSpeech = heardSpeech || recognizer.isInSpeech
         }
         let transcript = try recognizer.finish()
         XCTAssertEqual(transcript.text, "go forward ten meters")
         XCTAssertEqual(transcript.words.map(\.text), ["go", "forward", "ten", "meters"])
+        XCTAssertTrue(heardSpeech, "voice activity reported while decoding")
         XCTAssertFalse(partials.isEmpty, "partial hypotheses while audio arrives")
+        XCTAssertTrue(partials.contains { $0.hasPrefix("go") && $0 != "go forward ten meters" }, "\(partials)")
         for (word, next) in zip(transcript.words, transcript.words.dropFirst()) {
             XCTAssertLessThan(word.startMilliseconds, word.endMilliseconds)
             XCTAssertLessThanOrEqual(word.endMilliseconds, next.startMilliseconds)
@@ -26,5 +30,142 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertGreaterThan(transcript.words[0].startMilliseconds, 200, "leading silence is not a word")
         XCTAssertLessThanOrEqual(transcript.words.last?.endMilliseconds ?? .max, samples.count / 16)
         XCTAssertTrue(transcript.words.allSatisfy { (0...1).contains($0.confidence) })
+    }
+
+    func testRecognisesSynthesizedHelloWorld() throws {
+        let recognizer = try SphinxRecognizer()
+        let transcript = try recognizer.transcribe(try TestAudio.spoken("hello world"))
+        XCTAssertEqual(transcript.text, "hello world")
+        let first = try XCTUnwrap(transcript.words.first)
+        XCTAssertGreaterThanOrEqual(first.startMilliseconds, TestAudio.padding - 100, "starts after the padding")
+    }
+
+    func testRecognisesSynthesizedGoForwardWithACommandGrammar() throws {
+        // The generic 5 MB language model hears eSpeak's formant voice saying this as "so far
+        // would you use"; the device decodes with a model of the skills' phrasings, which a
+        // grammar stands in for here. The Klatt variant is the closest to human speech.
+        let grammar = """
+            #JSGF V1.0;
+            grammar commands;
+            public <command> = <move> | <talk> | <question>;
+            <move> = (go | turn | move) (forward | back | left | right) [<number> (meters | steps)];
+            <number> = one | two | three | four | five | six | seven | eight | nine | ten | twenty;
+            <talk> = hello world | hello | good morning | thank you;
+            <question> = what time is it | what is the weather | tell me a joke;
+            """
+        let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(grammar)))
+        let voice = VoiceSettings(name: "en-us", variant: "klatt")
+        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("go forward ten meters", voice: voice)).text,
+                       "go forward ten meters")
+        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("what time is it", voice: voice)).text,
+                       "what time is it")
+        // The same recogniser back on the language model.
+        try recognizer.setSearch(SphinxConfiguration().search)
+        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("hello world")).text, "hello world")
+    }
+
+    func testSilenceGivesAnEmptyTranscript() throws {
+        let recognizer = try SphinxRecognizer()
+        let transcript = try recognizer.transcribe(TestAudio.microphone([Int16](repeating: 0, count: 16_000)))
+        XCTAssertTrue(transcript.isEmpty, transcript.text)
+        XCTAssertNil(recognizer.partial)
+    }
+
+    func testConvertedChunkMustBeSpeechFormat() throws {
+        let recognizer = try SphinxRecognizer()
+        let chunk = AudioChunk(format: AudioFormat(sampleRate: 22_050, channels: 1), samples: [0, 0])
+        XCTAssertThrowsError(try recognizer.transcribe(chunk)) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-format-mismatch")
+        }
+    }
+
+    func testMissingModelIsReported() throws {
+        do {
+            _ = try SphinxRecognizer(configuration: SphinxConfiguration(modelDirectory: "/nonexistent/model"))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error.code, "stt-model-missing")
+            XCTAssertEqual(error.stage, .stt)
+            XCTAssertTrue(error.message.contains("/nonexistent/model"), error.message)
+        }
+        var configuration = SphinxConfiguration()
+        configuration.search = .languageModel(path: "/nonexistent/lm.bin")
+        XCTAssertThrowsError(try SphinxRecognizer(configuration: configuration)) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-model-missing")
+        }
+    }
+
+    func testBadOptionAndBadGrammarFailToInitialise() throws {
+        var configuration = SphinxConfiguration()
+        configuration.extraOptions = ["-no-such-option": "1"]
+        XCTAssertThrowsError(try SphinxRecognizer(configuration: configuration)) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-init-failed")
+        }
+        XCTAssertThrowsError(
+            try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar("this is not jsgf")))
+        ) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-init-failed")
+        }
+    }
+
+    func testAddingWordsAndPronunciations() throws {
+        let recognizer = try SphinxRecognizer()
+        XCTAssertEqual(recognizer.unknownWords(in: "hello zorblax"), ["zorblax"])
+        XCTAssertTrue(try recognizer.addWord("zorblax", pronunciation: "z ao r b l ae k s"))
+        XCTAssertEqual(recognizer.unknownWords(in: "hello zorblax"), [])
+        XCTAssertFalse(try recognizer.addWord("zorblax", pronunciation: "Z AO R B L AE K S"), "already there")
+
+        let dictionaries = try TestAudio.hotwordDictionaries()
+        XCTAssertFalse(dictionaries.isEmpty, "models/hotword/*.dict found")
+        let decoder = try SphinxDecoder(configuration: SphinxConfiguration(), dictionaries: dictionaries)
+        XCTAssertEqual(decoder.pronunciations(of: "susi"), ["S UW S IY", "S UW Z IY"])
+
+        do {
+            _ = try recognizer.addWord("blorp", pronunciation: "B L XX P")
+            XCTFail("unknown phone must fail")
+        } catch {
+            XCTAssertEqual(error.code, "stt-bad-pronunciation")
+        }
+        XCTAssertThrowsError(try recognizer.addWord("blorp", pronunciation: "  ")) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-bad-pronunciation")
+        }
+    }
+
+    func testFillersAndAlternateSuffixesAreNotWords() {
+        let segments = [
+            SphinxDecoder.Segment(word: "<s>", startFrame: 0, endFrame: 9, confidence: 1),
+            SphinxDecoder.Segment(word: "read(2)", startFrame: 10, endFrame: 29, confidence: 0.9),
+            SphinxDecoder.Segment(word: "<sil>", startFrame: 30, endFrame: 34, confidence: 1),
+            SphinxDecoder.Segment(word: "[NOISE]", startFrame: 35, endFrame: 39, confidence: 1),
+            SphinxDecoder.Segment(word: "++BREATH++", startFrame: 40, endFrame: 44, confidence: 1),
+            SphinxDecoder.Segment(word: "it", startFrame: 45, endFrame: 59, confidence: 0.5),
+            SphinxDecoder.Segment(word: "</s>", startFrame: 60, endFrame: 70, confidence: 1),
+        ]
+        let transcript = SphinxRecognizer.transcript(from: segments, framesPerSecond: 100)
+        XCTAssertEqual(transcript.text, "read it")
+        XCTAssertEqual(
+            transcript.words,
+            [
+                Transcript.Word(text: "read", startMilliseconds: 100, endMilliseconds: 300, confidence: 0.9),
+                Transcript.Word(text: "it", startMilliseconds: 450, endMilliseconds: 600, confidence: 0.5),
+            ])
+        XCTAssertEqual(SphinxDecoder.baseWord("word(12)"), "word")
+        XCTAssertEqual(SphinxDecoder.baseWord("(2)"), "(2)")
+        XCTAssertEqual(SphinxDecoder.baseWord("f(x)"), "f(x)")
+    }
+
+    func testDictionaryParsing() throws {
+        let dictionary = try PronunciationDictionary(
+            parsing: "# comment\n;;; also\n\nSusi  s uw s iy\nsusi(2) S UW Z IY\n")
+        XCTAssertEqual(
+            dictionary.entries,
+            [.init(word: "susi", phones: "S UW S IY"), .init(word: "susi", phones: "S UW Z IY")])
+        XCTAssertThrowsError(try PronunciationDictionary(parsing: "ok OW K EY\nlonely\n", source: "x.dict")) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-bad-pronunciation")
+            XCTAssertTrue((error as? SpeechError)?.message.contains("x.dict:2") ?? false)
+        }
+        XCTAssertThrowsError(try PronunciationDictionary(contentsOf: "/nonexistent.dict")) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-model-missing")
+        }
     }
 }

@@ -2,10 +2,23 @@ import Foundation
 import SusiCore
 import XCTest
 
-/// Audio for the tests: PocketSphinx's recorded test data and helpers to make synthesized
-/// speech look like a microphone's.
+@testable import SusiSpeech
+
+/// Audio for the tests: PocketSphinx's recorded test data, and eSpeak NG speech made to look
+/// like a microphone's.
 enum TestAudio {
     static let dataDirectory = "/usr/share/pocketsphinx/test/data"
+
+    /// The repository's `models` directory.
+    static let modelsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("models").path
+
+    /// The hotword dictionaries of `models/hotword`.
+    static func hotwordDictionaries() throws -> [PronunciationDictionary] {
+        try PronunciationDictionary.hotwordDictionaries(modelsDirectory: modelsDirectory)
+            .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
+    }
 
     /// A raw 16 kHz s16le file from `pocketsphinx-testdata`.
     static func raw(_ name: String) throws -> [Int16] {
@@ -16,5 +29,43 @@ enum TestAudio {
         return data.withUnsafeBytes { bytes in
             (0..<data.count / 2).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
         }
+    }
+
+    /// Milliseconds of padding put before and after synthesized speech.
+    static let padding = 500
+
+    /// `text` spoken by eSpeak NG, converted to 16 kHz mono with `padding` ms of quiet on
+    /// both sides and a faint noise floor everywhere, as a microphone in a quiet room gives.
+    static func spoken(_ text: String, voice: VoiceSettings = VoiceSettings()) throws -> [Int16] {
+        let speech = try ESpeakEngine.shared().synthesizeAll(text, voice: voice)
+        return microphone(try AudioConverter.convert(speech, to: .speech).samples)
+    }
+
+    /// `samples` (16 kHz) padded and with noise of about ±8 added; deterministic.
+    static func microphone(_ samples: [Int16]) -> [Int16] {
+        let pad = [Int16](repeating: 0, count: AudioFormat.speech.frames(milliseconds: padding))
+        var generator = NoiseGenerator(seed: 42)
+        return (pad + samples + pad).map { sample in
+            Int16(clamping: Int(sample) + generator.next(amplitude: 8))
+        }
+    }
+
+    /// Root mean square of `samples`.
+    static func rms(_ samples: [Int16]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return (sum / Double(samples.count)).squareRoot()
+    }
+}
+
+/// A tiny linear congruential generator so the noise is the same on every run.
+struct NoiseGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(amplitude: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(2 * amplitude + 1)) - amplitude
     }
 }

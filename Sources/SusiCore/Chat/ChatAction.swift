@@ -128,7 +128,8 @@ public enum ChatAction: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         guard case .object(let members) = try container.decode(JSONValue.self) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "an action must be a JSON object")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "an action must be a JSON object")
         }
         self.init(object: members)
     }

@@ -36,7 +36,9 @@ public struct ChatAnswer: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let rows = (try? container.decodeIfPresent([JSONValue].self, forKey: .data)) ?? []
         data = rows.map { $0.objectValue ?? ["object": $0] }
-        metadata = (try? container.decodeIfPresent(ChatMetadata.self, forKey: .metadata)) ?? ChatMetadata(count: data.count)
+        metadata =
+            (try? container.decodeIfPresent(ChatMetadata.self, forKey: .metadata))
+            ?? ChatMetadata(count: data.count)
         let lossy = (try? container.decodeIfPresent([LossyAction].self, forKey: .actions)) ?? []
         actions = lossy.compactMap(\.action)
         let skillValues = (try? container.decodeIfPresent([JSONValue].self, forKey: .skills)) ?? []

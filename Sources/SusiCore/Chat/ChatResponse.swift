@@ -145,7 +145,8 @@ public struct ChatResponse: Sendable, Equatable, Codable {
     /// Encodes the reply as JSON; `pretty` adds indentation and sorted keys for people.
     public func encoded(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 }

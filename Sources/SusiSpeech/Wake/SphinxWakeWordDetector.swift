@@ -96,19 +96,27 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     }
 
     /// The spotted phrases of the current utterance, mapped back from pronunciation variants
-    /// (`susi(2)`) to the configured phrase.
+    /// (`susi(2)`) to the configured phrase. Variants of one phrase often fire together on
+    /// the same audio; overlapping ones are one detection.
     private func currentDetections() -> [WakeWordDetection] {
         let startMs = utteranceStart * 1000 / sampleRate
-        return decoder.segments.map { segment in
+        var detections: [WakeWordDetection] = []
+        for segment in decoder.segments.sorted(by: { $0.startFrame < $1.startFrame }) {
             let spoken = segment.word.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
                 .joined(separator: " ")
             let phrase = keyphrases.first { $0.phrase == spoken }?.phrase ?? spoken
-            return WakeWordDetection(
+            let detection = WakeWordDetection(
                 phrase: phrase,
                 startMilliseconds: startMs + segment.startFrame * 1000 / framesPerSecond,
                 endMilliseconds: startMs + (segment.endFrame + 1) * 1000 / framesPerSecond,
                 decidedAtMilliseconds: position)
+            if let last = detections.last, last.phrase == phrase, detection.startMilliseconds < last.endMilliseconds {
+                detections[detections.count - 1].endMilliseconds = max(last.endMilliseconds, detection.endMilliseconds)
+            } else {
+                detections.append(detection)
+            }
         }
+        return detections
     }
 
     /// The decoder speaks for recognition; a detector's failures belong to the wake stage.

@@ -10,7 +10,9 @@ public struct AnswerAction: ChatActionPayload {
     public var planDate: String?
 
     /// Creates an answer; without a plan it is spoken immediately.
-    public init(expression: String, language: String = "en", planDelay: Int? = nil, planDate: String? = nil) {
+    public init(
+        expression: String, language: String = "en", planDelay: Int? = nil, planDate: String? = nil
+    ) {
         self.expression = expression
         self.language = language
         self.planDelay = planDelay
@@ -25,7 +27,9 @@ public struct AnswerAction: ChatActionPayload {
     }
 
     public var object: [String: JSONValue] {
-        var result: [String: JSONValue] = ["expression": .string(expression), "language": .string(language)]
+        var result: [String: JSONValue] = [
+            "expression": .string(expression), "language": .string(language),
+        ]
         if let planDelay { result["plan_delay"] = .number(Double(planDelay)) }
         if let planDate { result["plan_date"] = .string(planDate) }
         return result

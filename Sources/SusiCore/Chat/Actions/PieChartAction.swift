@@ -25,7 +25,9 @@ public struct PieChartAction: ChatActionPayload {
     }
 
     public var object: [String: JSONValue] {
-        var result: [String: JSONValue] = ["key": .string(key), "value": .string(value), "unit": .string(unit)]
+        var result: [String: JSONValue] = [
+            "key": .string(key), "value": .string(value), "unit": .string(unit),
+        ]
         if let total { result["total"] = .number(total) }
         return result
     }

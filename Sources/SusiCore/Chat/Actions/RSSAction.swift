@@ -10,7 +10,10 @@ public struct RSSAction: ChatActionPayload {
     public var count: Int
 
     /// Creates an RSS action.
-    public init(title: String = "title", description: String = "description", link: String = "link", count: Int = -1) {
+    public init(
+        title: String = "title", description: String = "description", link: String = "link",
+        count: Int = -1
+    ) {
         self.title = title
         self.description = description
         self.link = link

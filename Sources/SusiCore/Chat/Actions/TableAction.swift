@@ -43,7 +43,8 @@ public enum TableColumns: Sendable, Equatable {
         case .array(let elements):
             self = .keys(elements.compactMap(\.stringValue))
         case .object(let members):
-            self = .titled(members.keys.sorted().map { TableColumn(key: $0, title: members[$0]?.stringValue ?? $0) })
+            self = .titled(
+                members.keys.sorted().map { TableColumn(key: $0, title: members[$0]?.stringValue ?? $0) })
         default:
             self = .keys([])
         }
@@ -52,7 +53,10 @@ public enum TableColumns: Sendable, Equatable {
     var json: JSONValue {
         switch self {
         case .titled(let columns):
-            return .object(Dictionary(columns.map { ($0.key, JSONValue.string($0.title)) }, uniquingKeysWith: { first, _ in first }))
+            return .object(
+                Dictionary(
+                    columns.map { ($0.key, JSONValue.string($0.title)) },
+                    uniquingKeysWith: { first, _ in first }))
         case .keys(let keys):
             return .array(keys.map { .string($0) })
         }

@@ -1,0 +1,244 @@
+import Foundation
+import SusiCore
+
+/// The built-in, offline SUSI brain: skills in SUSI's skill language, answered in the
+/// chat.json shape.
+///
+/// Load once (`init(directory:)` reads every `*.txt` file; malformed files are reported in
+/// `diagnostics` and skipped), then call `answer(_:context:)` from any thread: the brain is
+/// immutable after loading. Answering is synchronous; an intent with a console `url` fetches
+/// it on the calling thread, blocking it for up to the fetcher's timeout (the bundled skills
+/// fetch nothing). Call it off Swift's cooperative pool when a fetcher may block.
+public final class Brain: Sendable {
+    /// Picks one of `count` answer alternatives; returns an index in `0..<count`.
+    public typealias AnswerPicker = @Sendable (_ count: Int) -> Int
+
+    /// The longest query accepted, in UTF-8 bytes.
+    public static let maxQueryBytes = 10 * 1024
+
+    /// The loaded skills, in load order (file name order for a directory).
+    public let skills: [Skill]
+    /// Problems found while loading; files with an `error` are not in `skills`.
+    public let diagnostics: [SkillDiagnostic]
+
+    private let interpreter: Interpreter
+    private let pick: AnswerPicker
+    private let logger: Logger
+
+    /// Loads every `*.txt` skill file of `directory` (e.g. `models/skills`).
+    ///
+    /// Throws `brain-skills-unreadable` only when the directory itself cannot be listed; bad
+    /// files are reported in `diagnostics` and skipped. `fetcher` serves console `url`s
+    /// (default: libcurl with short timeouts); `pick` chooses among random answers.
+    public convenience init(
+        directory: String,
+        fetcher: any SkillDataFetcher = HTTPSkillDataFetcher(),
+        pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
+        logger: Logger = .silent
+    ) throws(BrainError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw BrainError(.skillsUnreadable, message: "cannot read skills directory \(directory)")
+        }
+        var sources: [SkillSource] = []
+        var diagnostics: [SkillDiagnostic] = []
+        for name in names.sorted() where name.hasSuffix(".txt") && !name.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            let id = String(name.dropLast(4))
+            guard let data = FileManager.default.contents(atPath: path) else {
+                diagnostics.append(
+                    SkillDiagnostic(file: path, line: 0, severity: .error, message: "cannot read file"))
+                continue
+            }
+            switch SkillSource.decode(data) {
+            case .success(let text):
+                sources.append(SkillSource(id: id, file: path, text: text))
+            case .failure(let failure):
+                diagnostics.append(
+                    SkillDiagnostic(
+                        file: path, line: failure.line, severity: .error, message: failure.message))
+            }
+        }
+        self.init(
+            sources: sources, extraDiagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
+    }
+
+    /// Loads skills from texts held in memory, `(id, text)` pairs in order; for tests and for
+    /// embedding skills without files. The id doubles as the file name in diagnostics.
+    public convenience init(
+        texts: [(id: String, text: String)],
+        fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
+        pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
+        logger: Logger = .silent
+    ) {
+        let sources = texts.map { SkillSource(id: $0.id, file: $0.id, text: $0.text) }
+        self.init(sources: sources, extraDiagnostics: [], fetcher: fetcher, pick: pick, logger: logger)
+    }
+
+    private init(
+        sources: [SkillSource], extraDiagnostics: [SkillDiagnostic], fetcher: any SkillDataFetcher,
+        pick: @escaping AnswerPicker, logger: Logger
+    ) {
+        var skills: [Skill] = []
+        var diagnostics = extraDiagnostics
+        for source in sources {
+            let output = SkillParser.parse(text: source.text, file: source.file, id: source.id)
+            diagnostics += output.diagnostics
+            if let skill = output.skill { skills.append(skill) }
+        }
+        for diagnostic in diagnostics {
+            logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+        }
+        self.skills = skills
+        self.diagnostics = diagnostics
+        self.pick = pick
+        self.logger = logger
+        interpreter = Interpreter(skills: skills, fetcher: fetcher, logger: logger)
+    }
+
+    /// The number of `!example` lines over all skills.
+    public var exampleCount: Int { skills.reduce(0) { $0 + $1.exampleCount } }
+
+    /// Answers one query in the chat.json shape.
+    ///
+    /// A query no skill can answer gets a reply with no answers (SUSI's "no answer"); the
+    /// bundled skills end with a catch-all, so with them that does not happen. Throws for
+    /// queries that cannot be asked: empty (`brain-empty-query`), over `maxQueryBytes`
+    /// (`brain-query-too-long`), or holding control characters or undecodable bytes
+    /// (`brain-binary-query`). May block on console fetches (see the type's documentation).
+    public func answer(_ query: String, context: BrainContext = BrainContext()) throws(BrainError)
+        -> ChatResponse
+    {
+        try respond(query, context: context, pick: pick)
+    }
+
+    /// Runs every `!example` through the brain in `context`, always choosing the first of
+    /// random alternatives, and checks that the example's own intent answered and that the
+    /// answer contains the `!expect` text (see `ExampleResult`).
+    public func runExamples(context: BrainContext = .examples) -> [ExampleResult] {
+        var results: [ExampleResult] = []
+        for skill in skills {
+            for intent in skill.intents {
+                for example in intent.examples {
+                    results.append(runExample(example, skill: skill, intent: intent, context: context))
+                }
+            }
+        }
+        return results
+    }
+
+    private func runExample(
+        _ example: SkillExample, skill: Skill, intent: SkillIntent, context: BrainContext
+    ) -> ExampleResult {
+        let reply: ChatResponse
+        do {
+            reply = try respond(example.query, context: context, pick: { _ in 0 })
+        } catch {
+            return ExampleResult(
+                skill: skill.id, file: skill.file, line: example.line, query: example.query,
+                expect: example.expect, answer: "", answeredBy: nil, problem: error.message)
+        }
+        let answer = ExampleResult.describe(reply)
+        let answeredBy = reply.answers.first.flatMap { answer in
+            answer.skills.first.map { "\($0):\(answer.metadata.extra["line"]?.intValue ?? 0)" }
+        }
+        let expectedBy = "\(skill.id):\(intent.line)"
+        var problem: String?
+        if answeredBy != expectedBy {
+            problem = "answered by \(answeredBy ?? "nothing") instead of \(expectedBy)"
+        } else if let expect = example.expect, !answer.lowercased().contains(expect.lowercased()) {
+            problem = "answer does not contain \"\(expect)\""
+        }
+        return ExampleResult(
+            skill: skill.id, file: skill.file, line: example.line, query: example.query,
+            expect: example.expect, answer: answer, answeredBy: answeredBy, problem: problem)
+    }
+
+    private func respond(_ query: String, context: BrainContext, pick: (Int) -> Int)
+        throws(BrainError) -> ChatResponse
+    {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let queryDate = Date()
+        let trimmed = try Self.validate(query)
+        let words = QueryNormalizer.words(trimmed)
+        guard !words.isEmpty else {
+            throw BrainError(.emptyQuery, message: "the query has no words")
+        }
+        let now = context.now ?? queryDate
+        var answers: [ChatAnswer] = []
+        if let outcome = interpreter.respond(words: words, context: context, now: now, pick: pick) {
+            // The intent's line rides along in metadata so tools (and `skills test`) can tell
+            // which intent answered; SUSI clients ignore members they do not know.
+            let metadata = ChatMetadata(
+                count: outcome.data.count, extra: ["line": .number(Double(outcome.intent.line))])
+            answers.append(
+                ChatAnswer(
+                    data: outcome.data, metadata: metadata, actions: outcome.actions,
+                    skills: [outcome.skill.id]))
+        } else {
+            logger.info("no skill answers \"\(words.joined(separator: " "))\"")
+        }
+        let elapsed = clock.now - started
+        let milliseconds =
+            Int(elapsed.components.seconds * 1000)
+            + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return ChatResponse(
+            query: trimmed,
+            queryDate: ChatResponse.timestamp(queryDate),
+            answerDate: ChatResponse.timestamp(Date()),
+            answerTime: milliseconds,
+            queryLanguage: context.language,
+            session: ["identity": ["type": "host", "name": "127.0.0.1", "anonymous": true]],
+            answers: answers)
+    }
+
+    /// The query without surrounding blanks, or the reason it cannot be asked.
+    static func validate(_ query: String) throws(BrainError) -> String {
+        guard query.utf8.count <= maxQueryBytes else {
+            throw BrainError(
+                .queryTooLong,
+                message: "the query is \(query.utf8.count) bytes; at most \(maxQueryBytes) are accepted")
+        }
+        for scalar in query.unicodeScalars {
+            let isControl =
+                scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
+            if isControl || scalar == "\u{FFFD}" {
+                throw BrainError(
+                    .binaryQuery, message: "the query holds binary data (control characters or invalid UTF-8)"
+                )
+            }
+        }
+        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw BrainError(.emptyQuery, message: "the query is empty")
+        }
+        return trimmed
+    }
+}
+
+/// One skill file's text before parsing.
+struct SkillSource {
+    let id: String
+    let file: String
+    let text: String
+
+    /// Strict UTF-8 without NUL bytes; a failure names the line of the first bad byte.
+    static func decode(_ data: Data) -> Result<String, SourceFailure> {
+        if let nul = data.firstIndex(of: 0) {
+            let line = data[..<nul].filter { $0 == 10 }.count + 1
+            return .failure(SourceFailure(line: line, message: "binary file (NUL byte)"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(SourceFailure(line: 1, message: "not valid UTF-8"))
+        }
+        return .success(text)
+    }
+
+    struct SourceFailure: Error {
+        let line: Int
+        let message: String
+    }
+}

@@ -1,0 +1,122 @@
+import SusiCore
+
+/// The functions a `!console:` block can call with `"function"` and `"argument"` instead of
+/// fetching a URL. Each returns one data row whose fields the answer and actions use, or fails
+/// (then the next candidate intent is tried).
+///
+/// | function | argument | row fields |
+/// |---|---|---|
+/// | `calculate` | "seven times eight" | `expression` ("7 times 8"), `result` ("56"; missing when dividing by zero) |
+/// | `number` | "twenty two" | `number` ("22") |
+/// | `duration` | "two minutes" | `seconds`, `milliseconds`, `duration` ("2 minutes") |
+/// | `voice` | "a british accent" | `voice` ("en-gb"), `voice_name` ("British") |
+/// | `rate` | "faster", "slower", "normal", "200" | `rate` (words per minute, 80-450) |
+/// | `volume` | "up", "down", "max", "mute", "40" | `volume` (0-100) |
+enum BuiltinFunctions {
+    /// The names skill files may use.
+    static let names: Set<String> = ["calculate", "number", "duration", "voice", "rate", "volume"]
+
+    /// Rate change for one "faster" or "slower", in words per minute.
+    static let rateStep = 25
+    /// Slowest and fastest rate offered; eSpeak NG accepts 80-450.
+    static let rateRange = 80...450
+    /// Volume change for one "louder" or "quieter", in percent.
+    static let volumeStep = 10
+
+    static func call(_ name: String, argument: String, context: BrainContext) -> [String: JSONValue]? {
+        switch name {
+        case "calculate": return calculate(argument)
+        case "number":
+            guard let value = NumberWords.value(of: argument) ?? NumberWords.firstNumber(in: argument)
+            else { return nil }
+            return ["number": .string(Calculator.format(value))]
+        case "duration":
+            guard let seconds = DurationParser.seconds(in: argument) else { return nil }
+            let whole = seconds.rounded()
+            return [
+                "seconds": .number(whole),
+                "milliseconds": .number(whole * 1000),
+                "duration": .string(DurationParser.spoken(seconds: whole)),
+            ]
+        case "voice":
+            guard let entry = VoiceCatalog.lookup(argument) else { return nil }
+            return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
+        case "rate": return rate(argument, current: context.rate)
+        case "volume": return volume(argument, current: context.volume)
+        default: return nil
+        }
+    }
+
+    private static func calculate(_ argument: String) -> [String: JSONValue]? {
+        do {
+            let (expression, value) = try Calculator.evaluate(argument)
+            return ["expression": .string(expression), "result": .string(Calculator.format(value))]
+        } catch .divisionByZero(let expression) {
+            return ["expression": .string(expression)]
+        } catch {
+            return nil
+        }
+    }
+
+    private static func rate(_ argument: String, current: Int) -> [String: JSONValue]? {
+        let words = Set(QueryNormalizer.words(argument))
+        let step = words.contains("much") || words.contains("lot") ? rateStep * 2 : rateStep
+        var rate: Int
+        if !words.isDisjoint(with: ["faster", "quicker", "quickly", "fast", "quick", "up"]) {
+            rate = current + step
+        } else if !words.isDisjoint(with: ["slower", "slowly", "slow", "down"]) {
+            rate = current - step
+        } else if !words.isDisjoint(with: [
+            "normal", "normally", "default", "usual", "regular", "reset",
+        ]) {
+            rate = 175
+        } else if let number = NumberWords.firstNumber(in: argument) {
+            rate = Int(number.rounded())
+        } else {
+            return nil
+        }
+        rate = min(rateRange.upperBound, max(rateRange.lowerBound, rate))
+        return ["rate": .number(Double(rate))]
+    }
+
+    private static func volume(_ argument: String, current: Int) -> [String: JSONValue]? {
+        let words = Set(QueryNormalizer.words(argument))
+        // "too loud" asks for less; "too quiet" for more.
+        let tooLoud = words.contains("too") && !words.isDisjoint(with: ["loud", "high"])
+        let tooQuiet = words.contains("too") && !words.isDisjoint(with: ["quiet", "soft", "low"])
+        let up =
+            tooQuiet
+            || (!tooLoud
+                && !words.isDisjoint(with: ["up", "louder", "higher", "increase", "raise", "more"]))
+        let down =
+            tooLoud
+            || (!tooQuiet
+                && !words.isDisjoint(with: [
+                    "down", "quieter", "lower", "softer", "decrease", "reduce", "less",
+                ]))
+        let number = NumberWords.firstNumber(in: argument).map { Int($0.rounded()) }
+        var volume: Int
+        if let number, up != down, words.contains("by") {
+            // "turn it up by 20" is relative; "set it to 20" is not.
+            volume = current + (up ? number : -number)
+        } else if let number {
+            volume = number
+        } else if up && !down {
+            volume = current + volumeStep
+        } else if down && !up {
+            volume = current - volumeStep
+        } else if !words.isDisjoint(with: ["max", "maximum", "full", "loudest", "highest"]) {
+            volume = 100
+        } else if !words.isDisjoint(with: ["mute", "off", "silent", "silence", "zero"]) {
+            volume = 0
+        } else if !words.isDisjoint(with: ["min", "minimum", "lowest"]) {
+            volume = 10
+        } else if words.contains("half") {
+            volume = 50
+        } else {
+            return nil
+        }
+        volume = min(100, max(0, volume))
+        return ["volume": .number(Double(volume))]
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Values every answer template can use without a console block.
+///
+/// | name | example |
+/// |---|---|
+/// | `time` | 3:05 PM |
+/// | `time24` | 15:05 |
+/// | `date` | Tuesday, March 4, 2025 |
+/// | `weekday`, `month`, `day`, `day_ordinal`, `year` | Tuesday, March, 4, 4th, 2025 |
+/// | `room` | kitchen (empty when unset, so the answer falls through) |
+/// | `voice`, `voice_name` | en-gb, British |
+/// | `voices` | American, British, ... and Lancastrian |
+/// | `rate`, `volume` | 175, 50 |
+/// | `last`, `last_skill` | the previous answer and its skill (empty when none) |
+/// | `timezone` | Europe/Berlin |
+enum BuiltinValues {
+    static let weekdays = [
+        "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+    ]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October",
+        "November", "December",
+    ]
+
+    /// The value of a built-in name, or `nil` when the name is not built in or has no value.
+    static func value(_ name: String, context: BrainContext, now: Date) -> String? {
+        switch name {
+        case "room": return context.room
+        case "voice": return context.voice
+        case "voice_name": return VoiceCatalog.name(of: context.voice)
+        case "voices": return VoiceCatalog.spokenList
+        case "rate": return String(context.rate)
+        case "volume": return String(context.volume)
+        case "last": return context.lastAnswer
+        case "last_skill": return context.lastSkill
+        case "timezone": return context.timeZone.identifier
+        default: return clockValue(name, context: context, now: now)
+        }
+    }
+
+    private static func clockValue(_ name: String, context: BrainContext, now: Date) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = context.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: now)
+        guard let year = parts.year, let month = parts.month, let day = parts.day,
+            let weekday = parts.weekday,
+            let hour = parts.hour, let minute = parts.minute,
+            months.indices.contains(month - 1), weekdays.indices.contains(weekday - 1)
+        else { return nil }
+        let monthName = months[month - 1]
+        let weekdayName = weekdays[weekday - 1]
+        let twoDigitMinute = minute < 10 ? "0\(minute)" : "\(minute)"
+        switch name {
+        case "time":
+            let hour12 = hour % 12 == 0 ? 12 : hour % 12
+            return "\(hour12):\(twoDigitMinute) \(hour < 12 ? "AM" : "PM")"
+        case "time24": return "\(hour):\(twoDigitMinute)"
+        case "date": return "\(weekdayName), \(monthName) \(day), \(year)"
+        case "weekday": return weekdayName
+        case "month": return monthName
+        case "day": return String(day)
+        case "day_ordinal": return ordinal(day)
+        case "year": return String(year)
+        default: return nil
+        }
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}

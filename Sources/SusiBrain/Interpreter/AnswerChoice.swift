@@ -1,0 +1,74 @@
+import Foundation
+
+/// One way an intent may answer: a plain template, or SUSI's conditional form
+/// `?$name$:THEN:ELSE` (or `?$name$=value:THEN:ELSE`), each branch holding `|` alternatives.
+enum AnswerChoice: Sendable, Equatable {
+    case plain(AnswerTemplate)
+    case conditional(
+        variable: String, equals: String?, then: [AnswerTemplate], otherwise: [AnswerTemplate])
+
+    /// Parses one answer line into its alternatives (a conditional line is one alternative).
+    static func parseLine(_ line: String) -> Result<[AnswerChoice], SkillParseFailure> {
+        guard line.hasPrefix("?") else {
+            return .success(
+                line.split(separator: "|", omittingEmptySubsequences: false).map {
+                    .plain(AnswerTemplate($0.trimmingCharacters(in: .whitespaces)))
+                })
+        }
+        // ?$name$[=value]:THEN[:ELSE]
+        let body = line.dropFirst()
+        guard body.hasPrefix("$"), let close = body.dropFirst().firstIndex(of: "$") else {
+            return .failure(SkillParseFailure("conditional answer must start with ?$name$:"))
+        }
+        let name = String(body[body.index(after: body.startIndex)..<close])
+        guard !name.isEmpty, name.allSatisfy(AnswerTemplate.isNameCharacter) else {
+            return .failure(SkillParseFailure("conditional answer names no variable"))
+        }
+        var rest = body[body.index(after: close)...]
+        var equals: String?
+        if rest.hasPrefix("=") {
+            guard let colon = rest.firstIndex(of: ":") else {
+                return .failure(SkillParseFailure("conditional answer needs ':' after the condition"))
+            }
+            equals = String(rest[rest.index(after: rest.startIndex)..<colon]).trimmingCharacters(
+                in: .whitespaces)
+            rest = rest[colon...]
+        }
+        guard rest.hasPrefix(":") else {
+            return .failure(SkillParseFailure("conditional answer needs ':' after the condition"))
+        }
+        rest = rest.dropFirst()
+        let thenText: Substring
+        let elseText: Substring?
+        if let colon = rest.firstIndex(of: ":") {
+            thenText = rest[..<colon]
+            elseText = rest[rest.index(after: colon)...]
+        } else {
+            thenText = rest
+            elseText = nil
+        }
+        func alternatives(_ text: Substring?) -> [AnswerTemplate] {
+            guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+            return text.split(separator: "|", omittingEmptySubsequences: false).map {
+                AnswerTemplate($0.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        let thenAlternatives = alternatives(thenText)
+        guard !thenAlternatives.isEmpty else {
+            return .failure(SkillParseFailure("conditional answer has an empty THEN branch"))
+        }
+        return .success([
+            .conditional(
+                variable: name, equals: equals, then: thenAlternatives, otherwise: alternatives(elseText))
+        ])
+    }
+}
+
+/// A problem found while reading a skill file, before the file and line are attached.
+struct SkillParseFailure: Error, Equatable {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,36 @@
+import SusiCore
+
+/// The built-in `Brain` in the pipeline's `ChatBrain` role (`brain.mode = local`, `susi ask
+/// --local`, and the local half of `HybridBrain`).
+///
+/// The context (voice, volume, last answer, ...) is asked for on every query, so the caller
+/// keeps it current. Immutable; safe from any thread.
+public final class LocalChatBrain: ChatBrain, Sendable {
+    /// The skills answering.
+    public let brain: Brain
+    private let context: @Sendable () -> BrainContext
+    private let catchAllSkills: Set<String>
+
+    /// Wraps `brain`; `context` is called once per query. Answers of `catchAllSkills` do not
+    /// count as a complete command.
+    public init(
+        brain: Brain, catchAllSkills: Set<String> = HybridRoutingPolicy.defaultCatchAllSkills,
+        context: @escaping @Sendable () -> BrainContext = { BrainContext() }
+    ) {
+        self.brain = brain
+        self.catchAllSkills = catchAllSkills
+        self.context = context
+    }
+
+    /// The built-in brain's reply (may block on console fetches; see `Brain`).
+    public func answer(_ query: String) throws(BrainError) -> ChatResponse {
+        try brain.answer(query, context: context())
+    }
+
+    /// Whether a skill other than the catch-all matches `text`: then the command is complete
+    /// and the endpointer may stop after a short silence.
+    public func isCompleteCommand(_ text: String) -> Bool {
+        guard let reply = try? brain.answer(text, context: context()), let skill = reply.skill else { return false }
+        return reply.hasAnswer && !catchAllSkills.contains(skill)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SusiCore
+import SusiNet
+
+/// Fetches console data with SusiNet's `HTTPClient` (libcurl in production).
+///
+/// A skill's URL is fetched with short timeouts and a small size cap: the speaker is waiting
+/// for the answer, and a slow service must fall through to the next candidate rather than
+/// keep the person waiting.
+public struct HTTPSkillDataFetcher: SkillDataFetcher {
+    private let client: any HTTPClient
+    private let connectTimeout: Double
+    private let totalTimeout: Double
+    private let maxResponseBytes: Int
+
+    /// Creates a fetcher over `client`; times in seconds.
+    public init(
+        client: any HTTPClient = CurlHTTPClient(stage: .brain),
+        connectTimeout: Double = 2,
+        totalTimeout: Double = 4,
+        maxResponseBytes: Int = 1024 * 1024
+    ) {
+        self.client = client
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    public func fetchJSON(url: String) throws(BrainError) -> Data {
+        let request = HTTPRequest(
+            url: url,
+            headers: [(name: "Accept", value: "application/json")],
+            connectTimeout: connectTimeout,
+            totalTimeout: totalTimeout,
+            maxResponseBytes: maxResponseBytes)
+        let response: HTTPResponse
+        do {
+            response = try client.send(request)
+        } catch {
+            throw BrainError(.fetchFailed, message: "console fetch failed: \(error.message)")
+        }
+        guard response.isSuccess else {
+            throw BrainError(
+                .fetchFailed,
+                message: "console fetch got HTTP \(response.status) from \(request.redactedURL)")
+        }
+        return response.body
+    }
+}

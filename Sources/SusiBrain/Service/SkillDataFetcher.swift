@@ -1,0 +1,22 @@
+import Foundation
+
+/// Fetches the JSON a `!console:` block's `url` names.
+///
+/// Called on the thread that asked the brain, and may block it for up to the fetcher's
+/// timeout. Implementations: `HTTPSkillDataFetcher` (libcurl), `OfflineSkillDataFetcher`,
+/// and in-memory fakes in tests.
+public protocol SkillDataFetcher: Sendable {
+    /// The body of a successful (2xx) response, or a `brain-fetch-failed` error.
+    func fetchJSON(url: String) throws(BrainError) -> Data
+}
+
+/// A fetcher for a speaker without network access: every fetch fails at once, so console
+/// intents fall through to the next candidate.
+public struct OfflineSkillDataFetcher: SkillDataFetcher {
+    /// Creates the fetcher.
+    public init() {}
+
+    public func fetchJSON(url: String) throws(BrainError) -> Data {
+        throw BrainError(.fetchFailed, message: "offline: not fetching \(url)")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SusiCore
+
+/// The compiled body of a `!console:` block.
+///
+/// SUSI's own keys: `url` (fetched, captures percent-encoded into it) with `path` (where the
+/// data rows are in the fetched JSON), and `actions` (action objects to add after the
+/// answer). This speaker adds `function` with `argument`: a built-in function computes the data
+/// row instead of a URL (see `BuiltinFunctions`).
+struct ConsoleSpec: Sendable {
+    /// The answer written after `!console:` (alternatives and conditionals allowed, as on an
+    /// answer line); empty means no spoken answer.
+    let answer: [AnswerChoice]
+    let url: AnswerTemplate?
+    let path: JSONPath
+    let function: String?
+    let argument: AnswerTemplate
+    /// The `actions` array as JSON text with placeholders, filled and decoded per answer.
+    let actionsTemplate: AnswerTemplate?
+
+    /// Compiles a console body; the failure names what is wrong.
+    init(answer: String, body: String) throws(SkillParseFailure) {
+        let answerText = answer.trimmingCharacters(in: .whitespaces)
+        if answerText.isEmpty {
+            self.answer = []
+        } else {
+            switch AnswerChoice.parseLine(answerText) {
+            case .success(let choices): self.answer = choices
+            case .failure(let failure): throw failure
+            }
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body)
+        } catch {
+            throw SkillParseFailure("console body is not valid JSON")
+        }
+        guard let members = json.objectValue else {
+            throw SkillParseFailure("console body must be a JSON object")
+        }
+        let urlText = members["url"]?.stringValue
+        let functionName = members["function"]?.stringValue
+        if urlText != nil && functionName != nil {
+            throw SkillParseFailure("console body may have \"url\" or \"function\", not both")
+        }
+        if let functionName, !BuiltinFunctions.names.contains(functionName) {
+            let known = BuiltinFunctions.names.sorted().joined(separator: ", ")
+            throw SkillParseFailure("unknown function \"\(functionName)\" (known: \(known))")
+        }
+        let pathText = members["path"]?.stringValue ?? "$"
+        guard let path = JSONPath(pathText) else {
+            throw SkillParseFailure(
+                "console path \"\(pathText)\" is not a supported JSONPath ($, $.a.b, $.a[0], $[0])")
+        }
+        var actionsTemplate: AnswerTemplate?
+        if let actions = members["actions"] {
+            guard let list = actions.arrayValue, list.allSatisfy({ $0["type"]?.stringValue != nil })
+            else {
+                throw SkillParseFailure("console \"actions\" must be a list of objects with a \"type\"")
+            }
+            actionsTemplate = AnswerTemplate(JSONValue.array(list).jsonText)
+        }
+        if urlText == nil && functionName == nil && actionsTemplate == nil {
+            throw SkillParseFailure("console body needs \"url\", \"function\" or \"actions\"")
+        }
+        url = urlText.map(AnswerTemplate.init)
+        self.path = path
+        function = functionName
+        argument = AnswerTemplate(members["argument"]?.stringValue ?? "$0$")
+        self.actionsTemplate = actionsTemplate
+    }
+}

@@ -1,0 +1,45 @@
+/// How the assistant sounds: an eSpeak NG voice (the accent), a variant (the speaker) and
+/// prosody.
+///
+/// `name` is anything `VoiceCatalog.resolve` understands: a voice id such as `en-us`,
+/// `en-gb-scotland` or `en-029`, a voice name, or a friendly name such as `scottish`. It may
+/// carry a variant itself (`en-us+f3`); an explicit `variant` wins.
+public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
+    /// The voice: accent and language.
+    public var name: String
+    /// eSpeak NG variant (`f3`, `m2`, `klatt`, ...) or empty for the voice's own.
+    public var variant: String
+    /// Speaking rate in words per minute, `rateRange`.
+    public var rate: Int
+    /// Base pitch, `pitchRange`; 50 is the voice's normal pitch.
+    public var pitch: Int
+    /// Amplitude, `volumeRange`; 100 is eSpeak NG's normal level.
+    public var volume: Int
+
+    /// Rates eSpeak NG accepts, words per minute.
+    public static let rateRange = 80...450
+    /// Pitches eSpeak NG accepts.
+    public static let pitchRange = 0...99
+    /// Amplitudes eSpeak NG accepts.
+    public static let volumeRange = 0...200
+
+    /// Creates settings; the defaults are the config file's (`en-us`, 175 wpm, pitch 50).
+    public init(name: String = "en-us", variant: String = "", rate: Int = 175, pitch: Int = 50, volume: Int = 100) {
+        self.name = name
+        self.variant = variant
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+    }
+
+    /// Throws `tts-invalid-setting` naming the first value outside its range.
+    public func validate() throws(SynthesisError) {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("rate", rate, Self.rateRange), ("pitch", pitch, Self.pitchRange), ("volume", volume, Self.volumeRange),
+        ]
+        for (field, value, range) in checks where !range.contains(value) {
+            throw SynthesisError(
+                .invalidSetting, "voice \(field) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiBrain
+
+/// The repository root, found from this file's path (Tests/SusiBrainTests/TestSupport.swift).
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The bundled skills directory.
+let bundledSkillsDirectory = repositoryRoot + "/models/skills"
+
+/// A fetcher serving fixed bodies by URL, counting calls; anything else fails.
+final class InMemoryFetcher: SkillDataFetcher, @unchecked Sendable {
+    // Only touched under `lock`; tests read `requested` after the brain returns.
+    private let lock = NSLock()
+    private let bodies: [String: String]
+    private var log: [String] = []
+
+    init(_ bodies: [String: String]) {
+        self.bodies = bodies
+    }
+
+    var requested: [String] {
+        lock.withLock { log }
+    }
+
+    func fetchJSON(url: String) throws(BrainError) -> Data {
+        lock.withLock { log.append(url) }
+        guard let body = bodies[url] else {
+            throw BrainError(.fetchFailed, message: "no body for \(url)")
+        }
+        return Data(body.utf8)
+    }
+}
+
+/// A brain over one in-memory skill text, always picking the first alternative.
+func makeBrain(
+    _ text: String, id: String = "test", fetcher: any SkillDataFetcher = OfflineSkillDataFetcher()
+) -> Brain {
+    Brain(texts: [(id, text)], fetcher: fetcher, pick: { _ in 0 })
+}
+
+/// The spoken text of the answer to `query`, or the error code.
+func say(_ brain: Brain, _ query: String, context: BrainContext = .examples) -> String {
+    do {
+        return try brain.answer(query, context: context).spokenText
+    } catch {
+        return error.code
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SusiCore
+import SusiNet
+import SusiServer
+import XCTest
+
+/// The web search client against a loopback stand-in for DuckDuckGo's instant answers.
+final class SusiWebSearchTests: XCTestCase {
+    private func searchServer(seen: QueryLog = QueryLog()) throws -> (HTTPServer, String) {
+        try startServer { router in
+            router.get("/") { request in
+                seen.append(request.query)
+                switch request.query["q"] {
+                case "swift":
+                    return jsonReply(#"{"AbstractText": "Swift is a programming language.", "AbstractURL": "https://en.wikipedia.org/wiki/Swift", "RelatedTopics": [{"Text": "ignored"}]}"#)
+                case "berlin":
+                    return jsonReply(#"{"AbstractText": "", "RelatedTopics": [{"Name": "Places", "Topics": [{"Text": "Berlin, capital of Germany", "FirstURL": "https://duckduckgo.com/Berlin"}]}]}"#)
+                case "slow":
+                    Thread.sleep(forTimeInterval: 2)
+                    return jsonReply("{}")
+                case "broken":
+                    return .html("<title>Bad Gateway</title>", status: 502)
+                default:
+                    return jsonReply(#"{"AbstractText": "", "RelatedTopics": []}"#)
+                }
+            }
+        }
+    }
+
+    func testAbstractThenFirstRelatedTopic() throws {
+        let seen = QueryLog()
+        let (server, base) = try searchServer(seen: seen)
+        defer { server.stop() }
+        let client = WebSearchClient(baseURL: base, http: CurlHTTPClient())
+        let swift = try client.search("swift")
+        XCTAssertEqual(swift.text, "Swift is a programming language.")
+        XCTAssertEqual(swift.url, "https://en.wikipedia.org/wiki/Swift")
+        XCTAssertEqual(seen.all.first?["format"], "json")
+        XCTAssertEqual(try client.search("berlin").text, "Berlin, capital of Germany")
+        XCTAssertEqual(client.spokenAnswer(for: WebSearchAction(query: "berlin")), "Berlin, capital of Germany")
+    }
+
+    func testFailuresAreTypedAndSpokenPolitely() throws {
+        let (server, base) = try searchServer()
+        defer { server.stop() }
+        let client = WebSearchClient(baseURL: base, http: CurlHTTPClient(), timeout: 0.5)
+        XCTAssertThrowsError(try client.search("nothing")) { XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-no-answer") }
+        XCTAssertThrowsError(try client.search("broken")) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-http-status")
+            XCTAssertEqual(($0 as? SusiAPIError)?.reason, "Bad Gateway")
+        }
+        let started = Date()
+        XCTAssertThrowsError(try client.search("slow")) { XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-timeout") }
+        XCTAssertLessThan(elapsed(since: started), 0.5 + 1.5)
+        XCTAssertTrue(client.spokenAnswer(for: WebSearchAction(query: "nothing")).contains("found nothing"))
+        XCTAssertTrue(client.spokenAnswer(for: WebSearchAction(query: "broken")).hasPrefix("Sorry"))
+    }
+}
