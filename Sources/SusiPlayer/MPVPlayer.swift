@@ -4,7 +4,7 @@ import SusiCore
 /// The `MediaPlayer` that drives one long-lived mpv process over its JSON IPC socket.
 ///
 /// mpv is started on the first `play`/`enqueue` (or `start()`) as
-/// `COMMAND --no-video --no-terminal --ytdl-format=bestaudio/best ARGS --idle
+/// `COMMAND --no-video --no-terminal --ytdl-format=bestaudio/best ARGS --idle=yes
 /// --input-ipc-server=SOCKET --volume=N`, the socket in a private 0700 directory. If it dies it
 /// is noticed (process exit or socket end), reported once as `player-died`, and the next `play`
 /// starts a new one. `shutdown()` (also run by `deinit`) stops the process and removes the
@@ -481,13 +481,22 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         if base.hasSuffix("/") { base.removeLast() }
         // sun_path holds 108 bytes; a deep temporary directory would not fit a socket name.
         if base.isEmpty || base.utf8.count > 70 || !FileManager.default.fileExists(atPath: base) { base = "/tmp" }
-        let path = base + "/susi-player-\(getpid())-\(UUID().uuidString.prefix(8))"
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw PlayerError(
-                .startFailed, "cannot create the player's socket directory \(path): \(error.localizedDescription)")
+        var path = ""
+        var failure = ""
+        // An unusable runtime directory (read-only, full) should not cost the speaker its music.
+        for candidate in base == "/tmp" ? [base] : [base, "/tmp"] {
+            path = candidate + "/susi-player-\(getpid())-\(UUID().uuidString.prefix(8))"
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                failure = ""
+                break
+            } catch {
+                failure = error.localizedDescription
+            }
+        }
+        guard failure.isEmpty else {
+            throw PlayerError(.startFailed, "cannot create the player's socket directory \(path): \(failure)")
         }
         lock.lock()
         directory = path

@@ -41,7 +41,9 @@ enum LoginCommand: Command {
         let account = AccountStore(configStore: context.store)
         try account.save(token)
         let until = token.expiresAt.formatted(.dateTime.year().month().day().hour().minute())
-        context.print("Logged in to \(config.brain.server) as \(SkillReview.anonymized(token.email)); the login is valid until \(until).")
+        context.print(
+            "Logged in to \(config.brain.server) as \(SkillReview.anonymized(token.email)); the login is valid until \(until)."
+        )
     }
 }
 
@@ -73,7 +75,9 @@ private enum Terminal {
         guard isatty(STDIN_FILENO) == 1 else {
             if echo, let line = readLine(strippingNewline: true) { return line }
             throw LoginInputError(
-                message: echo ? "no email on standard input; use --email" : "no terminal to ask for the password; use --password-stdin")
+                message: echo
+                    ? "no email on standard input; use --email"
+                    : "no terminal to ask for the password; use --password-stdin")
         }
         FileHandle.standardError.write(Data(text.utf8))
         var saved = termios()

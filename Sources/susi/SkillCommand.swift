@@ -40,7 +40,8 @@ enum SkillCommand: Command {
             guard let groupName, !groupName.isEmpty else {
                 throw UsageError("name the skill's group with --group G or as GROUP/\(name)")
             }
-            return SkillReference(model: model, group: groupName, language: languageOption ?? config.brain.language, name: name)
+            return SkillReference(
+                model: model, group: groupName, language: languageOption ?? config.brain.language, name: name)
         }
         func token() throws -> AccountToken {
             try AccountStore(configStore: context.store).requireToken(for: config.brain.server)
@@ -124,12 +125,16 @@ enum SkillCommand: Command {
     static func reviewsJSON(_ skill: SkillReference, reviews: [SkillReview], total: Int) throws -> String {
         let entries: [JSONValue] = reviews.map { review in
             [
-                "reviewer": .string(review.reviewer), "date": .string(review.day), "timestamp": .string(review.timestamp),
+                "reviewer": .string(review.reviewer), "date": .string(review.day),
+                "timestamp": .string(review.timestamp),
                 "text": .string(review.text), "avatar": review.avatarURL.map(JSONValue.string) ?? .null,
             ]
         }
         let object: JSONValue = [
-            "skill": ["model": .string(skill.model), "group": .string(skill.group), "language": .string(skill.language), "name": .string(skill.name)],
+            "skill": [
+                "model": .string(skill.model), "group": .string(skill.group), "language": .string(skill.language),
+                "name": .string(skill.name),
+            ],
             "total": .number(Double(total)), "more": .number(Double(total - reviews.count)), "reviews": .array(entries),
         ]
         let encoder = JSONEncoder()
@@ -151,7 +156,8 @@ enum SkillCommand: Command {
             case .alreadyReported:
                 text = "you have already reported \(skill.name) (HTTP 422)"
             case .rejected:
-                text = "the server did not accept the request to \(doing) \(skill.name): \(error.reason ?? "no reason given")"
+                text =
+                    "the server did not accept the request to \(doing) \(skill.name): \(error.reason ?? "no reason given")"
             default:
                 text = "could not \(doing) \(skill.name): \(error.message)"
             }

@@ -33,7 +33,8 @@ final class RoutingTests: XCTestCase {
         return (server, "http://127.0.0.1:\(try XCTUnwrap(server.port))")
     }
 
-    private func hybrid(_ local: LocalChatBrain, server: String, fallbacks: FallbackLog = FallbackLog()) -> HybridBrain {
+    private func hybrid(_ local: LocalChatBrain, server: String, fallbacks: FallbackLog = FallbackLog()) -> HybridBrain
+    {
         var config = Config()
         config.brain.server = server
         config.brain.timeoutSeconds = 2
@@ -47,9 +48,10 @@ final class RoutingTests: XCTestCase {
         let (server, base) = try chatServer(body: Self.remoteReply, counter: counter)
         defer { server.stop() }
         let brain = hybrid(try bundledBrain(), server: base)
-        for query in ["what time is it", "stop", "pause the music", "turn the volume up", "set a timer for five minutes",
-                      "what is seven times eight", "next song"]
-        {
+        for query in [
+            "what time is it", "stop", "pause the music", "turn the volume up", "set a timer for five minutes",
+            "what is seven times eight", "next song",
+        ] {
             let answer = try brain.route(query)
             XCTAssertEqual(answer.source, .local, "\(query) -> \(answer.response.skill ?? "nothing")")
         }
@@ -92,7 +94,9 @@ final class RoutingTests: XCTestCase {
 
     func testRemoteFailureWithoutALocalAnswerThrowsTheRemoteError() throws {
         let empty = LocalChatBrain(brain: Brain(texts: []))
-        let brain = HybridBrain(local: empty, remote: SusiChatClient(server: "http://127.0.0.1:\(try XCTUnwrap(closedPort()))", http: CurlHTTPClient()))
+        let brain = HybridBrain(
+            local: empty,
+            remote: SusiChatClient(server: "http://127.0.0.1:\(try XCTUnwrap(closedPort()))", http: CurlHTTPClient()))
         XCTAssertThrowsError(try brain.answer("anything")) {
             XCTAssertEqual(($0 as? any SusiError)?.code, "brain-connection-refused")
         }
@@ -103,7 +107,10 @@ final class RoutingTests: XCTestCase {
         let brain = Brain(texts: [
             ("weather", "::name Weather\n::routing local\n\nweather *\nSunny.\n"),
             ("time", "::name Time\n::routing remote\n\nwhat time is it\nNoon.\n"),
-            ("media", "::name Media\n\nstop\n!console:\n{\"actions\":[{\"type\":\"stop\"}]}\neol\n\nplay *\nPlaying $1$.\n"),
+            (
+                "media",
+                "::name Media\n\nstop\n!console:\n{\"actions\":[{\"type\":\"stop\"}]}\neol\n\nplay *\nPlaying $1$.\n"
+            ),
         ])
         let policy = HybridRoutingPolicy(skills: brain.skills)
         XCTAssertTrue(policy.answersLocally(try brain.answer("weather today")))
@@ -121,7 +128,8 @@ final class RoutingTests: XCTestCase {
             config: config, mode: .remote, server: "http://127.0.0.1:9", http: CurlHTTPClient(), local: local)
         XCTAssertEqual((forced as? SusiChatClient)?.server, "http://127.0.0.1:9")
         config.brain.mode = "hybrid"
-        let hybrid = try XCTUnwrap(ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: local) as? HybridBrain)
+        let hybrid = try XCTUnwrap(
+            ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: local) as? HybridBrain)
         XCTAssertTrue(hybrid.isCompleteCommand("what time is it"))
         XCTAssertFalse(hybrid.isCompleteCommand("what is the"))
     }

@@ -23,7 +23,9 @@ final class SusiAccountTests: XCTestCase {
         try startServer { router in
             router.get("/aaa/login.json") { request in
                 seen.append(request.query)
-                guard request.query["type"] == "access-token" else { return .html("<title>Bad type</title>", status: 400) }
+                guard request.query["type"] == "access-token" else {
+                    return .html("<title>Bad type</title>", status: 400)
+                }
                 if request.query["login"] == "soft@example.com" {
                     return jsonReply(#"{"accepted": false, "message": "Account not activated"}"#)
                 }
@@ -31,7 +33,8 @@ final class SusiAccountTests: XCTestCase {
                     return .html("<html><head><title>Authentication failed</title></head></html>", status: 401)
                 }
                 return jsonReply(
-                    #"{"accepted": true, "message": "You are logged in as mario@example.com", "access_token": "tok-abc", "valid_seconds": 604800, "uuid": "u1"}"#)
+                    #"{"accepted": true, "message": "You are logged in as mario@example.com", "access_token": "tok-abc", "valid_seconds": 604800, "uuid": "u1"}"#
+                )
             }
         }
     }
@@ -61,7 +64,8 @@ final class SusiAccountTests: XCTestCase {
         let (server, base) = try loginServer()
         defer { server.stop() }
         XCTAssertThrowsError(
-            try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(email: "mario@example.com", password: "wrong-pw")
+            try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(
+                email: "mario@example.com", password: "wrong-pw")
         ) { error in
             let error = error as? SusiAPIError
             XCTAssertEqual(error?.code, "account-unauthorized")
@@ -83,14 +87,19 @@ final class SusiAccountTests: XCTestCase {
         XCTAssertThrowsError(try client.logIn(email: "", password: "x")) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-bad-input")
         }
-        let (empty, emptyBase) = try startServer { $0.get("/aaa/login.json") { _ in jsonReply(#"{"accepted": true}"#) } }
+        let (empty, emptyBase) = try startServer {
+            $0.get("/aaa/login.json") { _ in jsonReply(#"{"accepted": true}"#) }
+        }
         defer { empty.stop() }
-        XCTAssertThrowsError(try SusiLoginClient(server: emptyBase, http: CurlHTTPClient()).logIn(email: "a@b.c", password: "x")) {
+        XCTAssertThrowsError(
+            try SusiLoginClient(server: emptyBase, http: CurlHTTPClient()).logIn(email: "a@b.c", password: "x")
+        ) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-bad-json")
         }
         let closed = try RawSocket()
         XCTAssertThrowsError(
-            try SusiLoginClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).logIn(email: "a@b.c", password: "x")
+            try SusiLoginClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).logIn(
+                email: "a@b.c", password: "x")
         ) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-connection-refused")
         }
@@ -98,7 +107,10 @@ final class SusiAccountTests: XCTestCase {
 
     func testExpiredTokenIsDroppedWithAClearMessage() throws {
         let now = Date()
-        try store.save(AccountToken(accessToken: "tok", expiresAt: now.addingTimeInterval(-5), email: "mario@example.com", server: "http://x"))
+        try store.save(
+            AccountToken(
+                accessToken: "tok", expiresAt: now.addingTimeInterval(-5), email: "mario@example.com",
+                server: "http://x"))
         XCTAssertThrowsError(try store.requireToken(for: "http://x", now: now)) { error in
             let error = error as? SusiAPIError
             XCTAssertEqual(error?.code, "account-token-expired")
@@ -114,7 +126,8 @@ final class SusiAccountTests: XCTestCase {
 
     func testRemoveIsIdempotentAndBrokenFilesMeanLoggedOut() throws {
         XCTAssertFalse(try store.remove())
-        try store.save(AccountToken(accessToken: "tok", expiresAt: Date().addingTimeInterval(60), email: "", server: "http://x"))
+        try store.save(
+            AccountToken(accessToken: "tok", expiresAt: Date().addingTimeInterval(60), email: "", server: "http://x"))
         XCTAssertTrue(try store.remove())
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: store.path))
         XCTAssertEqual(store.state(), .loggedOut)

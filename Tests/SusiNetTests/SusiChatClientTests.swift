@@ -94,7 +94,8 @@ final class SusiChatClientTests: XCTestCase {
         config.location.countryCode = "DE"
         config.location.countryName = "Germany"
         let cest = try XCTUnwrap(TimeZone(secondsFromGMT: 7200))
-        _ = try SusiChatClient(config: config, http: CurlHTTPClient(), timeZone: cest).answer("  wie spät ist es? & so ")
+        _ = try SusiChatClient(config: config, http: CurlHTTPClient(), timeZone: cest).answer(
+            "  wie spät ist es? & so ")
         let query = try XCTUnwrap(seen.all.first)
         XCTAssertEqual(query["q"], "wie spät ist es? & so")
         XCTAssertEqual(query["timezoneOffset"], "-120")
@@ -116,15 +117,22 @@ final class SusiChatClientTests: XCTestCase {
         defer { server.stop() }
         let account = AccountStore(path: directory + "/account.json")
         let client = SusiChatClient(server: base, http: CurlHTTPClient(), account: account)
-        try account.save(AccountToken(accessToken: "tok-123", expiresAt: Date().addingTimeInterval(3600), email: "a@b.c", server: base + "/"))
+        try account.save(
+            AccountToken(
+                accessToken: "tok-123", expiresAt: Date().addingTimeInterval(3600), email: "a@b.c", server: base + "/"))
         _ = try client.answer("hello")
         XCTAssertEqual(seen.all.last?["access_token"], "tok-123")
 
-        try account.save(AccountToken(accessToken: "tok-other", expiresAt: Date().addingTimeInterval(3600), email: "a@b.c", server: "https://api.susi.ai"))
+        try account.save(
+            AccountToken(
+                accessToken: "tok-other", expiresAt: Date().addingTimeInterval(3600), email: "a@b.c",
+                server: "https://api.susi.ai"))
         _ = try client.answer("hello")
         XCTAssertNil(seen.all.last?["access_token"], "a token goes only to the server that issued it")
 
-        try account.save(AccountToken(accessToken: "tok-old", expiresAt: Date().addingTimeInterval(-1), email: "a@b.c", server: base))
+        try account.save(
+            AccountToken(accessToken: "tok-old", expiresAt: Date().addingTimeInterval(-1), email: "a@b.c", server: base)
+        )
         _ = try client.answer("hello")
         XCTAssertNil(seen.all.last?["access_token"], "an expired token is not sent")
         XCTAssertFalse(FileManager.default.fileExists(atPath: account.path), "and it is dropped")

@@ -92,7 +92,8 @@ final class SusiChatFailureTests: XCTestCase {
 
     func testGarbageIsBadJSON() throws {
         for body in ["<html>not json</html>", "{\"answers\": [", "[1, 2, 3]", "", "\"just a string\""] {
-            let (server, base) = try serve { _ in ServerResponse(contentType: "application/json", body: Data(body.utf8)) }
+            let (server, base) = try serve { _ in ServerResponse(contentType: "application/json", body: Data(body.utf8))
+            }
             assertFails(base, code: "brain-bad-json")
             server.stop()
         }

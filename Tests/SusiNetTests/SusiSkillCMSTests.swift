@@ -8,7 +8,8 @@ import XCTest
 final class SusiSkillCMSTests: XCTestCase {
     private let skill = SkillReference(group: "Knowledge", name: "wikipedia")
     private let token = { (server: String) in
-        AccountToken(accessToken: "tok-9", expiresAt: Date().addingTimeInterval(3600), email: "me@example.com", server: server)
+        AccountToken(
+            accessToken: "tok-9", expiresAt: Date().addingTimeInterval(3600), email: "me@example.com", server: server)
     }
 
     static let feedback = """
@@ -26,31 +27,45 @@ final class SusiSkillCMSTests: XCTestCase {
             router.get("/cms/getSkillFeedback.json") { request in
                 seen.append(request.query)
                 if request.query["skill"] == "unreviewed" {
-                    return jsonReply(#"{"skill_name": "unreviewed", "feedback": [], "accepted": false, "message": "Skill hasn't been given any feedback"}"#)
+                    return jsonReply(
+                        #"{"skill_name": "unreviewed", "feedback": [], "accepted": false, "message": "Skill hasn't been given any feedback"}"#
+                    )
                 }
                 return jsonReply(Self.feedback)
             }
             router.get("/cms/getSkillRating.json") { request in
                 seen.append(request.query)
                 if request.query["skill"] == "unrated" {
-                    return jsonReply(#"{"accepted": false, "message": "Skill has not been rated yet", "skill_rating": {"negative": "0", "positive": "0", "stars": {"one_star": 0, "two_star": 0, "three_star": 0, "four_star": 0, "five_star": 0, "avg_star": 0, "total_star": 0}}}"#)
+                    return jsonReply(
+                        #"{"accepted": false, "message": "Skill has not been rated yet", "skill_rating": {"negative": "0", "positive": "0", "stars": {"one_star": 0, "two_star": 0, "three_star": 0, "four_star": 0, "five_star": 0, "avg_star": 0, "total_star": 0}}}"#
+                    )
                 }
-                return jsonReply(#"{"skill_name": "wikipedia", "accepted": true, "skill_rating": {"negative": "0", "positive": "3", "feedback_count": 5, "stars": {"one_star": 1, "two_star": "0", "three_star": 1, "four_star": 2, "five_star": 6, "avg_star": 4.2, "total_star": 10}}}"#)
+                return jsonReply(
+                    #"{"skill_name": "wikipedia", "accepted": true, "skill_rating": {"negative": "0", "positive": "3", "feedback_count": 5, "stars": {"one_star": 1, "two_star": "0", "three_star": 1, "four_star": 2, "five_star": 6, "avg_star": 4.2, "total_star": 10}}}"#
+                )
             }
             router.get("/cms/fiveStarRateSkill.json") { request in
                 seen.append(request.query)
-                guard request.query["access_token"] == "tok-9" else { return .html("<title>Unauthorized</title>", status: 401) }
-                return jsonReply(#"{"accepted": true, "message": "Skill ratings updated", "ratings": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 6, "total_star": 11, "avg_star": 4.18}}"#)
+                guard request.query["access_token"] == "tok-9" else {
+                    return .html("<title>Unauthorized</title>", status: 401)
+                }
+                return jsonReply(
+                    #"{"accepted": true, "message": "Skill ratings updated", "ratings": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 6, "total_star": 11, "avg_star": 4.18}}"#
+                )
             }
             router.get("/cms/feedbackSkill.json") { request in
                 seen.append(request.query)
                 if request.query["skill"] == "ghost" { return .html("<title>Skill not found</title>", status: 404) }
-                if request.query["feedback"] == "spam" { return jsonReply(#"{"accepted": false, "message": "Feedback rejected"}"#) }
+                if request.query["feedback"] == "spam" {
+                    return jsonReply(#"{"accepted": false, "message": "Feedback rejected"}"#)
+                }
                 return jsonReply(#"{"accepted": true, "message": "Skill feedback updated"}"#)
             }
             router.get("/cms/reportSkill.json") { request in
                 seen.append(request.query)
-                if request.query["skill"] == "reported" { return .html("<title>Skill already reported</title>", status: 422) }
+                if request.query["skill"] == "reported" {
+                    return .html("<title>Skill already reported</title>", status: 422)
+                }
                 return jsonReply(#"{"accepted": true, "message": "Skill has been reported successfully"}"#)
             }
         }
@@ -61,8 +76,11 @@ final class SusiSkillCMSTests: XCTestCase {
         let (server, base) = try cmsServer(seen: seen)
         defer { server.stop() }
         let reviews = try SkillCMSClient(server: base, http: CurlHTTPClient()).reviews(of: skill)
-        XCTAssertEqual(seen.all.first, ["model": "general", "group": "Knowledge", "language": "en", "skill": "wikipedia"])
-        XCTAssertEqual(reviews.map(\.text), ["Best skill ever", "Meh", "Quite good", "Old one"], "empty text dropped, newest first")
+        XCTAssertEqual(
+            seen.all.first, ["model": "general", "group": "Knowledge", "language": "en", "skill": "wikipedia"])
+        XCTAssertEqual(
+            reviews.map(\.text), ["Best skill ever", "Meh", "Quite good", "Old one"], "empty text dropped, newest first"
+        )
         XCTAssertEqual(reviews.map(\.reviewer), ["Anna", "luigi@...", "mario@...", "old@..."])
         XCTAssertEqual(reviews.map(\.day), ["2018-06-12", "2018-06-11", "2018-06-10", "2017-06-09"])
         XCTAssertEqual(reviews[0].avatarURL, "https://api.susi.ai/images/anna.jpg")
@@ -125,10 +143,25 @@ final class SusiSkillCMSTests: XCTestCase {
             ("skill-unauthorized", { _ = try client.rate(self.skill, stars: 5, token: stale) }),
             ("skill-bad-input", { _ = try client.rate(self.skill, stars: 6, token: self.token(base)) }),
             ("skill-bad-input", { _ = try client.review(self.skill, text: " ", token: self.token(base)) }),
-            ("skill-not-found", { _ = try client.review(SkillReference(group: "X", name: "ghost"), text: "hi", token: self.token(base)) }),
+            (
+                "skill-not-found",
+                {
+                    _ = try client.review(
+                        SkillReference(group: "X", name: "ghost"), text: "hi", token: self.token(base))
+                }
+            ),
             ("skill-rejected", { _ = try client.review(self.skill, text: "spam", token: self.token(base)) }),
-            ("skill-already-reported", { _ = try client.report(SkillReference(group: "X", name: "reported"), reason: "bad", token: self.token(base)) }),
-            ("account-not-logged-in", { _ = try client.rate(self.skill, stars: 5, token: self.token("https://api.susi.ai")) }),
+            (
+                "skill-already-reported",
+                {
+                    _ = try client.report(
+                        SkillReference(group: "X", name: "reported"), reason: "bad", token: self.token(base))
+                }
+            ),
+            (
+                "account-not-logged-in",
+                { _ = try client.rate(self.skill, stars: 5, token: self.token("https://api.susi.ai")) }
+            ),
         ]
         for (code, call) in cases {
             XCTAssertThrowsError(try call(), code) { error in
@@ -136,13 +169,16 @@ final class SusiSkillCMSTests: XCTestCase {
             }
         }
         let closed = try RawSocket()
-        XCTAssertThrowsError(try SkillCMSClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).ratings(of: skill)) {
+        XCTAssertThrowsError(
+            try SkillCMSClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).ratings(of: skill)
+        ) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "skill-connection-refused")
         }
     }
 
     func testRatingChartLines() {
-        let ratings = SkillRatings(oneStar: 1, twoStar: 0, threeStar: 1, fourStar: 2, fiveStar: 6, average: 4.2, total: 10)
+        let ratings = SkillRatings(
+            oneStar: 1, twoStar: 0, threeStar: 1, fourStar: 2, fiveStar: 6, average: 4.2, total: 10)
         let lines = ratings.chartLines(barWidth: 10)
         XCTAssertEqual(lines.count, 6)
         XCTAssertEqual(lines[0], "5 ★ ██████···· 6  60%")

@@ -21,7 +21,10 @@ final class SusiSkillFeedbackServiceTests: XCTestCase {
     private func service(_ base: String, loggedIn: Bool) throws -> SkillFeedbackService {
         let account = AccountStore(path: directory + "/account.json")
         if loggedIn {
-            try account.save(AccountToken(accessToken: "tok-9", expiresAt: Date().addingTimeInterval(3600), email: "me@example.com", server: base))
+            try account.save(
+                AccountToken(
+                    accessToken: "tok-9", expiresAt: Date().addingTimeInterval(3600), email: "me@example.com",
+                    server: base))
         }
         return SkillFeedbackService(client: SkillCMSClient(server: base, http: CurlHTTPClient()), account: account)
     }
@@ -30,11 +33,14 @@ final class SusiSkillFeedbackServiceTests: XCTestCase {
         try startServer { router in
             router.get("/cms/getSkillFeedback.json") { _ in jsonReply(SusiSkillCMSTests.feedback) }
             router.get("/cms/getSkillRating.json") { _ in
-                jsonReply(#"{"skill_rating": {"stars": {"one_star": 0, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 1, "avg_star": 3.8, "total_star": 5}}}"#)
+                jsonReply(
+                    #"{"skill_rating": {"stars": {"one_star": 0, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 1, "avg_star": 3.8, "total_star": 5}}}"#
+                )
             }
             router.get("/cms/fiveStarRateSkill.json") { _ in jsonReply(#"{"accepted": true, "message": "ok"}"#) }
             router.get("/cms/reportSkill.json") { request in
-                request.query["skill"] == "wikipedia" ? .html("<title>Already reported</title>", status: 422) : jsonReply(#"{"accepted": true}"#)
+                request.query["skill"] == "wikipedia"
+                    ? .html("<title>Already reported</title>", status: 422) : jsonReply(#"{"accepted": true}"#)
             }
         }
     }
@@ -74,8 +80,9 @@ final class SusiSkillFeedbackServiceTests: XCTestCase {
         XCTAssertTrue(outcome.text.contains("log in"), outcome.text)
         let none = try service(base, loggedIn: true).rate(nil, stars: 5)
         XCTAssertTrue(none.text.contains("which skill"), none.text)
-        let builtIn = ChatResponse(query: "time", queryDate: "", answerDate: "", answerTime: 0,
-                                   answers: [ChatAnswer(actions: [], skills: ["time"])])
+        let builtIn = ChatResponse(
+            query: "time", queryDate: "", answerDate: "", answerTime: 0,
+            answers: [ChatAnswer(actions: [], skills: ["time"])])
         XCTAssertNil(SkillFeedbackService.skill(answeredBy: builtIn))
     }
 

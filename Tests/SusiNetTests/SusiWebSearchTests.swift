@@ -12,9 +12,13 @@ final class SusiWebSearchTests: XCTestCase {
                 seen.append(request.query)
                 switch request.query["q"] {
                 case "swift":
-                    return jsonReply(#"{"AbstractText": "Swift is a programming language.", "AbstractURL": "https://en.wikipedia.org/wiki/Swift", "RelatedTopics": [{"Text": "ignored"}]}"#)
+                    return jsonReply(
+                        #"{"AbstractText": "Swift is a programming language.", "AbstractURL": "https://en.wikipedia.org/wiki/Swift", "RelatedTopics": [{"Text": "ignored"}]}"#
+                    )
                 case "berlin":
-                    return jsonReply(#"{"AbstractText": "", "RelatedTopics": [{"Name": "Places", "Topics": [{"Text": "Berlin, capital of Germany", "FirstURL": "https://duckduckgo.com/Berlin"}]}]}"#)
+                    return jsonReply(
+                        #"{"AbstractText": "", "RelatedTopics": [{"Name": "Places", "Topics": [{"Text": "Berlin, capital of Germany", "FirstURL": "https://duckduckgo.com/Berlin"}]}]}"#
+                    )
                 case "slow":
                     Thread.sleep(forTimeInterval: 2)
                     return jsonReply("{}")
@@ -44,13 +48,17 @@ final class SusiWebSearchTests: XCTestCase {
         let (server, base) = try searchServer()
         defer { server.stop() }
         let client = WebSearchClient(baseURL: base, http: CurlHTTPClient(), timeout: 0.5)
-        XCTAssertThrowsError(try client.search("nothing")) { XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-no-answer") }
+        XCTAssertThrowsError(try client.search("nothing")) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-no-answer")
+        }
         XCTAssertThrowsError(try client.search("broken")) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-http-status")
             XCTAssertEqual(($0 as? SusiAPIError)?.reason, "Bad Gateway")
         }
         let started = Date()
-        XCTAssertThrowsError(try client.search("slow")) { XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-timeout") }
+        XCTAssertThrowsError(try client.search("slow")) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "websearch-timeout")
+        }
         XCTAssertLessThan(elapsed(since: started), 0.5 + 1.5)
         XCTAssertTrue(client.spokenAnswer(for: WebSearchAction(query: "nothing")).contains("found nothing"))
         XCTAssertTrue(client.spokenAnswer(for: WebSearchAction(query: "broken")).hasPrefix("Sorry"))

@@ -24,10 +24,12 @@ final class MPVPlayerTests: XCTestCase {
 
     /// A player running mpv silently, shut down by `tearDown` whatever happens in the test.
     private func makePlayer(
-        command: String = "mpv", arguments: [String] = [], volume: Int = 70, stateFile: PlayerStateFile? = nil
+        command: String = "mpv", arguments: [String] = [], volume: Int = 70, stateFile: PlayerStateFile? = nil,
+        replyTimeout: TimeInterval = 5
     ) -> MPVPlayer {
         let configuration = MPVPlayer.Configuration(
-            command: command, arguments: ["--ao=null", "--no-config"] + arguments, volume: volume, replyTimeout: 5,
+            command: command, arguments: ["--ao=null", "--no-config"] + arguments, volume: volume,
+            replyTimeout: replyTimeout,
             startTimeout: 10, runtimeDirectory: directory)
         let player = MPVPlayer(configuration: configuration, stateFile: stateFile)
         players.append(player)
@@ -381,6 +383,18 @@ final class MPVPlayerTests: XCTestCase {
         let restarted = try XCTUnwrap(player.processIdentifier)
         XCTAssertNotEqual(restarted, pid)
         XCTAssertTrue(eventually { path(player) == song }, "plays \(song)")
+    }
+
+    func testUnresponsivePlayerTimesOut() throws {
+        let song = try tone("song.wav", seconds: 10)
+        let player = makePlayer(replyTimeout: 0.5)
+        try player.play(identifier: song, type: "url")
+        let pid = try XCTUnwrap(player.processIdentifier)
+        XCTAssertEqual(kill(pid, SIGSTOP), 0)
+        defer { kill(pid, SIGCONT) }
+        assertPlayerError(try player.pause(), "player-timeout")
+        kill(pid, SIGCONT)
+        XCTAssertNoThrow(try player.resume(), "answers again once it runs")
     }
 
     func testMissingCommandGivesPlayerMissing() throws {

@@ -45,7 +45,8 @@ final class LoginCommandTests: XCTestCase {
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: accountPath)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
-        let stored = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: accountPath))) as? [String: Any])
+        let stored = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: accountPath))) as? [String: Any])
         XCTAssertEqual(stored["access_token"] as? String, "SECRET-TOKEN-1")
         let expires = try XCTUnwrap(stored["expires_at"] as? Double)
         XCTAssertEqual(expires, Date().timeIntervalSince1970 + 3600, accuracy: 120)
@@ -79,7 +80,8 @@ final class LoginCommandTests: XCTestCase {
 
     func testExpiredTokenIsDroppedWithAClearMessage() throws {
         let base = try startFakeServer()
-        let expired = #"{"access_token": "OLD", "expires_at": 1000, "email": "mario@example.com", "server": "\#(base)"}"#
+        let expired =
+            #"{"access_token": "OLD", "expires_at": 1000, "email": "mario@example.com", "server": "\#(base)"}"#
         try Data(expired.utf8).write(to: URL(fileURLWithPath: accountPath))
         let result = try cli.run(["skill", "rate", "Knowledge/wikipedia", "4"])
         XCTAssertEqual(result.status, 1)

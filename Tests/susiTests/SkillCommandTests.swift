@@ -29,11 +29,17 @@ final class SkillCommandTests: XCTestCase {
                 ? json(Self.feedback) : .html("<title>Not Found</title>", status: 404)
         }
         router.get("/cms/getSkillRating.json") { _ in
-            json(#"{"accepted": true, "skill_rating": {"stars": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 2, "five_star": 6, "avg_star": 4.2, "total_star": 10}}}"#)
+            json(
+                #"{"accepted": true, "skill_rating": {"stars": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 2, "five_star": 6, "avg_star": 4.2, "total_star": 10}}}"#
+            )
         }
         router.get("/cms/fiveStarRateSkill.json") { request in
-            guard request.query["access_token"] == "TOKEN" else { return .html("<title>Unauthorized</title>", status: 401) }
-            return json(#"{"accepted": true, "ratings": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 6, "avg_star": 4.2, "total_star": 11}}"#)
+            guard request.query["access_token"] == "TOKEN" else {
+                return .html("<title>Unauthorized</title>", status: 401)
+            }
+            return json(
+                #"{"accepted": true, "ratings": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 6, "avg_star": 4.2, "total_star": 11}}"#
+            )
         }
         router.get("/cms/feedbackSkill.json") { _ in json(#"{"accepted": false, "message": "Feedback too short"}"#) }
         router.get("/cms/reportSkill.json") { _ in .html("<title>Already reported</title>", status: 422) }
@@ -50,7 +56,8 @@ final class SkillCommandTests: XCTestCase {
     }
 
     private func logIn(server: String? = nil) throws {
-        let file = #"{"access_token": "TOKEN", "expires_at": \#(Date().timeIntervalSince1970 + 3600), "email": "me@example.com", "server": "\#(server ?? base)"}"#
+        let file =
+            #"{"access_token": "TOKEN", "expires_at": \#(Date().timeIntervalSince1970 + 3600), "email": "me@example.com", "server": "\#(server ?? base)"}"#
         try Data(file.utf8).write(to: URL(fileURLWithPath: cli.directory + "/susi/account.json"))
     }
 
@@ -137,7 +144,8 @@ final class SkillCommandTests: XCTestCase {
 
         let review = try cli.run(["skill", "review", "Knowledge/wikipedia", "ok"])
         XCTAssertEqual(review.status, 1)
-        XCTAssertTrue(review.stderr.contains("did not accept") && review.stderr.contains("Feedback too short"), review.stderr)
+        XCTAssertTrue(
+            review.stderr.contains("did not accept") && review.stderr.contains("Feedback too short"), review.stderr)
 
         let report = try cli.run(["skill", "report", "Knowledge/wikipedia", "--reason", "spam"])
         XCTAssertEqual(report.status, 1)

@@ -1,5 +1,5 @@
-import Synchronization
 import SusiCore
+import Synchronization
 
 /// `brain.mode = hybrid`: device-control and local-only intents are answered by the built-in
 /// brain without waiting for the network; everything else goes to the SUSI server, and when
@@ -25,7 +25,8 @@ public final class HybridBrain: ChatBrain, Sendable {
     /// Combines `local` and `remote` under `policy`; `onFallback` is called (on the answering
     /// thread) whenever the server failed and the local reply was used.
     public init(
-        local: any ChatBrain & Sendable, remote: any ChatBrain & Sendable, policy: HybridRoutingPolicy = HybridRoutingPolicy(),
+        local: any ChatBrain & Sendable, remote: any ChatBrain & Sendable,
+        policy: HybridRoutingPolicy = HybridRoutingPolicy(),
         logger: Logger = .silent, onFallback: (@Sendable (any SusiError) -> Void)? = nil
     ) {
         self.local = local

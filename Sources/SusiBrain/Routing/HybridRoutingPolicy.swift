@@ -22,7 +22,9 @@ public struct HybridRoutingPolicy: Sendable, Equatable {
     public var remoteSkills: Set<String>
 
     /// The bundled local-only skills.
-    public static let defaultLocalSkills: Set<String> = ["time", "timer", "volume", "voice", "room", "repeat", "arithmetic"]
+    public static let defaultLocalSkills: Set<String> = [
+        "time", "timer", "volume", "voice", "room", "repeat", "arithmetic",
+    ]
     /// The bundled catch-all skill.
     public static let defaultCatchAllSkills: Set<String> = ["fallback"]
     /// Action types that change the speaker itself.

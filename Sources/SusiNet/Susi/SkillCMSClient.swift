@@ -45,7 +45,7 @@ public struct SkillCMSClient: Sendable {
         // Stable: reviews with equal (or unreadable) dates keep the server's order.
         return reviews.enumerated().sorted { lhs, rhs in
             switch (lhs.element.date, rhs.element.date) {
-            case let (left?, right?) where left != right: return left > right
+            case (let left?, let right?) where left != right: return left > right
             case (_?, nil): return true
             case (nil, _?): return false
             default: return lhs.offset < rhs.offset
@@ -79,11 +79,12 @@ public struct SkillCMSClient: Sendable {
     /// Reports the skill (inappropriate, broken, ...) with a reason.
     ///
     /// A second report of the same skill by the same account is `skill-already-reported`.
-    public func report(_ skill: SkillReference, reason: String, token: AccountToken) throws(SusiAPIError) -> WriteResult {
+    public func report(_ skill: SkillReference, reason: String, token: AccountToken) throws(SusiAPIError) -> WriteResult
+    {
         let trimmed = try nonEmpty(reason, what: "the reason")
         do throws(SusiAPIError) {
             return try write("/cms/reportSkill.json", skill: skill, extra: [("feedback", trimmed)], token: token)
-        } catch where error.status == 422 {
+        } catch  where error.status == 422 {
             throw SusiAPIError(
                 .skill, .alreadyReported, message: "\(skill.name) has already been reported from this account",
                 status: 422, reason: error.reason)
@@ -102,7 +103,8 @@ public struct SkillCMSClient: Sendable {
         _ path: String, skill: SkillReference, extra: [(name: String, value: String)], token: AccountToken
     ) throws(SusiAPIError) -> WriteResult {
         guard token.belongs(to: server) else {
-            throw SusiAPIError(.account, .notLoggedIn, message: "logged in to \(token.server), not \(server); run `susi login` first")
+            throw SusiAPIError(
+                .account, .notLoggedIn, message: "logged in to \(token.server), not \(server); run `susi login` first")
         }
         let object = try call(path, skill: skill, extra: extra + [("access_token", token.accessToken)])
         try SusiReply.requireAccepted(object, service: .skill, path: path)
@@ -114,7 +116,8 @@ public struct SkillCMSClient: Sendable {
     {
         let request = HTTPRequest(
             url: SusiReply.url(server, path), query: skill.queryItems + extra,
-            connectTimeout: min(timeout, 5), totalTimeout: timeout, maxResponseBytes: HTTPRequest.defaultMaxResponseBytes)
+            connectTimeout: min(timeout, 5), totalTimeout: timeout,
+            maxResponseBytes: HTTPRequest.defaultMaxResponseBytes)
         let response = try SusiReply.send(request, with: http, service: .skill)
         logger.debug("\(path) \(skill) -> \(response.status)")
         return try SusiReply.object(response, service: .skill, path: path)

@@ -35,8 +35,9 @@ public struct SkillFeedbackService: Sendable {
     public func rate(_ skill: SkillReference?, stars: Int) -> Outcome {
         guard let skill else { return Self.noSkill }
         guard (1...5).contains(stars) else {
-            return Outcome(text: "Please give a rating from one to five stars.",
-                           error: SusiAPIError(.skill, .badInput, message: "stars must be 1 to 5, not \(stars)"))
+            return Outcome(
+                text: "Please give a rating from one to five stars.",
+                error: SusiAPIError(.skill, .badInput, message: "stars must be 1 to 5, not \(stars)"))
         }
         return perform(skill) { token throws(SusiAPIError) in
             _ = try client.rate(skill, stars: stars, token: token)
@@ -45,7 +46,9 @@ public struct SkillFeedbackService: Sendable {
     }
 
     /// "report this skill" (the reason defaults to what a person says most often).
-    public func report(_ skill: SkillReference?, reason: String = "Reported by voice from a SUSI smart speaker") -> Outcome {
+    public func report(_ skill: SkillReference?, reason: String = "Reported by voice from a SUSI smart speaker")
+        -> Outcome
+    {
         guard let skill else { return Self.noSkill }
         return perform(skill) { token throws(SusiAPIError) in
             _ = try client.report(skill, reason: reason, token: token)

@@ -10,9 +10,10 @@ public struct SkillRatings: Sendable, Equatable {
     public var total: Int
 
     /// Creates ratings; `average` and `total` default to what `counts` imply.
-    public init(oneStar: Int, twoStar: Int, threeStar: Int, fourStar: Int, fiveStar: Int,
-                average: Double? = nil, total: Int? = nil)
-    {
+    public init(
+        oneStar: Int, twoStar: Int, threeStar: Int, fourStar: Int, fiveStar: Int,
+        average: Double? = nil, total: Int? = nil
+    ) {
         counts = [oneStar, twoStar, threeStar, fourStar, fiveStar].map { max($0, 0) }
         let sum = counts.reduce(0, +)
         self.total = max(total ?? sum, 0)
@@ -32,14 +33,17 @@ public struct SkillRatings: Sendable, Equatable {
             reply["skill_rating"]?.objectValue, reply["stars"]?.objectValue, reply,
         ]
         let keys = ["one_star", "two_star", "three_star", "four_star", "five_star"]
-        guard let object = candidates.compactMap({ $0 }).first(where: { candidate in
-            keys.contains { candidate[$0]?.intValue != nil }
-        }) else { return nil }
+        guard
+            let object = candidates.compactMap({ $0 }).first(where: { candidate in
+                keys.contains { candidate[$0]?.intValue != nil }
+            })
+        else { return nil }
         let counts = keys.map { object[$0]?.intValue ?? 0 }
         let total = object["total_star"]?.intValue
         let average = object["avg_star"]?.doubleValue
-        self.init(oneStar: counts[0], twoStar: counts[1], threeStar: counts[2], fourStar: counts[3],
-                  fiveStar: counts[4], average: (total ?? 1) == 0 ? 0 : average, total: total)
+        self.init(
+            oneStar: counts[0], twoStar: counts[1], threeStar: counts[2], fourStar: counts[3],
+            fiveStar: counts[4], average: (total ?? 1) == 0 ? 0 : average, total: total)
     }
 
     /// How many gave `stars` (1-5) stars; 0 outside that range.
@@ -79,7 +83,8 @@ public struct SkillRatings: Sendable, Equatable {
         let people = total == 1 ? "1 person" : "\(total) people"
         let best = (1...5).reversed().max { count(stars: $0) < count(stars: $1) } ?? 5
         let words = ["", "one star", "two stars", "three stars", "four stars", "five stars"]
-        return "This skill is rated \(Self.format(average)) out of 5 by \(people). The most common rating is \(words[best])."
+        return
+            "This skill is rated \(Self.format(average)) out of 5 by \(people). The most common rating is \(words[best])."
     }
 
     /// One decimal, none when whole: `4.2`, `4`.

@@ -56,7 +56,8 @@ public final class SusiChatClient: ChatBrain, Sendable {
         timeZone: TimeZone = .current, logger: Logger = .silent
     ) {
         self.init(
-            server: server ?? config.brain.server, timeout: config.brain.timeoutSeconds, language: config.brain.language,
+            server: server ?? config.brain.server, timeout: config.brain.timeoutSeconds,
+            language: config.brain.language,
             location: config.location, http: http, account: account, timeZone: timeZone, logger: logger)
     }
 
@@ -100,7 +101,7 @@ public final class SusiChatClient: ChatBrain, Sendable {
         let object: [String: JSONValue]
         do throws(SusiAPIError) {
             object = try SusiReply.object(response, service: .chat, path: path)
-        } catch where error.kind == .unauthorized || error.kind == .notFound {
+        } catch  where error.kind == .unauthorized || error.kind == .notFound {
             // For the chat API every non-2xx page is the same failure class.
             throw SusiAPIError(.chat, .httpStatus, message: error.message, status: error.status, reason: error.reason)
         }

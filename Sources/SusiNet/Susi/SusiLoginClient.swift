@@ -41,11 +41,12 @@ public struct SusiLoginClient: Sendable {
         let object: [String: JSONValue]
         do throws(SusiAPIError) {
             object = try SusiReply.object(response, service: .account, path: Self.path)
-        } catch where error.kind == .unauthorized || error.status == 422 {
+        } catch  where error.kind == .unauthorized || error.status == 422 {
             // SUSI answers wrong credentials with 401 or 422 and an HTML page.
             throw SusiAPIError(
                 .account, .unauthorized,
-                message: "the server refused the login for \(SkillReview.anonymized(email)) (\(error.reason ?? "HTTP \(error.status ?? 0)"))",
+                message:
+                    "the server refused the login for \(SkillReview.anonymized(email)) (\(error.reason ?? "HTTP \(error.status ?? 0)"))",
                 status: error.status, reason: error.reason)
         }
         try SusiReply.requireAccepted(object, service: .account, path: Self.path)

@@ -75,13 +75,17 @@ enum SusiReply {
     static func element(_ name: String, in html: String) -> String? {
         guard let open = html.range(of: "<\(name)", options: .caseInsensitive),
             let openEnd = html.range(of: ">", range: open.upperBound..<html.endIndex),
-            let close = html.range(of: "</\(name)", options: .caseInsensitive, range: openEnd.upperBound..<html.endIndex)
+            let close = html.range(
+                of: "</\(name)", options: .caseInsensitive, range: openEnd.upperBound..<html.endIndex)
         else { return nil }
         var inner = String(html[openEnd.upperBound..<close.lowerBound])
         while let tag = inner.range(of: "<[^>]*>", options: .regularExpression) {
             inner.replaceSubrange(tag, with: " ")
         }
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&ndash;", "–"), ("&mdash;", "—"), ("&amp;", "&")] {
+        for (entity, character) in [
+            ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&ndash;", "–"),
+            ("&mdash;", "—"), ("&amp;", "&"),
+        ] {
             inner = inner.replacingOccurrences(of: entity, with: character)
         }
         let words = inner.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -96,7 +100,8 @@ enum SusiReply {
         let text = object["message"]?.stringValue ?? ""
         throw SusiAPIError(
             service, .rejected,
-            message: text.isEmpty ? "\(path) did not accept the request" : "\(path) did not accept the request: \(text)",
+            message: text.isEmpty
+                ? "\(path) did not accept the request" : "\(path) did not accept the request: \(text)",
             reason: text.isEmpty ? nil : text)
     }
 }

@@ -40,7 +40,8 @@ public struct WebSearchClient: Sendable {
         let request = HTTPRequest(
             url: SusiReply.url(baseURL, "/"),
             query: [("q", trimmed), ("format", "json"), ("no_html", "1"), ("skip_disambig", "1")],
-            connectTimeout: min(timeout, 5), totalTimeout: timeout, maxResponseBytes: HTTPRequest.defaultMaxResponseBytes)
+            connectTimeout: min(timeout, 5), totalTimeout: timeout,
+            maxResponseBytes: HTTPRequest.defaultMaxResponseBytes)
         let response = try SusiReply.send(request, with: http, service: .webSearch)
         let object = try SusiReply.object(response, service: .webSearch, path: "web search")
         if let abstract = object["AbstractText"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -69,7 +70,7 @@ public struct WebSearchClient: Sendable {
     public func spokenAnswer(for action: WebSearchAction) -> String {
         do throws(SusiAPIError) {
             return try search(action.query).text
-        } catch where error.kind == .noAnswer || error.kind == .badInput {
+        } catch  where error.kind == .noAnswer || error.kind == .badInput {
             return "I searched the web but found nothing I can read out about that."
         } catch {
             return "Sorry, I couldn't reach the web search just now."
