@@ -33,35 +33,43 @@ final class SphinxRecognizerTests: XCTestCase {
     }
 
     func testRecognisesSynthesizedHelloWorld() throws {
-        let recognizer = try SphinxRecognizer()
-        let transcript = try recognizer.transcribe(try TestAudio.spoken("hello world"))
-        XCTAssertEqual(transcript.text, "hello world")
-        let first = try XCTUnwrap(transcript.words.first)
+        // eSpeak NG's output depends a little on what it synthesized before (its pitch
+        // flutter runs on across calls), and the generic language model hears "hello world"
+        // as "the old world" now and then: only "world" is reliable there.
+        let audio = try TestAudio.spoken("hello world")
+        let free = try SphinxRecognizer().transcribe(audio)
+        XCTAssertTrue(free.words.contains { $0.text == "world" }, free.text)
+        let first = try XCTUnwrap(free.words.first)
         XCTAssertGreaterThanOrEqual(first.startMilliseconds, TestAudio.padding - 100, "starts after the padding")
+
+        let commands = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.commandGrammar)))
+        XCTAssertEqual(try commands.transcribe(audio).text, "hello world")
     }
+
+    /// A small command grammar standing in for the skills' language model.
+    static let commandGrammar = """
+        #JSGF V1.0;
+        grammar commands;
+        public <command> = <move> | <talk> | <question>;
+        <move> = (go | turn | move) (forward | back | left | right) [<number> (meters | steps)];
+        <number> = one | two | three | four | five | six | seven | eight | nine | ten | twenty;
+        <talk> = hello world | hello | good morning | thank you;
+        <question> = what time is it | what is the weather | tell me a joke;
+        """
 
     func testRecognisesSynthesizedGoForwardWithACommandGrammar() throws {
         // The generic 5 MB language model hears eSpeak's formant voice saying this as "so far
         // would you use"; the device decodes with a model of the skills' phrasings, which a
         // grammar stands in for here. The Klatt variant is the closest to human speech.
-        let grammar = """
-            #JSGF V1.0;
-            grammar commands;
-            public <command> = <move> | <talk> | <question>;
-            <move> = (go | turn | move) (forward | back | left | right) [<number> (meters | steps)];
-            <number> = one | two | three | four | five | six | seven | eight | nine | ten | twenty;
-            <talk> = hello world | hello | good morning | thank you;
-            <question> = what time is it | what is the weather | tell me a joke;
-            """
-        let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(grammar)))
+        let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.commandGrammar)))
         let voice = VoiceSettings(name: "en-us", variant: "klatt")
         XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("go forward ten meters", voice: voice)).text,
                        "go forward ten meters")
         XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("what time is it", voice: voice)).text,
                        "what time is it")
-        // The same recogniser back on the language model.
+        // The same recogniser back on the language model, with a recording.
         try recognizer.setSearch(SphinxConfiguration().search)
-        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("hello world")).text, "hello world")
+        XCTAssertEqual(try recognizer.transcribe(try TestAudio.raw("goforward.raw")).text, "go forward ten meters")
     }
 
     func testSilenceGivesAnEmptyTranscript() throws {

@@ -39,6 +39,8 @@ public struct SpeechError: SusiError, Equatable {
     }
 
     /// `.wake` for the `wake-*` kinds, `.stt` for the rest.
+    /// The pipeline stage that failed.
     public var stage: Stage { kind.rawValue.hasPrefix("wake-") ? .wake : .stt }
+    /// Stable kebab-case code, `kind.rawValue`.
     public var code: String { kind.rawValue }
 }

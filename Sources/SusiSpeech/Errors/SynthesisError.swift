@@ -29,6 +29,8 @@ public struct SynthesisError: SusiError, Equatable {
         self.message = message
     }
 
+    /// The pipeline stage that failed.
     public var stage: Stage { .tts }
+    /// Stable kebab-case code, `kind.rawValue`.
     public var code: String { kind.rawValue }
 }

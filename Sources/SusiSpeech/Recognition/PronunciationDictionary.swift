@@ -15,7 +15,7 @@ public struct PronunciationDictionary: Sendable, Equatable {
         /// Creates an entry; the word is lower-cased and its `(2)`-style suffix dropped.
         public init(word: String, phones: String) {
             self.word = SphinxDecoder.baseWord(word.lowercased())
-            self.phones = phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            self.phones = PronunciationDictionary.normalizePhones(phones)
         }
     }
 
@@ -56,6 +56,17 @@ public struct PronunciationDictionary: Sendable, Equatable {
             throw SpeechError(.modelMissing, "cannot read dictionary \(path)")
         }
         try self.init(parsing: text, source: path)
+    }
+
+    /// The phones of `entries` for `word`, in file order.
+    public func pronunciations(of word: String) -> [String] {
+        let key = word.lowercased()
+        return entries.filter { $0.word == key }.map(\.phones)
+    }
+
+    /// Upper case, single spaces: the form PocketSphinx prints.
+    static func normalizePhones(_ phones: String) -> String {
+        phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The `.dict` files in `modelsDirectory/hotword`, sorted by name; empty when there are none.

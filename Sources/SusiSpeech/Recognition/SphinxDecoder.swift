@@ -104,12 +104,17 @@ public final class SphinxDecoder {
     }
 
     /// PocketSphinx reads keyphrases with per-phrase thresholds only from a file, and spots
-    /// only the first pronunciation of each word: every combination of alternates
-    /// (`susi`, `susi(2)`) becomes a line of its own.
+    /// only the first pronunciation of each word: every combination of the alternates to
+    /// spot (`susi`, `susi(2)`) becomes a line of its own.
     private func setKeyphrases(_ phrases: [Keyphrase], name: String) throws(SpeechError) -> Int32 {
         guard !phrases.isEmpty else { throw SpeechError(.initFailed, "no keyphrase given") }
         for phrase in phrases where !(phrase.threshold > 0) || phrase.words.isEmpty {
             throw SpeechError(.initFailed, "keyphrase \"\(phrase.phrase)\" needs words and a positive threshold")
+        }
+        for phrase in phrases {
+            for (word, phonesList) in phrase.pronunciations {
+                for phones in phonesList { try addPronunciation(phones, for: word) }
+            }
         }
         let missing = missingWords(phrases.flatMap(\.words))
         guard missing.isEmpty else {
@@ -118,7 +123,7 @@ public final class SphinxDecoder {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("susi-kws-\(UUID().uuidString).txt")
         let text = phrases.flatMap { phrase in
-            pronunciationVariants(of: phrase.words).map { "\($0) /\(phrase.threshold)/\n" }
+            pronunciationVariants(of: phrase).map { "\($0) /\(phrase.threshold)/\n" }
         }.joined()
         do {
             try text.write(to: file, atomically: false, encoding: .utf8)
@@ -129,13 +134,16 @@ public final class SphinxDecoder {
         return ps_set_kws(decoder, name, file.path)
     }
 
-    /// Every spelling of `words` with alternate names, at most 16 so a long phrase of
-    /// many-pronunciation words stays a small search.
-    private func pronunciationVariants(of words: [String]) -> [String] {
+    /// Every spelling of the phrase with the alternate names of its words, limited to the
+    /// phrase's chosen pronunciations, at most 16 so a long phrase stays a small search.
+    private func pronunciationVariants(of phrase: Keyphrase) -> [String] {
         var variants = [""]
-        for word in words {
-            let count = max(pronunciations(of: word).count, 1)
-            let names = (1...count).map { $0 == 1 ? word : "\(word)(\($0))" }
+        for word in phrase.words {
+            let allowed = phrase.pronunciations[word].map { Set($0.map(PronunciationDictionary.normalizePhones)) }
+            var names = pronunciations(of: word).enumerated()
+                .filter { allowed?.contains($0.element) ?? true }
+                .map { $0.offset == 0 ? word : "\(word)(\($0.offset + 1))" }
+            if names.isEmpty { names = [word] }
             variants = variants.flatMap { prefix in names.map { prefix.isEmpty ? $0 : prefix + " " + $0 } }
             if variants.count > 16 { variants = Array(variants.prefix(16)) }
         }
@@ -190,7 +198,7 @@ public final class SphinxDecoder {
         guard !isInUtterance else {
             throw SpeechError(.initFailed, "cannot add words during an utterance")
         }
-        let normalizedPhones = phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let normalizedPhones = PronunciationDictionary.normalizePhones(phones)
         let normalizedWord = Self.baseWord(word.lowercased())
         guard !normalizedPhones.isEmpty, !normalizedWord.isEmpty,
             !normalizedWord.contains(where: \.isWhitespace)

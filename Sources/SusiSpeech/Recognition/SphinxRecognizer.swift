@@ -47,11 +47,13 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.setSearch(search)
     }
 
+    /// Opens an utterance; transcript times count from here.
     public func start() throws(SpeechError) {
         samplesProcessed = 0
         try decoder.startUtterance()
     }
 
+    /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
     public func process(_ samples: [Int16]) throws(SpeechError) {
         try decoder.process(samples)
         samplesProcessed += samples.count
@@ -65,8 +67,10 @@ public final class SphinxRecognizer: SpeechRecognizer {
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
+    /// Whether PocketSphinx's voice activity detector currently hears speech.
     public var isInSpeech: Bool { decoder.isInSpeech }
 
+    /// Closes the utterance and returns its words, fillers and silences left out.
     public func finish() throws(SpeechError) -> Transcript {
         try decoder.endUtterance()
         let transcript = Self.transcript(

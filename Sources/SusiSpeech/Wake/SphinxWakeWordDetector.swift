@@ -2,9 +2,9 @@ import SusiCore
 
 /// Wake word spotting with PocketSphinx's keyphrase search.
 ///
-/// Every pronunciation of the phrase's words in the dictionary is spotted (add variants such
-/// as `susi S UW Z IY` through `models/hotword/*.dict`). Not thread-safe: one thread or actor
-/// at a time, off the cooperative pool.
+/// A phrase word that the given dictionaries (`models/hotword/*.dict`) list is spotted in the
+/// pronunciations listed there only; any other word in every pronunciation PocketSphinx's
+/// dictionary has. Not thread-safe: one thread or actor at a time, off the cooperative pool.
 public final class SphinxWakeWordDetector: WakeWordDetector {
     /// The phrases listened for.
     public let keyphrases: [Keyphrase]
@@ -24,9 +24,15 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     /// grow for hours; measured in samples.
     private let restartAfter: Int
 
+    /// Prior of the phone loop that keyphrases compete against (`-kws_plp`), used unless the
+    /// configuration's `extraOptions` set it. PocketSphinx's 1e-1 with a looser threshold
+    /// gave more false wakes for the same detections (see `models/hotword/README.md`).
+    public static let defaultPhoneLoopProbability = 1e-2
+
     /// Loads the model, adds the words of `dictionaries`, and starts spotting `keyphrases`.
     ///
-    /// The configuration's own search is ignored.
+    /// The configuration's own search is ignored. Pronunciations a keyphrase sets itself win
+    /// over the dictionaries'.
     ///
     /// - Throws: `wake-init-failed` (model missing, bad option, bad dictionary, no phrase),
     ///   `wake-unknown-word` naming phrase words the dictionary lacks.
@@ -36,8 +42,19 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         dictionaries: [PronunciationDictionary] = [],
         logger: Logger = .silent
     ) throws(SpeechError) {
+        let keyphrases = keyphrases.map { keyphrase in
+            var chosen = keyphrase
+            for word in keyphrase.words where chosen.pronunciations[word] == nil {
+                let listed = dictionaries.flatMap { $0.pronunciations(of: word) }
+                if !listed.isEmpty { chosen.pronunciations[word] = listed }
+            }
+            return chosen
+        }
         var configuration = configuration
         configuration.search = .keyphrases(keyphrases)
+        if configuration.extraOptions["-kws_plp"] == nil {
+            configuration.extraOptions["-kws_plp"] = "\(Self.defaultPhoneLoopProbability)"
+        }
         do {
             decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
             try decoder.startUtterance()
@@ -53,8 +70,10 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         logger.debug("listening for \(names)")
     }
 
+    /// Milliseconds of audio consumed since creation.
     public var position: Int { samplesConsumed * 1000 / sampleRate }
 
+    /// Consumes the next 16 kHz mono samples; returns the phrases that ended in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
         var detections: [WakeWordDetection] = []
         var offset = 0
@@ -81,6 +100,7 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         return detections
     }
 
+    /// Forgets any partly heard phrase; positions keep counting.
     public func reset() throws(SpeechError) {
         try restart()
     }
