@@ -17,33 +17,6 @@ enum TranscribeCommand: Command {
     }
 }
 
-enum AskCommand: Command {
-    static let name = "ask"
-    static let summary = "one query to the brain; prints what would be spoken"
-    static let usage = "  susi ask TEXT [--json] [--local | --server URL]"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
-    }
-}
-
-enum BrainCommand: Command {
-    static let name = "brain"
-    static let summary = "serve the built-in brain as /susi/chat.json on 127.0.0.1"
-    static let usage = "  susi brain serve [--port N]"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
-    }
-}
-
-enum SkillsCommand: Command {
-    static let name = "skills"
-    static let summary = "list bundled skills or run their examples"
-    static let usage = "  susi skills list\n  susi skills test"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the built-in brain, issue #3")
-    }
-}
-
 enum SetupCommand: Command {
     static let name = "setup"
     static let summary = "the setup/control HTTP server for the SUSI apps"

@@ -71,12 +71,12 @@ final class VoicePipelineTests: XCTestCase {
 
     /// Fires on the marker chunks of the scripted source.
     final class ScriptedWake: WakeWordDetector {
-        let phrase = "susi"
-        private var position = 0
+        private(set) var position = 0
 
-        func process(_ samples: [Int16]) throws -> WakeDetection? {
-            position += samples.count
-            return samples.first == wakeMarker ? WakeDetection(phrase: phrase, endSample: position) : nil
+        func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+            position += samples.count / 16
+            guard samples.first == wakeMarker else { return [] }
+            return [WakeWordDetection(phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)]
         }
 
         func reset() throws {}
@@ -86,10 +86,14 @@ final class VoicePipelineTests: XCTestCase {
         var transcripts: [String]
         var fed = 0
         init(_ transcripts: [String]) { self.transcripts = transcripts }
-        func begin() throws { fed = 0 }
+        func start() throws { fed = 0 }
         func process(_ samples: [Int16]) throws { fed += samples.count }
-        var partialTranscript: String { fed > 0 ? transcripts.first ?? "" : "" }
-        func end() throws -> String { transcripts.isEmpty ? "" : transcripts.removeFirst() }
+        var partial: String? { fed > 0 ? transcripts.first : nil }
+        var isInSpeech: Bool { false }
+        func finish() throws -> Transcript {
+            let text = transcripts.isEmpty ? "" : transcripts.removeFirst()
+            return Transcript(words: text.split(separator: " ").map { Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1) })
+        }
     }
 
     struct BrainDown: SusiError {
@@ -111,13 +115,15 @@ final class VoicePipelineTests: XCTestCase {
 
     final class ChunkedSynthesizer: SpeechSynthesizer {
         var spoken: [String] = []
-        func speak(_ text: String, onChunk: (AudioChunk) throws -> Bool) throws {
+        var voices: [String] = []
+        let format = AudioFormat(sampleRate: 22050, channels: 1)
+        func synthesize(_ text: String, voice: VoiceSettings, onChunk: (AudioChunk) -> Bool) throws -> SynthesisEnd {
             spoken.append(text)
-            for _ in 0..<5 {
-                if try !onChunk(AudioChunk(format: AudioFormat(sampleRate: 22050, channels: 1), samples: [Int16](repeating: 1000, count: 2205))) {
-                    return
-                }
+            voices.append(voice.name)
+            for _ in 0..<5 where !onChunk(AudioChunk(format: format, samples: [Int16](repeating: 1000, count: 2205))) {
+                return .stopped
             }
+            return .finished
         }
     }
 
@@ -152,13 +158,16 @@ final class VoicePipelineTests: XCTestCase {
         let sink = RecordingSink()
         sink.onPlay = { source.speakerTalking = true }
         var performed: [ChatAction] = []
+        var voice = "en-us"
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
             events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 },
+            voice: { VoiceSettings(name: voice) },
             perform: { action in
                 performed.append(action)
+                if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
                 return nil
             })
         try pipeline.run()
@@ -210,6 +219,7 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(play.kind, .play(type: "audio_play", identifier: "jazz", identifierType: "search"))
         XCTAssertEqual(result.performed.map(\.type), ["audio_play", "settings"])
         XCTAssertEqual(result.synthesizer.spoken, ["Playing jazz.", "Cheerio."])
+        XCTAssertEqual(result.synthesizer.voices, ["en-us", "en-gb"], "a voice change is heard in the next answer")
         let speakIndex = try XCTUnwrap(result.names.firstIndex(of: "speak_start"))
         let playIndex = try XCTUnwrap(result.names.firstIndex(of: "play"))
         XCTAssertLessThan(speakIndex, playIndex, "actions run in the order given")

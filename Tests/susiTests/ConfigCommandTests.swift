@@ -72,7 +72,7 @@ final class ConfigCommandTests: XCTestCase {
     }
 
     func testCommandsNotBuiltYetSaySoAndFail() throws {
-        let result = try cli.run(["login"])
+        let result = try cli.run(["setup", "serve"])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("not built yet"), result.stderr)
     }

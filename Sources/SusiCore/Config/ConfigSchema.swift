@@ -247,7 +247,8 @@ public enum ConfigSchema {
         return (1...4).contains(words.count) && words.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "'" } }
     }
 
-    @Sendable static func isHTTPURL(_ text: String) -> Bool {
+    /// Whether `text` is an absolute http:// or https:// URL with a host.
+    @Sendable public static func isHTTPURL(_ text: String) -> Bool {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
             return false
         }

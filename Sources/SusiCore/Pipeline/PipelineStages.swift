@@ -13,40 +13,34 @@ public protocol AudioSource: AnyObject {
     func readAvailable() throws -> AudioChunk?
 }
 
-/// A wake word found in the audio stream.
-public struct WakeDetection: Sendable, Equatable {
-    /// The phrase heard.
-    public var phrase: String
-    /// Where the phrase ended, in samples since the detector's stream began.
-    public var endSample: Int
-
-    public init(phrase: String, endSample: Int) {
-        self.phrase = phrase
-        self.endSample = endSample
-    }
-}
-
-/// Spots the wake phrase in a continuous stream.
+/// Spots the wake phrase in the continuous microphone stream.
+///
+/// Used from one thread at a time; `process` may block briefly, so call it off the
+/// cooperative pool.
 public protocol WakeWordDetector: AnyObject {
-    /// The phrase listened for.
-    var phrase: String { get }
-    /// Feeds the next samples of the stream; returns a detection when the phrase ended in
-    /// them. Sample positions count every sample ever fed.
-    func process(_ samples: [Int16]) throws -> WakeDetection?
-    /// Forgets the partial search so the next detection starts fresh; positions keep counting.
+    /// Consumes the next 16 kHz mono samples and returns the phrases that ended in them
+    /// (usually none), in order; afterwards the detector is ready for the next one.
+    func process(_ samples: [Int16]) throws -> [WakeWordDetection]
+    /// Forgets any partly heard phrase; positions keep counting.
     func reset() throws
+    /// Milliseconds of audio consumed so far.
+    var position: Int { get }
 }
 
-/// Turns one spoken command into text, decoding while audio arrives.
+/// Turns one spoken utterance into text, decoding while the audio arrives.
+///
+/// Used from one thread at a time; `process` may block for a few milliseconds per chunk.
 public protocol SpeechRecognizer: AnyObject {
-    /// Starts a new utterance.
-    func begin() throws
-    /// Feeds the next samples of the utterance.
+    /// Begins an utterance; transcript times count from here.
+    func start() throws
+    /// Decodes the next 16 kHz mono samples.
     func process(_ samples: [Int16]) throws
-    /// The best guess so far ("" when nothing yet).
-    var partialTranscript: String { get }
-    /// Ends the utterance and returns the final transcript ("" when nothing was recognised).
-    func end() throws -> String
+    /// The best guess so far in the current utterance; nil before anything was recognised.
+    var partial: String? { get }
+    /// Whether the engine currently hears speech (its own voice activity detection).
+    var isInSpeech: Bool { get }
+    /// Ends the utterance and returns the final transcript.
+    func finish() throws -> Transcript
 }
 
 /// Answers a query in the SUSI chat.json shape (local skills, the SUSI server, or both).
@@ -58,11 +52,13 @@ public protocol ChatBrain: AnyObject {
     func isCompleteCommand(_ text: String) -> Bool
 }
 
-/// Speaks text as audio chunks, streaming.
+/// Speaks text as audio chunks, streaming while it synthesises.
 public protocol SpeechSynthesizer: AnyObject {
-    /// Synthesises `text` and hands each chunk to `onChunk` as soon as it exists; stops early
-    /// when `onChunk` returns false (barge-in).
-    func speak(_ text: String, onChunk: (AudioChunk) throws -> Bool) throws
+    /// The format of every chunk delivered.
+    var format: AudioFormat { get }
+    /// Synthesises `text` with `voice`, handing each chunk to `onChunk` as soon as it is
+    /// produced; return false from `onChunk` to stop (barge-in). Blocks until done or stopped.
+    func synthesize(_ text: String, voice: VoiceSettings, onChunk: (AudioChunk) -> Bool) throws -> SynthesisEnd
 }
 
 /// Where the speaker's own sound goes: a device or a WAV file.

@@ -45,6 +45,36 @@ public enum SpokenText {
         }
     }
 
+    /// What a reply does, one line per action, for `susi ask`: the words that would be
+    /// spoken, and the other actions in brackets ("(player: pause)"). Empty when the reply has
+    /// no answer.
+    public static func lines(for reply: ChatResponse) -> [String] {
+        let data = reply.firstAnswer?.data ?? []
+        return reply.actions.compactMap { action in
+            switch action {
+            case .answer(let answer) where answer.isPlanned:
+                let when = answer.planDelay.map { "in \(JSONValue.format(Double($0) / 1000)) s" } ?? "at \(answer.planDate ?? "")"
+                return "(\(when): \(answer.expression))"
+            case .answer(let answer):
+                return self.answer(answer.expression)
+            case .audioPlay(let media), .videoPlay(let media):
+                return "(plays \(media.identifierType) \(media.identifier))"
+            case .audioVolume(let volume):
+                return "(volume \(volume.volume))"
+            case .settings(let setting):
+                return "(setting \(setting.key) = \(setting.value))"
+            case .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
+                return "(player: \(action.type))"
+            case .websearch(let search):
+                return "(web search: \(search.query))"
+            case .unknown:
+                return nil
+            default:
+                return brief(action, data: data)
+            }
+        }
+    }
+
     /// Whether `text` is only the URL of a picture.
     static func isImageURL(_ text: String) -> Bool {
         let lower = text.lowercased()

@@ -35,6 +35,8 @@ public final class VoicePipeline {
     private let clock: () -> Int
     /// Performs an action that is not speech (settings, media); returns an error to report.
     private let perform: (ChatAction) -> (any SusiError)?
+    /// The voice to speak with now (settings actions may have changed it).
+    private let voice: () -> VoiceSettings
 
     /// Samples consumed from the source so far; `audio_ms` is derived from it.
     private var consumed = 0
@@ -47,11 +49,13 @@ public final class VoicePipeline {
     /// positions are mapped back onto `consumed`.
     private var wakeFed = 0
 
-    /// `clock` returns milliseconds since the process started (`wall_ms`); `perform` executes
-    /// non-speech actions and returns a failure to report, if any.
+    /// `clock` returns milliseconds since the process started (`wall_ms`); `voice` the voice
+    /// to speak with, asked before every answer; `perform` executes non-speech actions and
+    /// returns a failure to report, if any.
     public init(
         stages: Stages, events: any EventSink, endpointing: EndpointerSettings, logger: Logger,
-        clock: @escaping () -> Int, perform: @escaping (ChatAction) -> (any SusiError)?
+        clock: @escaping () -> Int, voice: @escaping () -> VoiceSettings,
+        perform: @escaping (ChatAction) -> (any SusiError)?
     ) {
         self.stages = stages
         self.events = events
@@ -59,6 +63,7 @@ public final class VoicePipeline {
         self.logger = logger
         self.clock = clock
         self.perform = perform
+        self.voice = voice
     }
 
     private var audioMs: Int { consumed / 16 }
@@ -88,7 +93,7 @@ public final class VoicePipeline {
     private func listenForWake(_ samples: [Int16]) throws {
         take(samples)
         idleLevel.process(samples)
-        let detection: WakeDetection?
+        let detection: WakeHeard?
         do {
             detection = try detectWake(in: samples)
         } catch let error as any SusiError {
@@ -99,17 +104,16 @@ public final class VoicePipeline {
         try interact(after: detection)
     }
 
-    /// Runs the wake detector on samples just taken; the detection's end is returned as a
-    /// position in the whole input.
-    private func detectWake(in samples: [Int16]) throws -> WakeDetection? {
+    /// Runs the wake detector on samples just taken; returns the phrase heard and where it
+    /// ended, as a sample position in the whole input.
+    private func detectWake(in samples: [Int16]) throws -> WakeHeard? {
         wakeFed += samples.count
-        guard var detection = try stages.wake.process(samples) else { return nil }
-        detection.endSample = consumed - (wakeFed - detection.endSample)
-        return detection
+        guard let detection = try stages.wake.process(samples).first else { return nil }
+        return WakeHeard(phrase: detection.phrase, endSample: consumed - (wakeFed - detection.endMilliseconds * 16))
     }
 
     /// One interaction: the command after the wake word, its answer, back to idle.
-    private func interact(after detection: WakeDetection) throws {
+    private func interact(after detection: WakeHeard) throws {
         emit(.wake(phrase: detection.phrase), audioMs: detection.endSample / 16)
         defer {
             try? stages.wake.reset()
@@ -143,13 +147,13 @@ public final class VoicePipeline {
 
     /// Recognises the command that follows the wake word; nil when nothing was said.
     private func listenForCommand(from start: Int) throws -> String? {
-        try stages.recognizer.begin()
+        try stages.recognizer.start()
         var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleLevel.noiseFloorDB)
         var pending = history.samples(since: start)
         var ended = false
         while !ended {
             try stages.recognizer.process(pending)
-            let looksComplete = endpointer.state == .speaking && stages.brain.isCompleteCommand(stages.recognizer.partialTranscript)
+            let looksComplete = endpointer.state == .speaking && stages.brain.isCompleteCommand(stages.recognizer.partial ?? "")
             if case .ended = endpointer.process(pending, commandLooksComplete: looksComplete) {
                 ended = true
                 break
@@ -158,7 +162,7 @@ public final class VoicePipeline {
             take(chunk.samples)
             pending = chunk.samples
         }
-        let text = try stages.recognizer.end()
+        let text = try stages.recognizer.finish().text
         if endpointer.state == .ended(.noSpeech) || endpointer.speechStartMs == nil {
             report(PipelineError.noSpeech)
             earcon()
@@ -206,20 +210,27 @@ public final class VoicePipeline {
     @discardableResult
     private func say(_ text: String) throws -> Bool {
         emit(.speakStart(text: text))
-        var interruption: WakeDetection?
-        // The speaker must not wake itself: while it says its own name, detections are ignored.
-        let hearsItself = text.lowercased().contains(stages.wake.phrase.lowercased())
+        var interruption: WakeHeard?
+        var failure: (any Error)?
         do {
-            try stages.synthesizer.speak(text) { chunk in
-                try stages.sink.play(chunk)
-                while interruption == nil, let heard = try stages.source.readAvailable() {
-                    take(heard.samples)
-                    if let detection = try detectWake(in: heard.samples), !hearsItself {
-                        interruption = detection
+            _ = try stages.synthesizer.synthesize(text, voice: voice()) { chunk in
+                do {
+                    try stages.sink.play(chunk)
+                    while interruption == nil, let heard = try stages.source.readAvailable() {
+                        take(heard.samples)
+                        // The speaker must not wake itself: saying its own name is no barge-in.
+                        if let detection = try detectWake(in: heard.samples),
+                            !text.lowercased().contains(detection.phrase.lowercased())
+                        {
+                            interruption = detection
+                        }
                     }
+                } catch {
+                    failure = error
                 }
-                return interruption == nil
+                return interruption == nil && failure == nil
             }
+            if let failure { throw failure }
             if interruption == nil { try stages.sink.drain() } else { stages.sink.interrupt() }
         } catch let error as any SusiError {
             stages.sink.interrupt()
@@ -260,6 +271,13 @@ public final class VoicePipeline {
         guard let data = try? encoder.encode(actions) else { return "[]" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// A wake phrase heard, placed in the whole input.
+struct WakeHeard {
+    var phrase: String
+    /// Where the phrase ended, in samples since the input began.
+    var endSample: Int
 }
 
 /// The last few seconds of input with absolute sample positions.

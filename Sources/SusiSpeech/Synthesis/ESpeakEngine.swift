@@ -138,6 +138,16 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
         }
     }
 
+    /// Synthesizes `text` into one chunk. Blocks: call it off the cooperative pool.
+    public func synthesizeAll(_ text: String, voice: VoiceSettings) throws(SynthesisError) -> AudioChunk {
+        var samples: [Int16] = []
+        _ = try synthesize(text, voice: voice) { chunk in
+            samples += chunk.samples
+            return true
+        }
+        return AudioChunk(format: format, samples: samples)
+    }
+
     /// Synthesizes `text` on a thread of its own, yielding chunks as they are produced.
     /// Cancelling the consuming task (or dropping the stream) stops the synthesis.
     public func stream(_ text: String, voice: VoiceSettings) -> AsyncThrowingStream<AudioChunk, any Error> {

@@ -1,0 +1,52 @@
+import Foundation
+import SusiBrain
+import SusiCore
+import SusiNet
+
+/// Where the bundled models (skills, hotword dictionary) are and how the pieces are built
+/// from the config: the wiring shared by several commands.
+enum Assembly {
+    /// The `models` directory: `$SUSI_MODELS`, else the nearest `models/` above the
+    /// executable (a build inside the repository), else the current directory's, else the
+    /// installed copies.
+    static func modelsDirectory(environment: [String: String]) throws -> String {
+        if let explicit = environment["SUSI_MODELS"], !explicit.isEmpty {
+            guard FileManager.default.fileExists(atPath: explicit + "/skills") else {
+                throw SetupFailure("SUSI_MODELS=\(explicit) has no skills/ directory")
+            }
+            return explicit
+        }
+        var candidates: [String] = []
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(directory.appendingPathComponent("models").path)
+            directory = directory.deletingLastPathComponent()
+        }
+        candidates += [FileManager.default.currentDirectoryPath + "/models", "/usr/local/share/susi/models", "/usr/share/susi/models"]
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/skills") }) else {
+            throw SetupFailure("cannot find the models directory (set SUSI_MODELS to the repository's models/)")
+        }
+        return found
+    }
+
+    /// What the brain knows of the speaker, from the config.
+    static func brainContext(_ config: Config, lastAnswer: String? = nil, lastSkill: String? = nil) -> BrainContext {
+        BrainContext(
+            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: config.player.volume,
+            lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language)
+    }
+
+    /// The built-in skills, loaded from the models directory; bad skill files are logged.
+    static func brain(_ context: CommandContext) throws -> Brain {
+        let directory = try modelsDirectory(environment: context.environment) + "/skills"
+        return try Brain(directory: directory, logger: context.logger.child("brain"))
+    }
+}
+
+/// A missing piece of the installation (models, devices) named in one line.
+struct SetupFailure: SusiError {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var stage: Stage { .config }
+    var code: String { "setup-missing" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SusiBrain
+import SusiCore
+import SusiServer
+
+/// `susi brain serve [--port N]`: the built-in brain as a SUSI-compatible `/susi/chat.json`.
+enum BrainCommand: Command {
+    static let name = "brain"
+    static let summary = "serve the built-in brain as /susi/chat.json on 127.0.0.1"
+    static let usage = """
+          susi brain serve [--port N]   (default port 4000; 0 picks a free one)
+        Serves GET and POST /susi/chat.json with SUSI's parameters (q, timezoneOffset, language)
+        on 127.0.0.1 until interrupted. Prints the URL once listening.
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let port = try arguments.intOption("--port", in: 0...65535) ?? 4000
+        let action = try arguments.required("an action (serve)")
+        try arguments.finish()
+        guard action == "serve" else { throw UsageError("unknown action '\(action)'; expected serve") }
+        let store = context.store
+        let brain = try Assembly.brain(context)
+        let handler = ChatServerHandler(brain: brain, context: { Assembly.brainContext((try? store.load()) ?? Config()) })
+        var router = Router()
+        handler.install(on: &router)
+        let server = HTTPServer(host: "127.0.0.1", port: UInt16(port), logger: context.logger.child("server"), router: router)
+        try server.start()
+        context.print("serving the built-in brain at http://127.0.0.1:\(server.port ?? UInt16(port))\(ChatServerHandler.path)")
+        waitForTermination()
+        server.stop()
+    }
+}
+
+/// Blocks until SIGINT or SIGTERM arrives.
+func waitForTermination() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    var received: Int32 = 0
+    sigwait(&signals, &received)
+}
