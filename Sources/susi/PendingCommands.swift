@@ -17,15 +17,6 @@ enum TranscribeCommand: Command {
     }
 }
 
-enum SetupCommand: Command {
-    static let name = "setup"
-    static let summary = "the setup/control HTTP server for the SUSI apps"
-    static let usage = "  susi setup serve [--port N]\n  susi setup --reset"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the setup server, issue #8")
-    }
-}
-
 enum SayCommand: Command {
     static let name = "say"
     static let summary = "speak text with the configured (or given) voice"
