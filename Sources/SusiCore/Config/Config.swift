@@ -24,7 +24,11 @@ public struct Config: Sendable, Equatable {
     public struct Hotword: Sendable, Equatable {
         public var enabled = true
         public var phrase = "susi"
-        public var threshold = 1e-20
+        /// Measured on synthetic voices (models/hotword/README.md): the most wakes with no
+        /// false wake on close negatives.
+        public var threshold = 1e-16
+        /// A hardware wake button, as the phone apps' `wake` setting turns on.
+        public var wakeButton = false
     }
 
     /// Speech recognition and endpointing.
@@ -53,7 +57,13 @@ public struct Config: Sendable, Equatable {
     /// The setup and control HTTP server for the phone apps.
     public struct Setup: Sendable, Equatable {
         public var port = 5000
-        public var host = "0.0.0.0"
+        public var bind = "0.0.0.0"
+        /// Empty means `wpa_supplicant.conf` beside the config file.
+        public var wpaSupplicantFile = ""
+        /// Shell command run after Wi-Fi credentials were stored; empty for none.
+        public var onWifi = ""
+        /// Shell command run when the apps finish setup; empty for none.
+        public var onComplete = ""
     }
 
     /// Where the speaker is, sent to the SUSI server when known.
