@@ -50,9 +50,7 @@ enum ConfigCommand: Command {
         case "validate":
             let path = try arguments.positional() ?? store.path
             try arguments.finish()
-            let checker = ConfigStore(path: path, voiceCheck: store.voiceCheck)
-            guard checker.exists else { throw ConfigError(.unreadable, "\(path): no such file") }
-            _ = try checker.load()
+            try ConfigStore(path: path, voiceCheck: store.voiceCheck).validate()
             context.print("\(path): valid")
         default:
             throw UsageError("unknown action '\(action)'; expected path, show, keys, get, set or validate")

@@ -17,25 +17,3 @@ enum TranscribeCommand: Command {
     }
 }
 
-enum SayCommand: Command {
-    static let name = "say"
-    static let summary = "speak text with the configured (or given) voice"
-    static let usage = "  susi say TEXT [--voice NAME] [--output WAV]"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "issue #2")
-    }
-}
-
-enum VoiceCommand: Command {
-    static let name = "voice"
-    static let summary = "list eSpeak NG voices, show or change the configured one"
-    static let usage = "  susi voice list\n  susi voice get\n  susi voice set NAME [--variant V]"
-    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "issue #2")
-    }
-}
-
-/// Checks `tts.voice` against the installed eSpeak NG voices.
-enum VoiceCatalogCheck {
-    static let check: (@Sendable (String, String) -> String?)? = nil
-}

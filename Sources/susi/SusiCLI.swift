@@ -17,7 +17,7 @@ enum SusiCLI {
 
         global options:
           --config FILE   config file (default $XDG_CONFIG_HOME/susi/config.json)
-          -v, --verbose   more log output on stderr (twice for trace)
+          -v, --verbose   more log output on stderr (-v info, -vv debug, -vvv trace)
           --quiet         only errors on stderr
           -h, --help      this help
         """
@@ -25,9 +25,9 @@ enum SusiCLI {
     /// Runs one command line and returns the process exit status.
     static func main(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         var arguments = ArgumentParser(argv)
-        let verbosity = arguments.count("-v", "--verbose")
+        let verbosity = arguments.count("-v", "--verbose") + 2 * arguments.count("-vv") + 3 * arguments.count("-vvv")
         let quiet = arguments.flag("--quiet", "-q")
-        let level: LogLevel = quiet ? .error : [LogLevel.info, .debug, .trace][min(verbosity, 2)]
+        let level: LogLevel = quiet ? .error : [LogLevel.warning, .info, .debug, .trace][min(verbosity, 3)]
         let logger = Logger(label: "susi", level: level)
         let commandName: String
         let configPath: String

@@ -148,13 +148,16 @@ final class ConfigStoreTests: XCTestCase {
     }
 
     func testVoiceCheckIsApplied() throws {
-        let store = ConfigStore(path: directory + "/config.json") { voice, _ in
-            voice == "klingon" ? "tts.voice 'klingon' is not an installed eSpeak NG voice" : nil
+        let store = ConfigStore(path: directory + "/config.json") { config in
+            config.tts.voice == "klingon" ? "tts.voice 'klingon' is not an installed eSpeak NG voice" : nil
         }
         assertConfigError(.badValue, containing: ["tts.voice", "klingon"]) { try store.set("tts.voice", to: "klingon") }
         XCTAssertFalse(store.exists)
         try store.set("tts.voice", to: "en-gb")
         XCTAssertEqual(try store.load().tts.voice, "en-gb")
+        write(#"{"tts": {"voice": "klingon"}}"#)
+        XCTAssertEqual(try store.load().tts.voice, "klingon", "a plain load does not ask eSpeak")
+        assertConfigError(.badValue, containing: ["klingon"]) { try store.validate() }
     }
 
     func testUnwritableLocationIsTypedError() {

@@ -12,11 +12,12 @@ import Foundation
 public struct ConfigStore: Sendable {
     /// The config file path.
     public let path: String
-    /// Extra check for `tts.voice` + `tts.variant` (the installed eSpeak NG voices); returns
-    /// why the pair is not allowed, or nil. SusiCore cannot ask eSpeak itself.
-    public var voiceCheck: (@Sendable (_ voice: String, _ variant: String) -> String?)?
+    /// Extra check of `tts.voice` and `tts.variant` against the installed eSpeak NG voices
+    /// (SusiCore cannot ask eSpeak itself); returns why the config is not allowed, or nil.
+    /// Applied by `set` and `validate`, not by every load, so reading the config stays cheap.
+    public var voiceCheck: (@Sendable (Config) -> String?)?
 
-    public init(path: String, voiceCheck: (@Sendable (String, String) -> String?)? = nil) {
+    public init(path: String, voiceCheck: (@Sendable (Config) -> String?)? = nil) {
         self.path = path
         self.voiceCheck = voiceCheck
     }
@@ -73,21 +74,37 @@ public struct ConfigStore: Sendable {
                 throw ConfigError(.badValue, "\(source): \(name) must be \(key.allowed)")
             }
         }
-        try checkVoice(config, source: source)
+        return config
+    }
+
+    /// Loads the file and applies every check, the voice included; a missing file is an error.
+    @discardableResult
+    public func validate() throws(ConfigError) -> Config {
+        guard exists else { throw ConfigError(.unreadable, "\(path): no such file") }
+        let config = try load()
+        try checkVoice(config, source: path)
         return config
     }
 
     /// Sets one key from its command-line text, validates the whole config and saves it.
     @discardableResult
     public func set(_ name: String, to text: String) throws(ConfigError) -> Config {
-        guard let key = ConfigSchema.key(named: name) else {
-            throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
-        }
+        try set([(name, text)])
+    }
+
+    /// Sets several keys together: all are saved, or none is (one validation, one save).
+    @discardableResult
+    public func set(_ changes: [(key: String, value: String)]) throws(ConfigError) -> Config {
         var config = try load()
-        guard let value = key.parse(text), key.write(&config, value) == nil else {
-            throw ConfigError(.badValue, "\(name) must be \(key.allowed), not '\(text)'")
+        for (name, text) in changes {
+            guard let key = ConfigSchema.key(named: name) else {
+                throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
+            }
+            guard let value = key.parse(text), key.write(&config, value) == nil else {
+                throw ConfigError(.badValue, "\(name) must be \(key.allowed), not '\(text)'")
+            }
         }
-        try checkVoice(config, source: name)
+        try checkVoice(config, source: nil)
         try save(config)
         return config
     }
@@ -146,9 +163,10 @@ public struct ConfigStore: Sendable {
 
     // MARK: Helpers
 
-    private func checkVoice(_ config: Config, source: String) throws(ConfigError) {
-        if let problem = voiceCheck?(config.tts.voice, config.tts.variant) {
-            throw ConfigError(.badValue, "\(source): \(problem)")
+    /// `source` names the file in the message; nil when the problem is a value just given.
+    private func checkVoice(_ config: Config, source: String?) throws(ConfigError) {
+        if let problem = voiceCheck?(config) {
+            throw ConfigError(.badValue, source.map { "\($0): \(problem)" } ?? problem)
         }
     }
 

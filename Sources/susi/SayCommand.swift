@@ -1,0 +1,61 @@
+import Foundation
+import SusiAudio
+import SusiCore
+import SusiSpeech
+
+/// `susi say TEXT [--voice NAME] [--output WAV]`: speak with the configured voice.
+enum SayCommand: Command {
+    static let name = "say"
+    static let summary = "speak text with the configured (or given) voice"
+    static let usage = """
+          susi say TEXT [--voice NAME] [--variant V] [--output WAV]
+        Speaks to the default output device (audio.output), or writes a 16-bit WAV with --output.
+        The voice is tts.voice/tts.variant/tts.rate/tts.pitch/tts.volume unless --voice is given
+        (an id such as en-gb-scotland or an accent such as scottish).
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let voiceName = try arguments.option("--voice")
+        let variant = try arguments.option("--variant")
+        let output = try arguments.option("--output", "-o")
+        var words: [String] = []
+        while let word = try arguments.positional() { words.append(word) }
+        let text = words.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw UsageError("missing TEXT") }
+
+        let config = try context.store.load()
+        var voice = VoiceSettings(
+            name: config.tts.voice, variant: config.tts.variant, rate: config.tts.rate, pitch: config.tts.pitch,
+            volume: config.tts.volume)
+        if let voiceName {
+            voice.name = voiceName
+            voice.variant = ""
+        }
+        if let variant { voice.variant = variant }
+        let engine = try ESpeakEngine.shared()
+        // Resolve before opening any output, so a bad voice leaves nothing behind.
+        _ = try engine.espeakVoiceName(for: voice)
+
+        let file = try output.map { path throws(AudioError) in try WAVFileSink(path: path) }
+        let sink: any AudioSink
+        if let file {
+            sink = file
+        } else {
+            let session = try PortAudioSession(logger: context.logger.child("audio"))
+            sink = try SpeakerSink(
+                session: session, device: config.audio.output, sampleRate: engine.format.sampleRate,
+                logger: context.logger.child("audio"))
+        }
+        var failure: (any Error)?
+        _ = try engine.synthesize(text, voice: voice) { chunk in
+            do { try sink.play(chunk) } catch { failure = error }
+            return failure == nil
+        }
+        if let failure { throw failure }
+        try sink.drain()
+        if let file, let output {
+            try file.close()
+            context.print("wrote \(output) (\(file.framesWritten * 1000 / WAVFileSink.format.sampleRate) ms)")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SusiCore
+import SusiSpeech
+
+/// `susi voice list|get|set NAME [--variant V]`: the eSpeak NG voices and the configured one.
+enum VoiceCommand: Command {
+    static let name = "voice"
+    static let summary = "list eSpeak NG voices, show or change the configured one"
+    static let usage = """
+          susi voice list                    installed voices: id, language, accent, gender
+          susi voice get                     the configured voice (tts.voice, tts.variant)
+          susi voice set NAME [--variant V]  change it; NAME is an id (en-gb-scotland) or an
+                                             accent (american, british, scottish, caribbean,
+                                             received pronunciation, new york, ...)
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let variant = try arguments.option("--variant")
+        let action = try arguments.required("an action (list, get or set)")
+        switch action {
+        case "list":
+            try arguments.finish()
+            let catalog = try ESpeakEngine.shared().catalog
+            for voice in catalog.voices where !voice.needsMBROLA {
+                let language = voice.languages.first?.code ?? "?"
+                context.print(
+                    "\(voice.identifier.padding(toLength: 16, withPad: " ", startingAt: 0)) "
+                        + "\(language.padding(toLength: 8, withPad: " ", startingAt: 0)) "
+                        + "\(voice.name.replacingOccurrences(of: "_", with: " ")) (\(voice.gender.rawValue))")
+            }
+            context.print("accents: " + VoiceCatalog.friendlyNames.keys.sorted().joined(separator: ", "))
+            context.print("variants: " + catalog.variants.map(\.identifier).sorted().joined(separator: " "))
+        case "get":
+            try arguments.finish()
+            let config = try context.store.load()
+            context.print(config.tts.variant.isEmpty ? config.tts.voice : "\(config.tts.voice)+\(config.tts.variant)")
+        case "set":
+            let wanted = try arguments.required("NAME")
+            var words = [wanted]
+            while let more = try arguments.positional() { words.append(more) }
+            try arguments.finish()
+            let catalog = try ESpeakEngine.shared().catalog
+            let spoken = words.joined(separator: " ")
+            guard let voice = catalog.resolve(spoken) else {
+                throw SynthesisError(.unknownVoice, "unknown voice '\(spoken)'; `susi voice list` shows the installed ones")
+            }
+            let identifier = voice.languages.first?.code ?? voice.identifier
+            let config = try context.store.set([("tts.voice", identifier)] + (variant.map { [("tts.variant", $0)] } ?? []))
+            context.print("tts.voice = \(config.tts.voice)" + (config.tts.variant.isEmpty ? "" : ", tts.variant = \(config.tts.variant)"))
+        default:
+            throw UsageError("unknown action '\(action)'; expected list, get or set")
+        }
+    }
+}
+
+/// Checks `tts.voice` and `tts.variant` against the installed eSpeak NG voices and the
+/// language SUSI answers in (`brain.language`): a voice that cannot say the answers is no use.
+enum VoiceCatalogCheck {
+    static let check: @Sendable (Config) -> String? = { config in
+        let catalog: VoiceCatalog
+        do {
+            catalog = try ESpeakEngine.shared().catalog
+        } catch {
+            return "cannot check tts.voice: \(error)"
+        }
+        let name = config.tts.voice
+        guard let voice = catalog.resolve(name) else {
+            return "tts.voice '\(name)' is not an installed eSpeak NG voice; `susi voice list` shows them"
+        }
+        if voice.needsMBROLA { return "tts.voice '\(name)' needs MBROLA, which is not installed" }
+        let language = config.brain.language
+        guard voice.languages.contains(where: { $0.code == language || $0.code.hasPrefix(language + "-") }) else {
+            let speaks = voice.languages.first?.code ?? "another language"
+            return "tts.voice '\(name)' speaks \(speaks) (\(voice.name.replacingOccurrences(of: "_", with: " "))), "
+                + "but SUSI answers in '\(language)' (brain.language); `susi voice list` shows the voices"
+        }
+        if !config.tts.variant.isEmpty, catalog.resolveVariant(config.tts.variant) == nil {
+            return "tts.variant '\(config.tts.variant)' is not an installed eSpeak NG variant"
+        }
+        return nil
+    }
+}
