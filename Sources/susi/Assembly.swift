@@ -2,6 +2,7 @@ import Foundation
 import SusiBrain
 import SusiCore
 import SusiNet
+import SusiSpeech
 
 /// Where the bundled models (skills, hotword dictionary) are and how the pieces are built
 /// from the config: the wiring shared by several commands.
@@ -49,4 +50,32 @@ struct SetupFailure: SusiError {
     init(_ message: String) { self.message = message }
     var stage: Stage { .config }
     var code: String { "setup-missing" }
+}
+
+extension Assembly {
+    /// The wake word detector for `hotword.*`, listening for the hotword dictionary's
+    /// pronunciations.
+    static func wakeDetector(_ config: Config, models: String, logger: Logger) throws -> SphinxWakeWordDetector {
+        try SphinxWakeWordDetector(
+            keyphrases: [Keyphrase(config.hotword.phrase, threshold: config.hotword.threshold)],
+            dictionaries: try hotwordDictionaries(models), logger: logger)
+    }
+
+    /// The command recogniser.
+    static func recognizer(_ config: Config, models: String, logger: Logger) throws -> SphinxRecognizer {
+        try SphinxRecognizer(dictionaries: try hotwordDictionaries(models), logger: logger)
+    }
+
+    private static func hotwordDictionaries(_ models: String) throws -> [PronunciationDictionary] {
+        try PronunciationDictionary.hotwordDictionaries(modelsDirectory: models).map { path throws(SpeechError) in
+            try PronunciationDictionary(contentsOf: path)
+        }
+    }
+
+    /// The voice to speak with under `config`.
+    static func voice(_ config: Config) -> VoiceSettings {
+        VoiceSettings(
+            name: config.tts.voice, variant: config.tts.variant, rate: config.tts.rate, pitch: config.tts.pitch,
+            volume: config.tts.volume)
+    }
 }

@@ -24,9 +24,7 @@ enum SayCommand: Command {
         guard !text.isEmpty else { throw UsageError("missing TEXT") }
 
         let config = try context.store.load()
-        var voice = VoiceSettings(
-            name: config.tts.voice, variant: config.tts.variant, rate: config.tts.rate, pitch: config.tts.pitch,
-            volume: config.tts.volume)
+        var voice = Assembly.voice(config)
         if let voiceName {
             voice.name = voiceName
             voice.variant = ""

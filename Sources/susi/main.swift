@@ -1,3 +1,4 @@
 import Foundation
 
+ProcessClock.begin()
 exit(SusiCLI.main(Array(CommandLine.arguments.dropFirst())))

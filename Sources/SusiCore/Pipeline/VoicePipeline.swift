@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The assistant's main loop: wake word, command, brain, actions, speech, back to listening.
 ///
@@ -39,7 +40,11 @@ public final class VoicePipeline {
     private let voice: () -> VoiceSettings
 
     /// Samples consumed from the source so far; `audio_ms` is derived from it.
-    private var consumed = 0
+    private var consumed = 0 {
+        didSet { published.store(consumed, ordering: .relaxed) }
+    }
+    /// `consumed`, readable from other threads.
+    private let published = Atomic<Int>(0)
     /// Recent input, so a command can start where the wake word ended.
     private var history = SampleHistory(capacity: 16_000 * 3)
     /// Tracks the background level while idle, to seed each command's endpointer.
@@ -66,7 +71,8 @@ public final class VoicePipeline {
         self.voice = voice
     }
 
-    private var audioMs: Int { consumed / 16 }
+    /// Position in the input, in ms; safe to read from any thread.
+    public var audioMs: Int { published.load(ordering: .relaxed) / 16 }
 
     private func emit(_ kind: PipelineEvent.Kind, audioMs: Int? = nil) {
         events.emit(PipelineEvent(kind, wallMs: clock(), audioMs: audioMs ?? self.audioMs))
@@ -109,7 +115,10 @@ public final class VoicePipeline {
     private func detectWake(in samples: [Int16]) throws -> WakeHeard? {
         wakeFed += samples.count
         guard let detection = try stages.wake.process(samples).first else { return nil }
-        return WakeHeard(phrase: detection.phrase, endSample: consumed - (wakeFed - detection.endMilliseconds * 16))
+        // PocketSphinx's keyphrase segments can place the end after the audio fed so far
+        // (seen: 2900 ms decided at 2040 ms); the decision point bounds it.
+        let endMs = min(detection.endMilliseconds, detection.decidedAtMilliseconds)
+        return WakeHeard(phrase: detection.phrase, endSample: consumed - (wakeFed - endMs * 16))
     }
 
     /// One interaction: the command after the wake word, its answer, back to idle.

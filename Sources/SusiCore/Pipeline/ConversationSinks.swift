@@ -1,0 +1,75 @@
+import Foundation
+
+/// Hands every event to several sinks, in order.
+public struct FanOutEventSink: EventSink {
+    public let sinks: [any EventSink]
+
+    public init(_ sinks: [any EventSink]) { self.sinks = sinks }
+
+    public func emit(_ event: PipelineEvent) {
+        for sink in sinks { sink.emit(event) }
+    }
+}
+
+/// Remembers the last thing said and the skill that said it, for "say that again" and for
+/// the voice-side skill features ("rate this skill").
+public final class ConversationMemory: EventSink, @unchecked Sendable {
+    // @unchecked: the fields are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var answer: String?
+    private var skill: String?
+
+    public init() {}
+
+    public func emit(_ event: PipelineEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch event.kind {
+        case .answer(_, _, let answeringSkill): skill = answeringSkill
+        case .speakStart(let text): answer = text
+        default: break
+        }
+    }
+
+    /// The last words spoken, if any.
+    public var lastAnswer: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return answer
+    }
+
+    /// The skill that gave the last answer, when known.
+    public var lastSkill: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return skill
+    }
+}
+
+/// Prints the conversation for people: what was heard, understood and answered.
+public final class ConversationPrinter: EventSink, @unchecked Sendable {
+    // @unchecked: writes go through `lock`.
+    private let lock = NSLock()
+    private let write: @Sendable (String) -> Void
+
+    /// `write` receives one line at a time (without newline).
+    public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    public func emit(_ event: PipelineEvent) {
+        let seconds = String(format: "%6.2f s", Double(event.audioMs) / 1000)
+        let line: String?
+        switch event.kind {
+        case .wake(let phrase): line = "\(seconds)  heard the wake word \"\(phrase)\""
+        case .transcript(let text): line = "\(seconds)  understood: \"\(text)\""
+        case .speakStart(let text): line = "\(seconds)  answered: \(text)"
+        case .play(let type, let identifier, let identifierType): line = "\(seconds)  \(type): \(identifier) (\(identifierType))"
+        case .player(let command): line = "\(seconds)  player: \(command)"
+        case .error(let stage, let code, let message): line = "\(seconds)  \(stage.rawValue) problem \(code): \(message)"
+        default: line = nil
+        }
+        guard let line else { return }
+        lock.lock()
+        write(line)
+        lock.unlock()
+    }
+}

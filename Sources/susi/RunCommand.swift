@@ -1,0 +1,160 @@
+import Foundation
+import SusiAudio
+import SusiBrain
+import SusiCore
+import SusiNet
+import SusiPlayer
+import SusiSpeech
+
+/// `susi run`: the assistant.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "the assistant: wake word, recognition, answer, speech"
+    static let usage = """
+          susi run [--input WAV] [--output WAV] [--events FILE|-] [--realtime] [--conversation]
+            --input WAV       listen to a WAV file (any rate/channels) instead of the microphone;
+                              exits when it is consumed and the last answer is done
+            --output WAV      write what is said to a WAV file instead of the speaker
+            --events FILE|-   JSON Lines events (ready, wake, listening, speech_end, transcript,
+                              answer, speak_start, speak_end, play, player, error, idle)
+            --realtime        pace --input at real time, as a microphone would
+            --conversation    print heard / understood / answered lines for people
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let input = try arguments.option("--input")
+        let output = try arguments.option("--output")
+        let eventsPath = try arguments.option("--events")
+        let realtime = arguments.flag("--realtime")
+        let conversation = arguments.flag("--conversation")
+        try arguments.finish()
+        if realtime, input == nil { throw UsageError("--realtime paces --input; the microphone is real time already") }
+
+        let logger = context.logger
+        var sinks: [any EventSink] = []
+        if let eventsPath { sinks.append(JSONLinesEventSink(handle: try eventsHandle(eventsPath))) }
+        let memory = ConversationMemory()
+        sinks.append(memory)
+        if conversation {
+            let toStdout = eventsPath != "-"
+            sinks.append(ConversationPrinter { line in
+                (toStdout ? FileHandle.standardOutput : FileHandle.standardError).write(Data((line + "\n").utf8))
+            })
+        }
+        let events = FanOutEventSink(sinks)
+        let clock = ProcessClock.milliseconds
+        let position = PositionBox()
+        @Sendable func report(_ error: any SusiError) {
+            logger.warning("\(error.code): \(error.message)")
+            events.emit(.error(error, wallMs: clock(), audioMs: position.audioMs))
+        }
+
+        let live = try LiveConfig(store: context.store) { error in report(error) }
+        let config = live.current
+        let models = try Assembly.modelsDirectory(environment: context.environment)
+        let localBrain = LocalChatBrain(brain: try Assembly.brain(context)) {
+            Assembly.brainContext(live.current, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
+        }
+        let brain = ChatBrainFactory.make(
+            config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
+            account: AccountStore(configStore: context.store), logger: logger.child("brain"),
+            onFallback: { error in report(error) })
+        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"))
+        defer { actions.shutdown() }
+
+        let sink: any AudioSink
+        let file = try output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: realtime) }
+        if let file {
+            sink = file
+        } else {
+            sink = try SpeakerSink(
+                session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
+                logger: logger.child("audio"))
+        }
+        let stages = { (source: any AudioSource) throws -> VoicePipeline.Stages in
+            VoicePipeline.Stages(
+                source: source, wake: try Assembly.wakeDetector(config, models: models, logger: logger.child("wake")),
+                recognizer: try Assembly.recognizer(config, models: models, logger: logger.child("stt")), brain: brain,
+                synthesizer: try ESpeakEngine.shared(), sink: sink)
+        }
+        let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
+            let pipeline = VoicePipeline(
+                stages: try stages(source), events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
+                clock: clock, voice: { Assembly.voice(live.current) }, perform: actions.perform)
+            position.pipeline = pipeline
+            return pipeline
+        }
+
+        if let input {
+            let source: WAVFileSource
+            do {
+                source = try WAVFileSource(path: input, realtime: realtime)
+            } catch {
+                report(error)
+                throw error
+            }
+            try makePipeline(source).run()
+            try file?.close()
+            return
+        }
+        try listenForever(config: live, make: makePipeline, report: report, logger: logger)
+        try file?.close()
+    }
+
+    /// The microphone loop: a missing or vanished device is reported and retried, never fatal.
+    private static func listenForever(
+        config: LiveConfig, make: (any AudioSource) throws -> VoicePipeline, report: (any SusiError) -> Void,
+        logger: Logger
+    ) throws {
+        let session = try PortAudioSession(logger: logger.child("audio"))
+        var lastCode: String?
+        while true {
+            do {
+                let source = try MicrophoneSource(session: session, device: config.current.audio.input, logger: logger.child("audio"))
+                lastCode = nil
+                try make(source).run()
+            } catch let error as AudioError {
+                // Report each kind of device trouble once, not every retry.
+                if lastCode != error.code { report(error) }
+                lastCode = error.code
+                Thread.sleep(forTimeInterval: 2)
+            }
+        }
+    }
+
+    private static func eventsHandle(_ path: String) throws -> FileHandle {
+        if path == "-" { return .standardOutput }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw AudioError(.unwritable, "cannot write events to \(path)")
+        }
+        return handle
+    }
+}
+
+/// Milliseconds since the process started, for `wall_ms`.
+enum ProcessClock {
+    private static let start = ContinuousClock.now
+
+    static func milliseconds() -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Starts the clock; call first thing in `main`.
+    static func begin() { _ = start }
+}
+
+/// Where the running pipeline is in its input, for events raised outside it.
+final class PositionBox: @unchecked Sendable {
+    // @unchecked: `current` is only touched while holding `lock`; the pipeline's own
+    // `audioMs` is safe to read from any thread.
+    private let lock = NSLock()
+    private weak var current: VoicePipeline?
+
+    var pipeline: VoicePipeline? {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+
+    var audioMs: Int { pipeline?.audioMs ?? 0 }
+}

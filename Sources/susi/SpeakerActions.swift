@@ -1,0 +1,54 @@
+import Foundation
+import SusiCore
+import SusiPlayer
+
+/// Performs what an answer asks of the speaker besides speech: config changes and media.
+///
+/// The player starts on the first media request. Used from the pipeline's thread.
+final class SpeakerActions {
+    private let live: LiveConfig
+    private let configPath: String
+    private let logger: Logger
+    private var player: MPVPlayer?
+
+    init(live: LiveConfig, configPath: String, logger: Logger) {
+        self.live = live
+        self.configPath = configPath
+        self.logger = logger
+    }
+
+    /// Performs `action`; returns the failure to report, if any.
+    func perform(_ action: ChatAction) -> (any SusiError)? {
+        do {
+            switch action {
+            case .settings(let setting):
+                try live.set(setting.key, to: setting.value)
+                logger.info("\(setting.key) = \(setting.value)")
+            case .answer(let answer) where answer.isPlanned:
+                logger.warning("planned answers are not scheduled yet: \(answer.expression)")
+            case .audioPlay, .videoPlay, .audioVolume, .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
+                try mediaPlayer().perform(action)
+            default:
+                break
+            }
+            return nil
+        } catch let error as any SusiError {
+            return error
+        } catch {
+            return PipelineError(stage: .player, code: "player-failed", message: "\(error)")
+        }
+    }
+
+    private func mediaPlayer() -> MPVPlayer {
+        if let player { return player }
+        let created = MPVPlayer(
+            config: live.current.player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger.child("player"))
+        player = created
+        return created
+    }
+
+    /// Stops the player process, if one was started.
+    func shutdown() {
+        player?.shutdown()
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import SusiCore
+import SusiSpeech
+
+/// `susi transcribe WAV [--json]`: recognition only, no wake word.
+enum TranscribeCommand: Command {
+    static let name = "transcribe"
+    static let summary = "recognise a WAV file (no wake word) and print the transcript"
+    static let usage = """
+          susi transcribe WAV [--json]
+        Any rate and channel count. --json prints {"text", "words": [{"word", "start_ms", "end_ms", "confidence"}]}.
+        """
+
+    static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
+        let json = arguments.flag("--json")
+        let path = try arguments.required("WAV")
+        try arguments.finish()
+        let audio = try AudioConverter.convert(try WAVFile.read(path: path), to: .speech)
+        let config = try context.store.load()
+        let models = try Assembly.modelsDirectory(environment: context.environment)
+        let recognizer = try Assembly.recognizer(config, models: models, logger: context.logger.child("stt"))
+        let transcript = try recognizer.transcribe(audio)
+        guard json else {
+            context.print(transcript.text)
+            return
+        }
+        let words: [[String: Any]] = transcript.words.map {
+            ["word": $0.text, "start_ms": $0.startMilliseconds, "end_ms": $0.endMilliseconds, "confidence": $0.confidence]
+        }
+        let data = try JSONSerialization.data(withJSONObject: ["text": transcript.text, "words": words], options: [.sortedKeys])
+        context.print(String(decoding: data, as: UTF8.self))
+    }
+}
