@@ -5,9 +5,9 @@ BUILD_FLAGS ?=
 RELEASE_BIN = .build/release/susi
 
 # Debian packages the build, the tests and the demo need.
-DEB_PACKAGES = pkg-config portaudio19-dev libasound2-plugins alsa-utils \
-	libpocketsphinx-dev pocketsphinx-en-us pocketsphinx-testdata \
-	libespeak-ng-dev espeak-ng libcurl4-openssl-dev curl libmicrohttpd-dev sox
+DEB_PACKAGES = pkg-config portaudio19-dev \
+	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
+	libespeak-ng-dev espeak-ng libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -33,9 +33,7 @@ test: deps
 	$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
 demo: build
-	@mkdir -p demo-out
-	$(RELEASE_BIN) --config demo-out/config.json say "Hello, I am SUSI, your open source speaker. Ask me anything." --output demo-out/greeting.wav
-	@echo "demo: wrote $$(pwd)/demo-out/greeting.wav"
+	scripts/demo.sh $(RELEASE_BIN) demo-out
 
 bench: build
 	@echo "bench: no benchmarks yet"
