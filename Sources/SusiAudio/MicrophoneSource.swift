@@ -9,6 +9,7 @@ public final class MicrophoneSource: AudioSource {
     private let capture: PortAudioCapture
     private var converter: AudioConverter
     private let chunkFrames: Int
+    private static let bufferMilliseconds = 30_000
 
     /// Opens and starts capture on the device `specifier` names (`default`, a name or an index).
     ///
@@ -16,7 +17,16 @@ public final class MicrophoneSource: AudioSource {
     ///   when it cannot be opened.
     public init(session: PortAudioSession, device specifier: String, logger: Logger) throws(AudioError) {
         let device = try session.device(specifier, for: .input)
-        capture = try PortAudioCapture(session: session, device: device, channels: 1, logger: logger)
+        // 16 kHz is what the recogniser wants; devices that cannot do it record at their own
+        // rate. The buffer holds 30 s so that a slow answer loses none of what is said next.
+        do {
+            capture = try PortAudioCapture(
+                session: session, device: device, sampleRate: AudioFormat.speech.sampleRate, channels: 1,
+                bufferMilliseconds: Self.bufferMilliseconds, logger: logger)
+        } catch {
+            capture = try PortAudioCapture(
+                session: session, device: device, channels: 1, bufferMilliseconds: Self.bufferMilliseconds, logger: logger)
+        }
         converter = try AudioConverter(from: capture.format, to: .speech)
         chunkFrames = capture.format.frames(milliseconds: 20)
         try capture.start()

@@ -62,14 +62,23 @@ enum RunCommand: Command {
         let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"))
         defer { actions.shutdown() }
 
+        // The input first: an unreadable file is reported before any device is opened.
+        let fileSource: WAVFileSource?
+        let file: WAVFileSink?
         let sink: any AudioSink
-        let file = try output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: realtime) }
-        if let file {
-            sink = file
-        } else {
-            sink = try SpeakerSink(
-                session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
-                logger: logger.child("audio"))
+        do {
+            fileSource = try input.map { path throws(AudioError) in try WAVFileSource(path: path, realtime: realtime) }
+            file = try output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: realtime) }
+            if let file {
+                sink = file
+            } else {
+                sink = try SpeakerSink(
+                    session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
+                    logger: logger.child("audio"))
+            }
+        } catch {
+            report(error)
+            throw error
         }
         let stages = { (source: any AudioSource) throws -> VoicePipeline.Stages in
             VoicePipeline.Stages(
@@ -85,19 +94,11 @@ enum RunCommand: Command {
             return pipeline
         }
 
-        if let input {
-            let source: WAVFileSource
-            do {
-                source = try WAVFileSource(path: input, realtime: realtime)
-            } catch {
-                report(error)
-                throw error
-            }
-            try makePipeline(source).run()
-            try file?.close()
-            return
+        if let fileSource {
+            try makePipeline(fileSource).run()
+        } else {
+            try listenForever(config: live, make: makePipeline, report: report, logger: logger)
         }
-        try listenForever(config: live, make: makePipeline, report: report, logger: logger)
         try file?.close()
     }
 

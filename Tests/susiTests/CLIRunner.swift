@@ -54,6 +54,22 @@ struct CLIRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Starts `susi ARGS` without waiting; its output goes to files in the directory.
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        FileManager.default.createFile(atPath: directory + "/background.out", contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: directory + "/background.out")
+        process.standardError = FileHandle(forWritingAtPath: directory + "/background.out")
+        try process.run()
+        return process
+    }
+
     func cleanUp() {
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -50,6 +50,8 @@ public final class VoicePipeline {
     /// Tracks the background level while idle, to seed each command's endpointer.
     private var idleLevel = Endpointer(settings: EndpointerSettings(noSpeechTimeoutMs: .max))
     private var speechEndSample = 0
+    /// Most input chunks read between two chunks of speech.
+    private static let catchUpChunks = 25
     /// Samples handed to the wake detector; it skips audio while a command is heard, so its
     /// positions are mapped back onto `consumed`.
     private var wakeFed = 0
@@ -225,7 +227,11 @@ public final class VoicePipeline {
             _ = try stages.synthesizer.synthesize(text, voice: voice()) { chunk in
                 do {
                     try stages.sink.play(chunk)
-                    while interruption == nil, let heard = try stages.source.readAvailable() {
+                    // Catch up with what the microphone heard meanwhile, bounded so that a
+                    // source delivering faster than real time cannot stall the speech.
+                    var budget = Self.catchUpChunks
+                    while interruption == nil, budget > 0, let heard = try stages.source.readAvailable() {
+                        budget -= 1
                         take(heard.samples)
                         // The speaker must not wake itself: saying its own name is no barge-in.
                         if let detection = try detectWake(in: heard.samples),

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@testable import SusiCore
+
+/// `susi run` end to end: real PocketSphinx, eSpeak NG, built-in brain, and PortAudio through
+/// an ALSA file PCM.
+final class RunCommandTests: XCTestCase {
+    private var cli: CLIRunner!
+
+    override func setUpWithError() throws {
+        cli = try CLIRunner()
+        XCTAssertEqual(try cli.run(["config", "set", "brain.mode", "local"]).status, 0)
+    }
+
+    override func tearDown() { cli.cleanUp() }
+
+    /// "susi, <command>" spoken by eSpeak NG at 16 kHz, with silence around it and a faint
+    /// noise floor as a microphone would have.
+    private func request(_ command: String, leadMs: Int = 1200, tailMs: Int = 2500) throws -> [Int16] {
+        let path = cli.directory + "/say.wav"
+        let said = try cli.run(["say", "--voice", "en-us", "susi, \(command)", "--output", path])
+        XCTAssertEqual(said.status, 0, said.stderr)
+        let speech = try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples
+        var seed: UInt32 = 7
+        let padded = [Int16](repeating: 0, count: leadMs * 16) + speech + [Int16](repeating: 0, count: tailMs * 16)
+        return padded.map { sample in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
+        }
+    }
+
+    private func events(at path: String) throws -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").map { line in
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+        }
+    }
+
+    func testFileInputGivesTheContractSequenceAndTheAnswerAskGives() throws {
+        let input = cli.directory + "/in.wav"
+        try WAVFile.write(AudioChunk(format: .speech, samples: try request("what time is it")), to: input)
+        let eventsPath = cli.directory + "/events.jsonl"
+        let output = cli.directory + "/answer.wav"
+        let result = try cli.run(["run", "--input", input, "--output", output, "--events", eventsPath])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let all = try events(at: eventsPath)
+        let names = all.compactMap { $0["event"] as? String }
+        XCTAssertEqual(names, ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
+        for event in all {
+            XCTAssertNotNil(event["wall_ms"] as? Int)
+            XCTAssertNotNil(event["audio_ms"] as? Int)
+        }
+        let wake = try XCTUnwrap(all.first { $0["event"] as? String == "wake" })
+        XCTAssertEqual(wake["phrase"] as? String, "susi")
+        XCTAssertEqual(Double(wake["audio_ms"] as? Int ?? 0), 1700, accuracy: 500, "susi ends ~0.5 s after the 1.2 s lead-in")
+        let transcript = try XCTUnwrap(all.first { $0["event"] as? String == "transcript" }?["text"] as? String)
+        let answer = try XCTUnwrap(all.first { $0["event"] as? String == "answer" })
+        let asked = try cli.run(["ask", "--local", "--json", transcript])
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        let reply = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(asked.stdout.utf8)) as? [String: Any])
+        let skill = ((reply["answers"] as? [[String: Any]])?.first?["skills"] as? [String])?.first
+        XCTAssertEqual(answer["skill"] as? String, skill, "the pipeline's brain answers as `susi ask --local` does")
+        let spoken = try WAVFile.read(path: output)
+        XCTAssertGreaterThan(spoken.milliseconds, 500)
+        XCTAssertGreaterThan(spoken.samples.map { abs(Int($0)) }.max() ?? 0, 3000, "the answer is audible")
+    }
+
+    func testUnreadableInputIsAnAudioErrorEvent() throws {
+        let bad = cli.directory + "/bad.wav"
+        try Data("not a wav".utf8).write(to: URL(fileURLWithPath: bad))
+        let result = try cli.run(["run", "--input", bad, "--events", "-"])
+        XCTAssertNotEqual(result.status, 0)
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first)
+        let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(event["event"] as? String, "error")
+        XCTAssertEqual(event["stage"] as? String, "audio")
+        XCTAssertEqual(event["code"] as? String, "audio-not-wav")
+    }
+
+    func testMicrophoneAndSpeakerThroughPortAudio() throws {
+        // ALSA `type file` PCMs: capture reads in.raw, playback writes out.raw. The null slave
+        // keeps no time, so capture runs far faster than real time (then delivers silence):
+        // the microphone's 30 s buffer keeps the request whole.
+        let alsa = cli.directory + "/alsa"
+        try FileManager.default.createDirectory(atPath: alsa, withIntermediateDirectories: true)
+        let samples = try request("what time is it", tailMs: 3000)
+        try samples.map { $0.littleEndian }.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: alsa + "/in.raw"))
+        let asoundrc = """
+            pcm.susimic { type file; slave.pcm { type null }; file "/dev/null"; infile "\(alsa)/in.raw"; format "raw" }
+            pcm.susispeaker { type file; slave.pcm { type null }; file "\(alsa)/out.raw"; format "raw" }
+            pcm.!default "susispeaker"
+
+            """
+        try Data(asoundrc.utf8).write(to: URL(fileURLWithPath: alsa + "/asoundrc"))
+        XCTAssertEqual(try cli.run(["config", "set", "audio.input", "susimic"]).status, 0)
+        XCTAssertEqual(try cli.run(["config", "set", "audio.output", "susispeaker"]).status, 0)
+        let eventsPath = cli.directory + "/events.jsonl"
+        let process = try cli.start(["run", "--events", eventsPath], environment: ["ALSA_CONFIG_PATH": alsa + "/asoundrc"])
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        var names: [String] = []
+        while Date() < deadline {
+            names = try events(at: eventsPath).compactMap { $0["event"] as? String }
+            if names.contains("speak_end") && names.contains("idle") { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let log = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
+        XCTAssertEqual(Array(names.prefix(9)), ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"], log)
+        process.terminate()
+        process.waitUntilExit()
+        let played = (try? Data(contentsOf: URL(fileURLWithPath: alsa + "/out.raw"))) ?? Data()
+        XCTAssertGreaterThan(played.count, 22_050, "at least half a second of speech reached the PortAudio device")
+    }
+}
