@@ -3,13 +3,14 @@ import SusiCore
 
 /// The wpa_supplicant configuration file the apps' Wi-Fi network is written to.
 ///
-/// Quoting follows wpa_supplicant's own parser (`config.c`, `config_file.c`): a quoted value
-/// runs from the first `"` to the *last* `"` on the line, and a `#` after that last quote starts
-/// a comment. So:
+/// Quoting follows wpa_supplicant's reader (checked against wpa_supplicant 2.10 in the tests):
+/// a line is one `name=value`; after the value's first `"` the next `"` closes the quoted part
+/// and a `#` after it starts a comment, so a value holding `"` cannot be written quoted. So:
 /// - `ssid` is written quoted when it has no `"` and no control characters, else as plain hex
-///   of its bytes (`ssid=4d79...`), which the parser takes byte for byte;
-/// - `psk` is written quoted: a passphrase has no control characters (validated; wpa_supplicant
-///   refuses them) and any `"` or `#` inside is safe because only the last quote ends it;
+///   of its bytes (`ssid=4d79...`), which the reader takes byte for byte;
+/// - `psk` is written quoted when it has no `"` (control characters are refused on input, as
+///   wpa_supplicant refuses them), else as the 64-hex-digit key derived from it
+///   (`WPAPassphrase`), exactly what `wpa_passphrase` would give;
 /// - an open network gets `key_mgmt=NONE` and no `psk`.
 ///
 /// Storing a network replaces any earlier block for the same SSID and keeps everything else
@@ -48,7 +49,12 @@ public struct WPASupplicantFile: Sendable, Equatable {
         if network.isOpen {
             lines.append("\tkey_mgmt=NONE")
         } else {
-            lines.append("\tpsk=\"\(network.passphrase)\"")
+            let quotable = !network.passphrase.contains("\"")
+            lines.append(
+                "\tpsk="
+                    + (quotable
+                        ? "\"\(network.passphrase)\""
+                        : WPAPassphrase.hexKey(passphrase: network.passphrase, ssid: network.ssid)))
             lines.append("\tkey_mgmt=WPA-PSK")
         }
         lines.append("}")
