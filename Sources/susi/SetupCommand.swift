@@ -1,9 +1,115 @@
-/// `susi setup`: the setup/control server for the SUSI apps (issue #8).
+import Foundation
+import SusiCore
+import SusiServer
+import SusiSpeech
+import Synchronization
+
+/// `susi setup serve [--port N] [--bind ADDR]` and `susi setup --reset`: the setup and control
+/// HTTP server for the SUSI apps without the voice pipeline, and the way back to setup mode.
 enum SetupCommand: Command {
     static let name = "setup"
     static let summary = "the setup/control HTTP server for the SUSI apps"
-    static let usage = "  susi setup serve [--port N]\n  susi setup --reset"
+    static let usage = """
+          susi setup serve [--port N] [--bind ADDR]   serve the apps' API until interrupted
+          susi setup --reset                          back to setup mode (setup routes open again)
+          susi setup status                           say whether the speaker is in setup mode
+        The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
+        picks a free port. Prints the URL once listening. No microphone is used; /say speaks on
+        audio.output and /play starts the player.
+        """
+
+    /// Shown by `/status`.
+    static let version = "0.1.0"
+
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        throw NotBuiltYet(command: name, issue: "the setup server, issue #8")
+        let reset = arguments.flag("--reset")
+        let port = try arguments.intOption("--port", in: 0...65535)
+        let bind = try arguments.option("--bind")
+        let action = try arguments.positional()
+        try arguments.finish()
+        let store = context.store
+        let state = SetupStateFile(configStore: store)
+        if reset {
+            try state.reset()
+            context.print("setup mode is on: the SUSI apps can set the speaker up again")
+        }
+        switch action {
+        case nil:
+            guard reset else { throw UsageError("missing an action (serve or status) or --reset") }
+        case "status":
+            context.print(state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
+        case "serve":
+            try serve(context, store: store, port: port, bind: bind)
+        case let other?:
+            throw UsageError("unknown action '\(other)'; expected serve or status")
+        }
+    }
+
+    private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?) throws {
+        let config = try store.loadOrCreate()
+        let logger = context.logger.child("setup")
+        let control = StandaloneSpeakerControl(
+            configPath: store.path, config: { (try? store.load()) ?? config }, logger: logger.child("control"))
+        let account = SetupAccountLink(store: store, logger: logger.child("account"))
+        let service = SetupService(
+            store: store, control: control, account: account, voices: { installedVoices(store: store) },
+            version: version, logger: logger)
+        let server = service.makeServer(port: port.map { UInt16($0) }, host: bind)
+        try server.start()
+        let shownHost = server.host == "0.0.0.0" ? "127.0.0.1" : server.host
+        context.print(
+            "serving the setup API at http://\(shownHost):\(server.port ?? UInt16(config.setup.port))/ "
+                + "(setup mode \(service.setupState.isInSetupMode ? "on" : "off"))")
+        let retry = PendingLoginRetry(account: account)
+        retry.start()
+        waitForTermination()
+        retry.stop()
+        server.stop()
+        control.shutdown()
+    }
+
+    /// The installed voices that speak `brain.language`, for the web page; empty when eSpeak NG
+    /// is missing (the page then offers the configured voice only).
+    static func installedVoices(store: ConfigStore) -> [VoiceChoice] {
+        guard let catalog = try? ESpeakEngine.shared().catalog else { return [] }
+        let language = ((try? store.load()) ?? Config()).brain.language
+        var seen = Set<String>()
+        return catalog.voices
+            .filter { voice in
+                !voice.needsMBROLA
+                    && voice.languages.contains { $0.code == language || $0.code.hasPrefix(language + "-") }
+            }
+            .compactMap { voice -> VoiceChoice? in
+                guard seen.insert(voice.identifier).inserted else { return nil }
+                return VoiceChoice(id: voice.identifier, name: voice.name.replacingOccurrences(of: "_", with: " "))
+            }
+            .sorted { $0.name < $1.name }
+    }
+}
+
+/// Retries a login the apps sent while the speaker was offline, once a minute, on its own thread.
+final class PendingLoginRetry: Sendable {
+    private let account: SetupAccountLink
+    private let stopped = Atomic<Bool>(false)
+
+    init(account: SetupAccountLink) {
+        self.account = account
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                account.retryPending()
+                for _ in 0..<600 where !stopped.load(ordering: .relaxed) {
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+            }
+        }
+        thread.name = "susi-login-retry"
+        thread.start()
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import SusiCore
+
+/// A SUSI login the apps sent while the speaker was offline, kept until it can be done.
+///
+/// `pending-login.json` beside the config, mode 0600 in a 0700 directory, written atomically:
+/// the same protection as the Wi-Fi passphrase in the wpa_supplicant file and the token in
+/// `account.json`. It is removed as soon as the login succeeds or the server refuses it, and
+/// its content never goes into a reply or a log line.
+public struct PendingLoginFile: Sendable, Equatable {
+    /// One stored login.
+    public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        /// The account's email address.
+        public var email: String
+        /// The password, as the apps sent it.
+        public var password: String
+
+        /// Creates credentials.
+        public init(email: String, password: String) {
+            self.email = email
+            self.password = password
+        }
+
+        /// Never shows the password.
+        public var description: String { "login for \(email)" }
+    }
+
+    /// The file's path.
+    public let path: String
+
+    /// A file at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The file beside the config file of `store`.
+    public init(configStore store: ConfigStore) {
+        self.init(path: (store.directory as NSString).appendingPathComponent("pending-login.json"))
+    }
+
+    /// The stored credentials, or nil when there are none (or the file is unusable).
+    public func load() -> Credentials? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let email = object["email"] as? String, let password = object["password"] as? String,
+            !email.isEmpty, !password.isEmpty
+        else { return nil }
+        return Credentials(email: email, password: password)
+    }
+
+    /// Stores `credentials`, replacing any earlier ones.
+    public func save(_ credentials: Credentials) throws(SetupError) {
+        let object = ["email": credentials.email, "password": credentials.password]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw SetupError(.storeFailed, "cannot encode the pending login")
+        }
+        do throws(ConfigError) {
+            try ConfigStore.writeAtomically(data + Data("\n".utf8), to: path)
+        } catch {
+            throw SetupError(.storeFailed, "cannot keep the login for later: \(error.message)")
+        }
+    }
+
+    /// Removes the file; idempotent.
+    public func remove() throws(SetupError) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw SetupError(.storeFailed, "cannot remove \(path): \(error.localizedDescription)")
+        }
+    }
+}

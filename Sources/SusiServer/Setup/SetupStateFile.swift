@@ -1,0 +1,58 @@
+import Foundation
+import SusiCore
+
+/// Whether the speaker is in setup mode, kept in `setup-state.json` beside the config (0600).
+///
+/// Setup mode lasts from the first start (no file yet) until the apps' `/config` call finishes
+/// setup; `susi setup --reset` starts it again. The file is read on every check, so a reset by
+/// another process takes effect at once. A file that exists but cannot be read counts as
+/// setup finished: the setup routes stay closed rather than open to the whole network by
+/// accident (`susi setup --reset` rewrites it).
+public struct SetupStateFile: Sendable, Equatable {
+    /// The file's path.
+    public let path: String
+
+    /// A state file at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The state file beside the config file of `store`.
+    public init(configStore store: ConfigStore) {
+        self.init(path: (store.directory as NSString).appendingPathComponent("setup-state.json"))
+    }
+
+    /// Whether setup routes are open now.
+    public var isInSetupMode: Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return true }
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let flag = object["setup_mode"] as? Bool
+        else { return false }
+        return flag
+    }
+
+    /// Ends setup mode (the apps finished), recording when.
+    public func finish(now: Date = Date()) throws(SetupError) {
+        try write(setupMode: false, now: now)
+    }
+
+    /// Starts setup mode again.
+    public func reset(now: Date = Date()) throws(SetupError) {
+        try write(setupMode: true, now: now)
+    }
+
+    private func write(setupMode: Bool, now: Date) throws(SetupError) {
+        let object: [String: Any] = ["setup_mode": setupMode, "changed_at": Int(now.timeIntervalSince1970)]
+        guard
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else {
+            throw SetupError(.storeFailed, "cannot encode the setup state")
+        }
+        do throws(ConfigError) {
+            try ConfigStore.writeAtomically(data + Data("\n".utf8), to: path)
+        } catch {
+            throw SetupError(.storeFailed, error.message)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// A Wi-Fi network the apps sent: its SSID and passphrase (empty for an open network).
+///
+/// `description` never shows the passphrase.
+public struct WiFiNetwork: Sendable, Equatable, CustomStringConvertible {
+    /// The network name, 1-32 bytes of UTF-8.
+    public let ssid: String
+    /// The WPA passphrase, or empty for an open network.
+    public let passphrase: String
+
+    /// Validates and creates a network.
+    ///
+    /// - Throws: `setup-bad-parameter` naming `wifissid` (empty, over 32 bytes, or holding a
+    ///   NUL) or `wifipassd` (not empty and not 8-63 characters of at most 63 bytes, or holding
+    ///   control characters, which wpa_supplicant refuses in a passphrase).
+    public init(ssid: String, passphrase: String) throws(SetupError) {
+        let ssidBytes = ssid.utf8.count
+        guard (1...32).contains(ssidBytes) else {
+            throw .bad("wifissid", "wifissid must be 1 to 32 bytes long, not \(ssidBytes)")
+        }
+        guard !ssid.unicodeScalars.contains("\0") else {
+            throw .bad("wifissid", "wifissid must not contain a NUL character")
+        }
+        if !passphrase.isEmpty {
+            guard (8...63).contains(passphrase.count), passphrase.utf8.count <= 63 else {
+                throw .bad(
+                    "wifipassd",
+                    "wifipassd must be empty (open network) or 8 to 63 characters (at most 63 bytes)")
+            }
+            guard !passphrase.unicodeScalars.contains(where: Self.isControl) else {
+                throw .bad("wifipassd", "wifipassd must not contain control characters")
+            }
+        }
+        self.ssid = ssid
+        self.passphrase = passphrase
+    }
+
+    /// Whether the network needs no passphrase.
+    public var isOpen: Bool { passphrase.isEmpty }
+
+    /// Names the network, never the passphrase.
+    public var description: String { "Wi-Fi network \"\(ssid)\"\(isOpen ? " (open)" : "")" }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SusiCore
+import SusiNet
+import SusiServer
+
+/// The `/auth` route's `AccountLinking`: logs in to `brain.server` with the SUSI login client
+/// and stores the token in `account.json`; when the server cannot be reached (the usual case
+/// while the speaker is on its own hotspot) the credentials wait in `PendingLoginFile` (0600)
+/// and `retryPending()` logs in later.
+///
+/// A refused login keeps nothing. Neither the password nor the token is ever logged; the email
+/// only in SUSI's anonymised form.
+struct SetupAccountLink: AccountLinking {
+    let store: ConfigStore
+    let logger: Logger
+    /// Seconds one login attempt may take; short, so the app's `/auth` call does not hang.
+    var timeout: Double = 4
+    /// Makes the HTTP client (tests pass one aimed at a loopback server).
+    var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
+
+    var pending: PendingLoginFile { PendingLoginFile(configStore: store) }
+
+    func link(email: String, password: String) throws(SetupError) -> AccountLinkResult {
+        let credentials = PendingLoginFile.Credentials(email: email, password: password)
+        switch attempt(credentials) {
+        case .loggedIn:
+            try pending.remove()
+            return .loggedIn
+        case .refused(let error):
+            try pending.remove()
+            throw SetupError(.loginRefused, error.message)
+        case .offline(let error):
+            logger.info("SUSI login deferred (\(error.code)); keeping the account for later")
+            try pending.save(credentials)
+            return .pending
+        }
+    }
+
+    func forgetPending() throws(SetupError) {
+        try pending.remove()
+    }
+
+    /// Tries the pending login, if any; returns whether one was done (or refused and dropped).
+    /// Call it when the speaker may have come online (at start, then every minute or so).
+    @discardableResult
+    func retryPending() -> Bool {
+        guard let credentials = pending.load() else { return false }
+        switch attempt(credentials) {
+        case .loggedIn:
+            try? pending.remove()
+            logger.info("pending SUSI login done")
+            return true
+        case .refused(let error):
+            try? pending.remove()
+            logger.warning("the SUSI server refused the pending login (\(error.code)); it was dropped")
+            return true
+        case .offline:
+            return false
+        }
+    }
+
+    private enum Outcome {
+        case loggedIn
+        case refused(SusiAPIError)
+        case offline(SusiAPIError)
+    }
+
+    private func attempt(_ credentials: PendingLoginFile.Credentials) -> Outcome {
+        let server = ((try? store.load()) ?? Config()).brain.server
+        let client = SusiLoginClient(server: server, http: http(), timeout: timeout, logger: logger)
+        do throws(SusiAPIError) {
+            let token = try client.logIn(email: credentials.email, password: credentials.password)
+            try AccountStore(configStore: store).save(token)
+            return .loggedIn
+        } catch {
+            switch error.kind {
+            case .unauthorized, .rejected, .badInput:
+                return .refused(error)
+            default:
+                return .offline(error)
+            }
+        }
+    }
+}
