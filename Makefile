@@ -7,7 +7,7 @@ RELEASE_BIN = .build/release/susi
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
-	libespeak-ng-dev espeak-ng libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv
+	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

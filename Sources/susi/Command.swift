@@ -28,12 +28,3 @@ protocol Command: Sendable {
     static var usage: String { get }
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws
 }
-
-/// A command of DESIGN.md whose feature has not landed yet; says so and fails.
-struct NotBuiltYet: SusiError {
-    let command: String
-    let issue: String
-    var stage: Stage { .config }
-    var code: String { "not-built" }
-    var message: String { "'susi \(command)' is not built yet (\(issue))" }
-}

@@ -1,3 +1,4 @@
+import Foundation
 import SusiBrain
 import SusiCore
 
@@ -8,12 +9,14 @@ enum SkillsCommand: Command {
     static let usage = """
           susi skills list    each skill with its intents and examples
           susi skills test    run every !example and check its !expect; non-zero exit on a mismatch
+          susi skills bench   time loading the skills and answering every example (medians)
         Skills are read from models/skills (or $SUSI_MODELS/skills).
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let action = try arguments.required("an action (list or test)")
         try arguments.finish()
+        guard action != "bench" else { return try bench(context) }
         let brain = try Assembly.brain(context)
         switch action {
         case "list":
@@ -37,8 +40,50 @@ enum SkillsCommand: Command {
                     stage: .brain, code: "brain-skill-test-failed",
                     message: "\(failures.count) of \(results.count) examples failed, \(brain.diagnostics.count) skill file problems")
             }
+        case "bench":
+            try bench(context)
         default:
-            throw UsageError("unknown action '\(action)'; expected list or test")
+            throw UsageError("unknown action '\(action)'; expected list, test or bench")
         }
+    }
+
+    /// Loads the skills 20 times and answers every example query 20 times, in process.
+    private static func bench(_ context: CommandContext) throws {
+        let directory = try Assembly.modelsDirectory(environment: context.environment) + "/skills"
+        var loads: [Double] = []
+        var brain = try Brain(directory: directory)
+        for _ in 0..<20 {
+            let start = ContinuousClock.now
+            brain = try Brain(directory: directory)
+            loads.append(milliseconds(since: start))
+        }
+        let queries = brain.skills.flatMap { $0.intents.flatMap { $0.examples.map(\.query) } }
+        let answerContext = BrainContext.examples
+        var answers: [Double] = []
+        let total = ContinuousClock.now
+        for _ in 0..<20 {
+            for query in queries {
+                let start = ContinuousClock.now
+                _ = try? brain.answer(query, context: answerContext)
+                answers.append(milliseconds(since: start))
+            }
+        }
+        let seconds = milliseconds(since: total) / 1000
+        context.print("skills: \(brain.skills.count) files, \(queries.count) example queries")
+        context.print(String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", percentile(loads, 0.5), percentile(loads, 0.95)))
+        context.print(String(
+            format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", percentile(answers, 0.5),
+            percentile(answers, 0.95), Double(answers.count) / seconds, answers.count))
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    private static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
     }
 }

@@ -70,10 +70,4 @@ final class ConfigCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("nope.json"), missing.stderr)
     }
-
-    func testCommandsNotBuiltYetSaySoAndFail() throws {
-        let result = try cli.run(["setup", "serve"])
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("not built yet"), result.stderr)
-    }
 }
