@@ -21,7 +21,14 @@ final class SetupFuzzTests: XCTestCase {
     }
 
     /// One request that must not change anything: each carries at least one invalid value.
-    private static func malformedRequest(_ random: inout Random) -> [UInt8] {
+    /// Random paths may land on a read-only page (`/%00...` is `/` to libmicrohttpd), so only
+    /// the other kinds must never succeed.
+    private static func malformedRequest(_ random: inout Random) -> (bytes: [UInt8], mayRead: Bool) {
+        let kind = random.below(8)
+        return (malformedRequest(&random, kind: kind), kind == 0)
+    }
+
+    private static func malformedRequest(_ random: inout Random, kind: Int) -> [UInt8] {
         let invalid = [
             "room_name=%FF%FE", "room_name=" + String(repeating: "r", count: 65), "room_name=", "room_name=a%0Ab",
             "room_name=%C3%28", "wifissid=" + String(repeating: "s", count: 33) + "&wifipassd=", "wifissid=&wifipassd=12345678",
@@ -32,7 +39,7 @@ final class SetupFuzzTests: XCTestCase {
         ]
         let route = random.pick(["/speaker_config", "/wifi_credentials", "/auth", "/config", "/reboot"])
         let method = random.pick(["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "BREW", "G\u{1}T"])
-        switch random.below(8) {
+        switch kind {
         case 0:
             // Random path bytes, percent escapes and raw high bytes.
             let path = "/" + random.bytes(1 + random.below(40)).map { byte in
@@ -103,12 +110,14 @@ final class SetupFuzzTests: XCTestCase {
         let config = fixture.configBytes
         var random = Random(state: 0x5EED_5EED_1234_5678)
         var statuses: [Int: Int] = [:]
-        for _ in 0..<2000 {
-            let request = Self.malformedRequest(&random)
+        // reliability/run.sh raises the count; the quick run keeps to 2000.
+        let count = Int(ProcessInfo.processInfo.environment["SUSI_FUZZ_REQUESTS"] ?? "") ?? 2000
+        for _ in 0..<count {
+            let (request, mayRead) = Self.malformedRequest(&random)
             let reply = Self.exchange(port: port, request) ?? ""
             let status = reply.hasPrefix("HTTP/1.1 ") ? Int(reply.dropFirst(9).prefix(3)) ?? -1 : 0
             statuses[status, default: 0] += 1
-            XCTAssertFalse((200..<300).contains(status), "a malformed request succeeded: \(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
+            XCTAssertFalse(!mayRead && (200..<300).contains(status), "a malformed request succeeded: \(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
             XCTAssertNotEqual(status, 500, "\(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
         }
         XCTAssertEqual(fixture.configBytes, config, "nothing saved")
@@ -116,6 +125,7 @@ final class SetupFuzzTests: XCTestCase {
         XCTAssertEqual(fixture.account.links, [])
         XCTAssertTrue(fixture.service.setupState.isInSetupMode)
         XCTAssertEqual(try fixture.get("/status").status, 200, "still answering; replies seen: \(statuses)")
-        XCTAssertGreaterThan(statuses[400, default: 0], 500, "most requests were refused as bad: \(statuses)")
+        XCTAssertGreaterThan(statuses[400, default: 0], count / 4, "most requests were refused as bad: \(statuses)")
+        print("fuzz: \(count) malformed requests, replies by status: \(statuses.sorted { $0.key < $1.key })")
     }
 }

@@ -95,9 +95,11 @@ public final class SetupService: Sendable {
         return router
     }
 
-    /// The limits the setup server uses: small bodies, few connections, short idle time.
+    /// The limits the setup server uses: small bodies (64 KiB), short idle time (15 s), and room
+    /// for a phone, a browser and home automation at once (tested with 64 busy connections, with
+    /// headroom for sockets a client has closed that the server has not yet reaped).
     public static let limits = ServerLimits(
-        maxConnections: 64, maxConnectionsPerIP: 64, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024)
+        maxConnections: 128, maxConnectionsPerIP: 96, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024)
 
     /// A stopped server for this service on `setup.bind` and `setup.port` (or `port`).
     public func makeServer(port: UInt16? = nil, host: String? = nil, limits: ServerLimits = SetupService.limits)
