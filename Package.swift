@@ -10,11 +10,12 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
 ]
 
 var swiftTargets: [Target] = [
     .target(name: "SusiCore"),
-    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG"]),
+    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP"]),
     .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio"]),
     .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl"]),
     .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD"]),
@@ -24,6 +25,7 @@ var swiftTargets: [Target] = [
         name: "susi",
         dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
 
+    .executableTarget(name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiBrain"], path: "bench/Sources/susi-bench"),
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),
     .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
     .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),

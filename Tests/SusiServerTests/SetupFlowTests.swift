@@ -160,12 +160,17 @@ final class SetupFlowTests: XCTestCase {
     func testABadRebootFieldSavesNothingAtAll() throws {
         let config = fixture.configBytes
         let reply = try fixture.postForm(
-            "/reboot", ["room_name=Kitchen", "wifissid=Home", "wifipassd=wifi-pass-1", "auth=y", "email=a@b.org", "password=pw", "hotword=sometimes"])
+            "/reboot", ["room_name=Kitchen", "wifissid=Home", "wifipassd=wifi-pass-1", "auth=y", "email=a@b.org", "password=pw", "stt=google", "tts=google",
+                "hotword=sometimes", "wake=n",
+            ])
         XCTAssertEqual(reply.status, 400)
         XCTAssertEqual(reply.json["parameter"] as? String, "hotword")
         XCTAssertEqual(fixture.configBytes, config)
         XCTAssertNil(fixture.wifiText)
         XCTAssertEqual(fixture.account.links, [], "no login attempted")
+        let missing = try fixture.postForm("/reboot", ["room_name=Kitchen", "wifissid=", "wifipassd="])
+        XCTAssertEqual(missing.status, 400, "every field of the form is required")
+        XCTAssertEqual(missing.json["parameter"] as? String, "auth")
     }
 
     func testARefusedLoginIs401AndNotStored() throws {

@@ -29,6 +29,9 @@ public struct Config: Sendable, Equatable {
         public var threshold = 1e-16
         /// A hardware wake button, as the phone apps' `wake` setting turns on.
         public var wakeButton = false
+        /// Re-decode each candidate wake word before waking (bench/RESULTS.md: far fewer
+        /// false wakes on ordinary speech).
+        public var verify = true
     }
 
     /// Speech recognition and endpointing.
@@ -37,6 +40,8 @@ public struct Config: Sendable, Equatable {
         public var endSilenceMs = 600
         public var noSpeechTimeoutMs = 5000
         public var maxUtteranceMs = 10000
+        /// speexdsp noise suppression in front of the recogniser and the wake word.
+        public var noiseSuppression = false
     }
 
     /// Sound devices: `default`, a device name, or an index as `susi devices` lists them.

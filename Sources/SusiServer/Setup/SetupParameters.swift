@@ -16,8 +16,17 @@ enum SetupParameters {
         return value
     }
 
+    /// The server turns bytes that are not UTF-8 into U+FFFD; a value holding one was not
+    /// text and is refused rather than stored mangled.
+    static func requireUTF8(_ text: String, parameter: String) throws(SetupError) {
+        guard !text.unicodeScalars.contains("\u{FFFD}") else {
+            throw .bad(parameter, "\(parameter) must be valid UTF-8 text")
+        }
+    }
+
     /// A room name: 1-64 characters after trimming spaces, no control characters.
     static func room(_ text: String, parameter: String = "room_name") throws(SetupError) -> String {
+        try requireUTF8(text, parameter: parameter)
         let room = text.trimmingCharacters(in: .whitespaces)
         guard (1...64).contains(room.count) else {
             throw .bad(parameter, "\(parameter) must be 1 to 64 characters long")
@@ -39,6 +48,7 @@ enum SetupParameters {
 
     /// An email address: 3-254 characters with an `@`, no spaces or control characters.
     static func email(_ text: String) throws(SetupError) -> String {
+        try requireUTF8(text, parameter: "email")
         let email = text.trimmingCharacters(in: .whitespaces)
         guard (3...254).contains(email.count), email.contains("@"),
             !email.unicodeScalars.contains(where: { WiFiNetwork.isControl($0) || $0 == " " })
@@ -50,6 +60,7 @@ enum SetupParameters {
 
     /// A password: 1-256 characters without control characters. Never echoed.
     static func password(_ text: String) throws(SetupError) -> String {
+        try requireUTF8(text, parameter: "password")
         guard (1...256).contains(text.count), !text.unicodeScalars.contains(where: WiFiNetwork.isControl) else {
             throw .bad("password", "password must be 1 to 256 characters without control characters")
         }

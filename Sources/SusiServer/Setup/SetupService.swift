@@ -95,9 +95,11 @@ public final class SetupService: Sendable {
         return router
     }
 
-    /// The limits the setup server uses: small bodies, few connections, short idle time.
+    /// The limits the setup server uses: small bodies (64 KiB), short idle time (15 s), and room
+    /// for a phone, a browser and home automation at once (tested with 64 busy connections, with
+    /// headroom for sockets a client has closed that the server has not yet reaped).
     public static let limits = ServerLimits(
-        maxConnections: 64, maxConnectionsPerIP: 64, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024)
+        maxConnections: 128, maxConnectionsPerIP: 96, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024)
 
     /// A stopped server for this service on `setup.bind` and `setup.port` (or `port`).
     public func makeServer(port: UInt16? = nil, host: String? = nil, limits: ServerLimits = SetupService.limits)
@@ -188,16 +190,8 @@ public final class SetupService: Sendable {
         let password: String
     }
 
-    private func accountChoice(_ request: ServerRequest, defaultAuth: String? = nil) throws(SetupError) -> AccountChoice {
-        let authText: String
-        if let given = request.parameter("auth") {
-            authText = given
-        } else if let defaultAuth {
-            authText = defaultAuth
-        } else {
-            throw .bad("auth", "missing parameter auth")
-        }
-        let auth = try SetupParameters.yesNo(authText, parameter: "auth")
+    private func accountChoice(_ request: ServerRequest) throws(SetupError) -> AccountChoice {
+        let auth = try SetupParameters.yesNo(SetupParameters.required(request, "auth"), parameter: "auth")
         guard auth == "y" else { return AccountChoice(auth: "n", email: "", password: "") }
         let email = try SetupParameters.email(SetupParameters.required(request, "email"))
         let password = try SetupParameters.password(SetupParameters.required(request, "password"))
@@ -244,18 +238,14 @@ public final class SetupService: Sendable {
         }
     }
 
-    private func engineChoice(_ request: ServerRequest, defaults: Bool = false) throws(SetupError) -> EngineChoice {
-        func value(_ name: String, _ fallback: String) throws(SetupError) -> String {
-            if let given = request.parameter(name) { return given }
-            if defaults { return fallback }
-            throw .bad(name, "missing parameter \(name)")
+    private func engineChoice(_ request: ServerRequest) throws(SetupError) -> EngineChoice {
+        func value(_ name: String) throws(SetupError) -> String {
+            try SetupParameters.required(request, name)
         }
-        let stt = EngineNames.recognizer(
-            for: try SetupParameters.engineName(value("stt", EngineNames.recognizer), parameter: "stt"))
-        let tts = EngineNames.synthesizer(
-            for: try SetupParameters.engineName(value("tts", EngineNames.synthesizer), parameter: "tts"))
-        let hotword = try SetupParameters.yesNo(value("hotword", "y"), parameter: "hotword")
-        let wake = try SetupParameters.yesNo(value("wake", "n"), parameter: "wake")
+        let stt = EngineNames.recognizer(for: try SetupParameters.engineName(value("stt"), parameter: "stt"))
+        let tts = EngineNames.synthesizer(for: try SetupParameters.engineName(value("tts"), parameter: "tts"))
+        let hotword = try SetupParameters.yesNo(value("hotword"), parameter: "hotword")
+        let wake = try SetupParameters.yesNo(value("wake"), parameter: "wake")
         var notes = [stt.note, tts.note].compactMap { $0 }
         if hotword == "n", wake == "n" {
             notes.append("the wake word stays on: without it and without a wake button nothing could wake the speaker")
@@ -284,23 +274,23 @@ public final class SetupService: Sendable {
             environment: ["SUSI_ROOM": config.room, "SUSI_CONFIG": store.path])
     }
 
-    /// The old all-in-one form: every field optional except that what is given must be valid.
-    /// An empty `wifissid` keeps the current Wi-Fi; everything is checked before anything is
-    /// saved.
+    /// The old all-in-one form: every field of the four calls must be there (as the old server
+    /// required); empty `wifissid` and `wifipassd` keep the current Wi-Fi. Everything is checked
+    /// before anything is saved.
     private func reboot(_ request: ServerRequest) throws -> ServerResponse {
-        let room = try request.parameter("room_name").map { text throws(SetupError) in try SetupParameters.room(text) }
-        let ssid = request.parameter("wifissid") ?? ""
-        let passphrase = request.parameter("wifipassd") ?? ""
+        let room = try SetupParameters.room(SetupParameters.required(request, "room_name"))
+        let ssid = try SetupParameters.required(request, "wifissid")
+        let passphrase = try SetupParameters.required(request, "wifipassd")
         let network: WiFiNetwork? =
             ssid.isEmpty && passphrase.isEmpty ? nil : try WiFiNetwork(ssid: ssid, passphrase: passphrase)
-        let choice = try accountChoice(request, defaultAuth: "n")
-        let engines = try engineChoice(request, defaults: true)
+        let choice = try accountChoice(request)
+        let engines = try engineChoice(request)
 
         var notes: [String] = []
         if let note = try link(choice) { notes.append(note) }
         if let network { try storeWiFi(network, config: currentConfig()) }
         let config = try updateConfig { config in
-            if let room { config.room = room }
+            config.room = room
             engines.apply(to: &config)
         }
         try complete(config)

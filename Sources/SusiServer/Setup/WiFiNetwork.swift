@@ -9,10 +9,12 @@ public struct WiFiNetwork: Sendable, Equatable, CustomStringConvertible {
 
     /// Validates and creates a network.
     ///
-    /// - Throws: `setup-bad-parameter` naming `wifissid` (empty, over 32 bytes, or holding a
-    ///   NUL) or `wifipassd` (not empty and not 8-63 characters of at most 63 bytes, or holding
+    /// - Throws: `setup-bad-parameter` naming `wifissid` (empty, over 32 bytes, holding a NUL,
+    ///   or U+FFFD from bytes that were not UTF-8) or `wifipassd` (not empty and not 8-63 characters of at most 63 bytes, or holding
     ///   control characters, which wpa_supplicant refuses in a passphrase).
     public init(ssid: String, passphrase: String) throws(SetupError) {
+        try SetupParameters.requireUTF8(ssid, parameter: "wifissid")
+        try SetupParameters.requireUTF8(passphrase, parameter: "wifipassd")
         let ssidBytes = ssid.utf8.count
         guard (1...32).contains(ssidBytes) else {
             throw .bad("wifissid", "wifissid must be 1 to 32 bytes long, not \(ssidBytes)")

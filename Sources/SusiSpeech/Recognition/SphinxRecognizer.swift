@@ -8,20 +8,25 @@ import SusiCore
 public final class SphinxRecognizer: SpeechRecognizer {
     private let decoder: SphinxDecoder
     private let logger: Logger
+    /// Noise suppression in front of the decoder, when configured; its noise estimate
+    /// carries over from one utterance to the next.
+    private let preprocessor: SpeexPreprocessor?
     /// Samples fed in the current utterance.
     public private(set) var samplesProcessed = 0
 
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
-    /// the decoder's dictionary.
+    /// the decoder's dictionary. Audio passes through `preprocessor` first when one is given.
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, or `stt-bad-pronunciation` for a bad
     ///   dictionary entry.
     public init(
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
+        preprocessor: SpeexPreprocessor? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
         decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+        self.preprocessor = preprocessor
         self.logger = logger
         logger.debug("PocketSphinx ready: \(configuration.acousticModelPath)")
     }
@@ -55,7 +60,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
     public func process(_ samples: [Int16]) throws(SpeechError) {
-        try decoder.process(samples)
+        try decoder.process(preprocessor?.process(samples) ?? samples)
         samplesProcessed += samples.count
     }
 
@@ -72,6 +77,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Closes the utterance and returns its words, fillers and silences left out.
     public func finish() throws(SpeechError) -> Transcript {
+        if let rest = preprocessor?.flush(), decoder.isInUtterance { try decoder.process(rest) }
         try decoder.endUtterance()
         let transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
@@ -97,6 +103,9 @@ public final class SphinxRecognizer: SpeechRecognizer {
         }
         return try transcribe(chunk.samples)
     }
+
+    /// The configuration the decoder was created from.
+    public var configuration: SphinxConfiguration { decoder.configuration }
 
     /// The real words of `segments`, times in ms.
     static func transcript(from segments: [SphinxDecoder.Segment], framesPerSecond: Int) -> Transcript {

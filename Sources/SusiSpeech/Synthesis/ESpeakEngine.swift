@@ -171,6 +171,35 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
         return stream
     }
 
+    /// eSpeak NG's phoneme mnemonics for `text` in `voice` (e.g. `en-us`), one name per
+    /// element with stress marks attached (`'u:`): "susi" gives `s`, `'u:`, `z`, `i`.
+    ///
+    /// Used to give words missing from the recogniser's dictionary a pronunciation. Waits
+    /// while another synthesis runs.
+    ///
+    /// - Throws: `tts-voice-unavailable` when the voice cannot be loaded.
+    public func phonemes(of text: String, voice: String = "en-us") throws(SynthesisError) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard espeak_SetVoiceByName(voice) == EE_OK else {
+            throw SynthesisError(.voiceUnavailable, "eSpeak NG could not load voice \"\(voice)\"")
+        }
+        var names: [String] = []
+        // Bits 8-23 of the phoneme mode give the separator put between phoneme names.
+        let separator = Int32(UInt8(ascii: "_")) << 8
+        text.withCString { cText in
+            var cursor: UnsafeRawPointer? = UnsafeRawPointer(cText)
+            // espeak_TextToPhonemes translates up to a clause per call and advances `cursor`,
+            // setting it to NULL at the end; its result is an internal buffer, copied at once.
+            while cursor != nil {
+                guard let output = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, separator) else { break }
+                let clause = String(cString: output)
+                names += clause.split(whereSeparator: { $0 == "_" || $0 == " " }).map(String.init)
+            }
+        }
+        return names
+    }
+
     /// The voice string eSpeak NG loads (`gmw/en-GB-scotland+f3`) for `voice`.
     ///
     /// eSpeak NG itself accepts any name (it falls back to a default voice and silently

@@ -10,6 +10,8 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     public let keyphrases: [Keyphrase]
     private let decoder: SphinxDecoder
     private let logger: Logger
+    /// Noise suppression in front of the keyphrase search, when configured.
+    private let preprocessor: SpeexPreprocessor?
     private let sampleRate: Int
     private let framesPerSecond: Int
     /// Samples consumed since creation.
@@ -32,7 +34,8 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     /// Loads the model, adds the words of `dictionaries`, and starts spotting `keyphrases`.
     ///
     /// The configuration's own search is ignored. Pronunciations a keyphrase sets itself win
-    /// over the dictionaries'.
+    /// over the dictionaries'. Audio passes through `preprocessor` first when one is given
+    /// (detection times then lag by less than its 20 ms frame).
     ///
     /// - Throws: `wake-init-failed` (model missing, bad option, bad dictionary, no phrase),
     ///   `wake-unknown-word` naming phrase words the dictionary lacks.
@@ -40,8 +43,10 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         keyphrases: [Keyphrase] = [Keyphrase("susi")],
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
+        preprocessor: SpeexPreprocessor? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
+        self.preprocessor = preprocessor
         let keyphrases = keyphrases.map { keyphrase in
             var chosen = keyphrase
             for word in keyphrase.words where chosen.pronunciations[word] == nil {
@@ -75,6 +80,7 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
 
     /// Consumes the next 16 kHz mono samples; returns the phrases that ended in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
+        let samples = preprocessor?.process(samples) ?? samples
         var detections: [WakeWordDetection] = []
         var offset = 0
         while offset < samples.count {

@@ -1,0 +1,116 @@
+import Foundation
+import SusiCore
+
+/// Builds the speaker's ears from its config: the skill-aware recogniser and the verified
+/// wake word detector, with the settings measured best on the dev corpus
+/// (`bench/RESULTS.md`).
+///
+/// `susi run` and `susi transcribe` call these; the benchmark calls them too, so what is
+/// measured is what runs.
+public enum Hearing {
+    /// Everything that decides how well the speaker hears; `init(config:)` gives the
+    /// defaults the config selects.
+    public struct Settings: Sendable, Equatable {
+        /// Extra PocketSphinx options for the command recogniser (keys with the dash).
+        public var recognizerOptions: [String: String]
+        /// speexdsp preprocessing in front of the recogniser; nil for none.
+        public var recognizerPreprocessing: SpeexPreprocessor.Settings?
+        /// The wake phrase.
+        public var wakePhrase: String
+        /// Keyphrase threshold of the wake detector's first stage.
+        public var wakeThreshold: Double
+        /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
+        public var wakePhoneLoopProbability: Double
+        /// Extra PocketSphinx options for the wake detector.
+        public var wakeOptions: [String: String]
+        /// speexdsp preprocessing in front of the wake detector; nil for none.
+        public var wakePreprocessing: SpeexPreprocessor.Settings?
+        /// Whether a candidate wake is re-decoded before it counts (`VerifiedWakeWordDetector`).
+        public var verifyWake: Bool
+
+        /// The measured defaults, adjusted by `config` (`hotword.*`, `stt.*`).
+        public init(config: Config = Config()) {
+            recognizerOptions = Hearing.defaultRecognizerOptions
+            recognizerPreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
+            wakePhrase = config.hotword.phrase
+            wakeThreshold = config.hotword.threshold
+            wakePhoneLoopProbability = SphinxWakeWordDetector.defaultPhoneLoopProbability
+            wakeOptions = [:]
+            wakePreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
+            verifyWake = config.hotword.verify
+        }
+    }
+
+    /// PocketSphinx options for commands, chosen on the dev corpus (see bench/RESULTS.md).
+    public static let defaultRecognizerOptions: [String: String] = [:]
+
+    /// The recogniser for commands: PocketSphinx with the language model generated from the
+    /// skills in `skillsDirectory` (built on first use and cached in `cacheDirectory`), and
+    /// a pronunciation for every word it uses.
+    ///
+    /// Slow the first time the skills change (a second or two to build the model), fast
+    /// afterwards. `modelsDirectory` is the repository's `models` (for the hotword
+    /// dictionary); the acoustic model is `SphinxConfiguration.defaultModelDirectory`'s.
+    ///
+    /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
+    public static func makeRecognizer(
+        config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
+        settings: Settings? = nil, logger: Logger = .silent
+    ) throws(SpeechError) -> SphinxRecognizer {
+        let settings = settings ?? Settings(config: config)
+        let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
+        let model = try SkillLanguageModel.prepare(
+            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, logger: logger)
+        var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
+        configuration.dictionaryPath = model.dictionaryPath
+        configuration.extraOptions = settings.recognizerOptions
+        let preprocessor = try settings.recognizerPreprocessing.map { (value) throws(SpeechError) in
+            try SpeexPreprocessor(settings: value)
+        }
+        return try SphinxRecognizer(configuration: configuration, preprocessor: preprocessor, logger: logger)
+    }
+
+    /// The wake word detector: a keyphrase search for `hotword.phrase` at
+    /// `hotword.threshold`, and, unless `hotword.verify` is off, a second decoding of each
+    /// candidate before it counts.
+    ///
+    /// - Throws: `wake-init-failed`, `wake-unknown-word`.
+    public static func makeWakeDetector(
+        config: Config, modelsDirectory: String, settings: Settings? = nil, logger: Logger = .silent
+    ) throws(SpeechError) -> any WakeWordDetector {
+        let settings = settings ?? Settings(config: config)
+        let hotwords: [PronunciationDictionary]
+        do {
+            hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
+        } catch {
+            throw SpeechError(.wakeInitFailed, error.message)
+        }
+        var configuration = SphinxConfiguration()
+        configuration.extraOptions = settings.wakeOptions
+        configuration.extraOptions["-kws_plp"] = "\(settings.wakePhoneLoopProbability)"
+        let keyphrase = Keyphrase(settings.wakePhrase, threshold: settings.wakeThreshold)
+        let preprocessor: SpeexPreprocessor?
+        do {
+            preprocessor = try settings.wakePreprocessing.map { (value) throws(SpeechError) in
+                try SpeexPreprocessor(settings: value)
+            }
+        } catch {
+            throw SpeechError(.wakeInitFailed, error.message)
+        }
+        let spotter = try SphinxWakeWordDetector(
+            keyphrases: [keyphrase], configuration: configuration, dictionaries: hotwords,
+            preprocessor: preprocessor, logger: logger)
+        guard settings.verifyWake else { return spotter }
+        return try VerifiedWakeWordDetector(
+            spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords, logger: logger)
+    }
+
+    /// The `.dict` files of `modelsDirectory/hotword`, parsed.
+    static func hotwordDictionaries(modelsDirectory: String) throws(SpeechError) -> [PronunciationDictionary] {
+        var result: [PronunciationDictionary] = []
+        for path in PronunciationDictionary.hotwordDictionaries(modelsDirectory: modelsDirectory) {
+            result.append(try PronunciationDictionary(contentsOf: path))
+        }
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Pronunciations for the words of a language model: cmudict's when it has the word (in
+/// any of its spellings: "whats" is cmudict's "what's"), else one made from eSpeak NG's
+/// phonemes mapped to the CMU phone set.
+struct Lexicon {
+    /// cmudict's pronunciations by word, alternates in file order.
+    private var pronunciations: [String: [String]] = [:]
+    /// Words with apostrophes by their spelling without them ("whats" to "what's").
+    private var apostropheForms: [String: String] = [:]
+    /// Words given a pronunciation from eSpeak NG, with it.
+    private(set) var generated: [String: String] = [:]
+
+    /// Reads a CMU-format dictionary (`cmudict-en-us.dict`).
+    ///
+    /// - Throws: `stt-model-missing` when it cannot be read.
+    init(cmudictPath: String) throws(SpeechError) {
+        guard let data = FileManager.default.contents(atPath: cmudictPath) else {
+            throw SpeechError(.modelMissing, "pronunciation dictionary not found: \(cmudictPath)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let word = SphinxDecoder.baseWord(String(line[..<space]).lowercased())
+            let phones = line[line.index(after: space)...].split(separator: " ").joined(separator: " ")
+            guard !phones.isEmpty else { continue }
+            pronunciations[word, default: []].append(phones)
+            if word.contains("'") {
+                let plain = word.replacingOccurrences(of: "'", with: "")
+                if apostropheForms[plain] == nil { apostropheForms[plain] = word }
+            }
+        }
+    }
+
+    /// Adds entries (e.g. the hotword dictionary) ahead of cmudict's for their words.
+    mutating func prefer(_ dictionary: PronunciationDictionary) {
+        var replaced: Set<String> = []
+        for entry in dictionary.entries {
+            if replaced.insert(entry.word).inserted { pronunciations[entry.word] = [] }
+            pronunciations[entry.word, default: []].append(entry.phones)
+        }
+    }
+
+    /// The spelling to use for `word`: itself when known, its apostrophe form when only that
+    /// is known ("didnt" becomes "didn't"), else itself.
+    func canonical(_ word: String) -> String {
+        if pronunciations[word] != nil { return word }
+        let plain = word.replacingOccurrences(of: "'", with: "")
+        if pronunciations[plain] != nil { return plain }
+        return apostropheForms[plain] ?? word
+    }
+
+    /// The known pronunciations of `word`; empty when it needs one generated.
+    func known(_ word: String) -> [String] {
+        pronunciations[word] ?? []
+    }
+
+    /// The pronunciations of `word`, generating one with `phonemize` (eSpeak NG) when cmudict
+    /// lacks it. Empty when neither gives one.
+    mutating func pronounce(_ word: String, phonemize: (String) -> [String]) -> [String] {
+        if let listed = pronunciations[word], !listed.isEmpty { return listed }
+        let spoken = word.replacingOccurrences(of: "'", with: "")
+        guard let phones = PhoneMapping.cmuPhones(fromESpeak: phonemize(spoken)) else { return [] }
+        let joined = phones.joined(separator: " ")
+        pronunciations[word] = [joined]
+        generated[word] = joined
+        return [joined]
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SusiCore
+
+/// The recogniser's language model and dictionary, generated from the skills and cached.
+///
+/// `prepare` expands the skills' patterns and examples into sentences (`SkillSentences`),
+/// estimates a trigram model (`NGramModel`), and writes it as ARPA text together with a
+/// small dictionary holding a pronunciation for every word of the model (cmudict's, else
+/// eSpeak NG's mapped to CMU phones). Files are named by a hash of the skill files, the
+/// dictionaries and this builder's version, so a changed skill gives a new model and an
+/// unchanged one is loaded from the cache without work.
+public struct SkillLanguageModel: Sendable, Equatable, Codable {
+    /// The ARPA language model.
+    public var languageModelPath: String
+    /// The CMU-format dictionary of every word the model uses (give it as `-dict`).
+    public var dictionaryPath: String
+    /// The words of the model, without sentence markers.
+    public var vocabulary: [String]
+    /// Words not in cmudict, with the pronunciation made for them from eSpeak NG.
+    public var generatedPronunciations: [String: String]
+    /// Whether this call built the files (false: they came from the cache).
+    public var wasBuilt: Bool
+    /// Number of distinct training sentences.
+    public var sentenceCount: Int
+
+    /// Bumped whenever the generation changes, so caches from older builders are not reused.
+    static let builderVersion = "4"
+    /// File name prefix of the cached files; older files with it are removed on a rebuild.
+    static let filePrefix = "skills-"
+
+    /// Builds (or loads from `cacheDirectory`) the model for the skills in `skillsDirectory`.
+    ///
+    /// `cmudictPath` is the full pronunciation dictionary (the Debian model's
+    /// `cmudict-en-us.dict`); `preferred` dictionaries (the hotword's) win over it for their
+    /// words and are added to the generated dictionary whole. The cache directory is created
+    /// when missing; files are written atomically, so a concurrent reader sees a whole file.
+    ///
+    /// - Throws: `stt-model-missing` for an unreadable skills directory or dictionary,
+    ///   `stt-init-failed` when the cache cannot be written or no sentence came out.
+    public static func prepare(
+        skillsDirectory: String, cacheDirectory: String,
+        cmudictPath: String = SphinxConfiguration().dictionaryPath,
+        preferred: [PronunciationDictionary] = [], logger: Logger = .silent
+    ) throws(SpeechError) -> SkillLanguageModel {
+        let phrasings = try SkillPhrasings(directory: skillsDirectory)
+        var key = FNV1a()
+        key.add(builderVersion)
+        key.add(phrasings.contentHash)
+        key.add(cmudictPath)
+        let size = (try? FileManager.default.attributesOfItem(atPath: cmudictPath)[.size] as? Int) ?? 0
+        key.add(String(size))
+        for dictionary in preferred {
+            for entry in dictionary.entries { key.add("\(entry.word) \(entry.phones)\n") }
+        }
+        let base = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(filePrefix + key.hex)
+        let arpaPath = base.path + ".arpa"
+        let dictPath = base.path + ".dict"
+        let metadataPath = base.path + ".json"
+        let fileManager = FileManager.default
+        if let cached = readCached(metadataPath: metadataPath), cached.languageModelPath == arpaPath {
+            logger.debug("language model from cache: \(arpaPath)")
+            return cached
+        }
+        var model = try build(phrasings: phrasings, cmudictPath: cmudictPath, preferred: preferred)
+        do {
+            try fileManager.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            for old in (try? fileManager.contentsOfDirectory(atPath: cacheDirectory)) ?? []
+            where old.hasPrefix(filePrefix) && !old.hasPrefix(base.lastPathComponent) {
+                try? fileManager.removeItem(atPath: URL(fileURLWithPath: cacheDirectory).appendingPathComponent(old).path)
+            }
+            try writeAtomically(model.arpa, to: arpaPath)
+            try writeAtomically(model.dictionary, to: dictPath)
+            model.result.languageModelPath = arpaPath
+            model.result.dictionaryPath = dictPath
+            let metadata = try JSONEncoder().encode(model.result)
+            // Written last: its presence says the other two files are complete.
+            try writeAtomically(String(decoding: metadata, as: UTF8.self), to: metadataPath)
+        } catch {
+            throw SpeechError(.initFailed, "cannot write the language model to \(cacheDirectory): \(error)")
+        }
+        logger.info(
+            "built the language model from \(phrasings.intents.count) intents: \(model.result.sentenceCount) sentences, "
+                + "\(model.result.vocabulary.count) words (\(model.result.generatedPronunciations.count) pronounced by eSpeak NG)")
+        return model.result
+    }
+
+    /// The model of `phrasings`, as text not yet written.
+    static func build(
+        phrasings: SkillPhrasings, cmudictPath: String, preferred: [PronunciationDictionary]
+    ) throws(SpeechError) -> (arpa: String, dictionary: String, result: SkillLanguageModel) {
+        var lexicon = try Lexicon(cmudictPath: cmudictPath)
+        for dictionary in preferred { lexicon.prefer(dictionary) }
+        let sentences = SkillSentences.sentences(from: phrasings).map { sentence in
+            (words: sentence.words.map(lexicon.canonical), weight: sentence.weight)
+        }
+        guard !sentences.isEmpty else {
+            throw SpeechError(.initFailed, "the skills gave no sentence to build a language model from")
+        }
+        let engine = try? ESpeakEngine.shared()
+        var dictionaryLines: [String] = []
+        var usable: Set<String> = []
+        let vocabulary = Set(sentences.flatMap(\.words)).sorted()
+        for word in vocabulary {
+            let phones = lexicon.pronounce(word) { text in (try? engine?.phonemes(of: text)) ?? [] }
+            guard !phones.isEmpty else { continue }
+            usable.insert(word)
+            for (index, pronunciation) in phones.enumerated() {
+                dictionaryLines.append((index == 0 ? word : "\(word)(\(index + 1))") + " " + pronunciation)
+            }
+        }
+        for dictionary in preferred {
+            for entry in dictionary.entries where !usable.contains(entry.word) {
+                usable.insert(entry.word)
+                let count = lexicon.known(entry.word).firstIndex(of: entry.phones).map { $0 + 1 } ?? 1
+                dictionaryLines.append((count == 1 ? entry.word : "\(entry.word)(\(count))") + " " + entry.phones)
+            }
+        }
+        // A word nobody can pronounce cannot be recognised; its sentences are dropped.
+        let kept = sentences.filter { $0.words.allSatisfy(usable.contains) }
+        let model = NGramModel(sentences: kept, order: 3)
+        let result = SkillLanguageModel(
+            languageModelPath: "", dictionaryPath: "",
+            vocabulary: model.vocabulary.filter { $0 != NGramModel.sentenceStart && $0 != NGramModel.sentenceEnd },
+            generatedPronunciations: lexicon.generated, wasBuilt: true, sentenceCount: kept.count)
+        return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", result)
+    }
+
+    /// Reads the description a previous `prepare` wrote beside its files.
+    private static func readCached(metadataPath: String) -> SkillLanguageModel? {
+        guard let data = FileManager.default.contents(atPath: metadataPath),
+            var model = try? JSONDecoder().decode(SkillLanguageModel.self, from: data),
+            FileManager.default.fileExists(atPath: model.languageModelPath),
+            FileManager.default.fileExists(atPath: model.dictionaryPath)
+        else { return nil }
+        model.wasBuilt = false
+        return model
+    }
+
+    private static func writeAtomically(_ text: String, to path: String) throws {
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    }
+}

@@ -1,0 +1,109 @@
+import SusiCore
+
+/// A wake word detector that double-checks: each phrase the keyphrase spotter reports is
+/// decoded again, from recent audio, by a full recogniser with a general English language
+/// model in which the phrase is one word among many; it counts only when that recogniser
+/// hears the phrase too.
+///
+/// A keyphrase search only asks whether "susi" fits better than a loop of phones, which
+/// ordinary speech ("so he", "see", "who is") often does; a recogniser that may also choose
+/// real English words takes those instead. The second decoding costs a few tens of
+/// milliseconds per candidate and nothing while no candidate is heard, so idle listening
+/// costs what the spotter costs. Not thread-safe: one thread at a time.
+public final class VerifiedWakeWordDetector: WakeWordDetector {
+    private let spotter: SphinxWakeWordDetector
+    private let verifier: SphinxDecoder
+    private let phraseWords: [String]
+    private let logger: Logger
+    /// Recent raw input, newest last; at most `historyLength` samples.
+    private var history: [Int16] = []
+    private var consumed = 0
+    private let historyLength = 16_000 * 3
+    /// Audio taken before the spotted start and after its end, so the verifier hears whole
+    /// words around the phrase; in samples.
+    private let marginBefore = 16_000 * 3 / 10
+    private let marginAfter = 16_000 * 2 / 10
+
+    /// Candidates rejected so far (for logs and benchmarks).
+    public private(set) var rejectedCount = 0
+
+    /// Wraps `spotter`; `phrase` is its wake phrase, whose words `dictionaries` (or cmudict)
+    /// must pronounce. `verifierConfiguration` defaults to the generic en-us language model.
+    ///
+    /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
+    public init(
+        spotter: SphinxWakeWordDetector, phrase: String, dictionaries: [PronunciationDictionary] = [],
+        verifierConfiguration: SphinxConfiguration = SphinxConfiguration(), logger: Logger = .silent
+    ) throws(SpeechError) {
+        self.spotter = spotter
+        self.logger = logger
+        phraseWords = phrase.lowercased().split(separator: " ").map(String.init)
+        do {
+            verifier = try SphinxDecoder(configuration: verifierConfiguration)
+            // Added after the language model is in place, so PocketSphinx puts the words into
+            // it as unigrams; the hotword pronunciations replace cmudict's spotted ones.
+            for dictionary in dictionaries {
+                for entry in dictionary.entries where phraseWords.contains(entry.word) {
+                    try verifier.addPronunciation(entry.phones, for: entry.word)
+                }
+            }
+        } catch {
+            throw SpeechError(.wakeInitFailed, "wake word verifier: \(error.message)")
+        }
+    }
+
+    /// Milliseconds of audio consumed so far.
+    public var position: Int { spotter.position }
+
+    /// Consumes the next 16 kHz mono samples; returns the phrases spotted and confirmed.
+    public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
+        history += samples
+        consumed += samples.count
+        if history.count > historyLength { history.removeFirst(history.count - historyLength) }
+        let candidates = try spotter.process(samples)
+        guard !candidates.isEmpty else { return [] }
+        var confirmed: [WakeWordDetection] = []
+        for candidate in candidates {
+            if try verify(candidate) {
+                confirmed.append(candidate)
+            } else {
+                rejectedCount += 1
+                logger.debug("wake candidate at \(candidate.endMilliseconds) ms rejected by the verifier")
+            }
+        }
+        return confirmed
+    }
+
+    /// Forgets any partly heard phrase; positions keep counting.
+    public func reset() throws(SpeechError) {
+        try spotter.reset()
+    }
+
+    /// Whether the verifier hears the phrase in the audio around `candidate`.
+    private func verify(_ candidate: WakeWordDetection) throws(SpeechError) -> Bool {
+        let historyStart = consumed - history.count
+        let from = max(historyStart, candidate.startMilliseconds * 16 - marginBefore)
+        let to = min(consumed, candidate.endMilliseconds * 16 + marginAfter)
+        guard to > from else { return false }
+        let words = try decode(Array(history[(from - historyStart)..<(to - historyStart)]))
+        return Self.contains(words, phraseWords)
+    }
+
+    /// The words the verifier hears in `samples`, alternate suffixes removed.
+    func decode(_ samples: [Int16]) throws(SpeechError) -> [String] {
+        do {
+            try verifier.startUtterance()
+            try verifier.process(samples)
+            try verifier.endUtterance()
+        } catch {
+            throw SpeechError(.wakeDecodeFailed, "wake word verifier: \(error.message)")
+        }
+        return (verifier.hypothesis ?? "").split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
+    }
+
+    /// Whether `needle` occurs in `words` as consecutive words.
+    static func contains(_ words: [String], _ needle: [String]) -> Bool {
+        guard !needle.isEmpty, words.count >= needle.count else { return false }
+        return (0...(words.count - needle.count)).contains { Array(words[$0..<($0 + needle.count)]) == needle }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SusiCore
+import SusiServer
+import XCTest
+
+/// The web page at `/` and its settings routes, in a real browser (headless Chromium) where
+/// one is installed.
+final class SetupPageTests: XCTestCase {
+    private var fixture: SetupFixture!
+
+    /// A same-origin page that drives the real page in an iframe as a person would: waits for it
+    /// to load, picks a voice, and reports what the page then shows.
+    private static let harness = #"""
+        <!DOCTYPE html><html><body><div id="result">pending</div>
+        <iframe id="page" src="/" width="400" height="800"></iframe>
+        <script>
+        var frame = document.getElementById("page");
+        var result = document.getElementById("result");
+        function waitFor(test, then, tries) {
+          if (test()) { then(); return; }
+          if (tries <= 0) { result.textContent = "timeout"; return; }
+          setTimeout(function () { waitFor(test, then, tries - 1); }, 100);
+        }
+        frame.addEventListener("load", function () {
+          var doc = frame.contentDocument;
+          waitFor(function () { return doc.body.getAttribute("data-ready") === "yes"; }, function () {
+            var voice = doc.getElementById("voice");
+            var offered = Array.prototype.map.call(voice.options, function (o) { return o.value; }).join(",");
+            voice.value = "en-gb";
+            voice.dispatchEvent(new Event("change"));
+            waitFor(function () { return /^Saved|error/i.test(doc.getElementById("message").textContent); }, function () {
+              result.textContent = "offered=" + offered + " message=" + doc.getElementById("message").textContent
+                + " state=" + doc.getElementById("state").textContent;
+            }, 80);
+          }, 80);
+        });
+        </script></body></html>
+        """#
+
+    override func setUpWithError() throws {
+        fixture = try SetupFixture(extraRoutes: { router in
+            router.get("/test-harness") { _ in .html(Self.harness) }
+        })
+    }
+
+    override func tearDown() {
+        fixture.tearDown()
+    }
+
+    func testPageIsSelfContained() throws {
+        let reply = try runCurl([fixture.base + "/"])
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertTrue(reply.body.contains("<select id=\"voice\""))
+        XCTAssertFalse(reply.body.contains("http://"), "no outside assets")
+        XCTAssertFalse(reply.body.contains("https://"), "no outside assets")
+    }
+
+    func testSettingsRouteChangesOneValidatedKey() throws {
+        let settings = try fixture.get("/settings")
+        XCTAssertEqual(settings.json["tts.voice"] as? String, "en-us")
+        XCTAssertEqual((settings.json["rooms"] as? [String])?.count, 14)
+        let voices = try runCurl([fixture.base + "/voices"])
+        XCTAssertTrue(voices.body.contains("\"id\":\"en-gb\""))
+
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"tts.rate","value":210}"#).status, 200)
+        XCTAssertEqual(try fixture.config.tts.rate, 210)
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"brain.mode","value":"local"}"#).status, 200)
+        XCTAssertEqual(try fixture.config.brain.mode, "local")
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"room","value":"Guest Room"}"#).status, 200)
+        XCTAssertEqual(try fixture.config.room, "Guest Room")
+
+        let before = fixture.configBytes
+        for (body, parameter) in [
+            (#"{"key":"tts.rate","value":9999}"#, "value"), (#"{"key":"brain.mode","value":"psychic"}"#, "value"),
+            (#"{"key":"tts.voice","value":"xx-nowhere"}"#, "value"), (#"{"key":"setup.on_wifi","value":"rm -rf /"}"#, "key"),
+            (#"{"key":"room","value":"a\u0007b"}"#, "value"), ("not json", "body"), (#"{"key":"tts.rate","value":[1]}"#, "value"),
+        ] {
+            let reply = try fixture.postJSON("/settings", body)
+            XCTAssertEqual(reply.status, 400, body)
+            XCTAssertEqual(reply.json["parameter"] as? String, parameter, body)
+        }
+        XCTAssertEqual(fixture.configBytes, before, "nothing saved on error")
+    }
+
+    /// Headless Chromium loads the page, a person picks "English (Great Britain)", the config
+    /// file changes.
+    func testChangingTheVoiceInARealBrowser() throws {
+        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
+        else {
+            throw XCTSkip("Chromium is not installed (apt-get install chromium)")
+        }
+        let profile = fixture.directory + "/chromium-profile"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(profile)", "--virtual-time-budget=20000", "--dump-dom", fixture.base + "/test-harness",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = fixture.directory
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let dom = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(dom.contains("offered=en-us,en-gb"), dom)
+        XCTAssertTrue(dom.contains("message=Saved tts.voice = en-gb"), dom)
+        XCTAssertTrue(dom.contains("state=idle (setup mode)"), dom)
+        XCTAssertEqual(try fixture.config.tts.voice, "en-gb", "the config file changed")
+    }
+}

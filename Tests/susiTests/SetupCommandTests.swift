@@ -1,0 +1,153 @@
+import Foundation
+import SusiCore
+import XCTest
+
+/// `susi setup`: the built binary as the speaker runs it, driven over HTTP with curl.
+final class SetupCommandTests: XCTestCase {
+    private var cli: CLIRunner!
+
+    override func setUpWithError() throws {
+        cli = try CLIRunner()
+    }
+
+    override func tearDown() {
+        cli.cleanUp()
+    }
+
+    /// `susi setup serve` running in the background; `stop` signals it and waits.
+    private final class Server {
+        let process = Process()
+        let base: String
+        private let output = Pipe()
+
+        init(_ cli: CLIRunner, file: StaticString = #filePath, line: UInt = #line) throws {
+            process.executableURL = CLIRunner.executable
+            process.arguments = ["setup", "serve", "--port", "0", "--bind", "127.0.0.1"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_CONFIG_HOME"] = cli.directory
+            process.environment = environment
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The first line names the URL once the server listens.
+            var text = ""
+            let handle = output.fileHandleForReading
+            while !text.contains("\n") {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else {
+                XCTFail("no URL printed: \(text)", file: file, line: line)
+                base = ""
+                return
+            }
+            base = String(text[range])
+        }
+
+        /// Sends `signal` and returns the seconds until the process ended.
+        @discardableResult
+        func stop(_ signal: Int32 = SIGTERM) -> Double {
+            let start = Date()
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            return Date().timeIntervalSince(start)
+        }
+    }
+
+    private func curl(_ arguments: [String]) throws -> (status: Int, json: [String: Any]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "--max-time", "15", "-w", "\n%{http_code}"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        let newline = text.lastIndex(of: "\n") ?? text.endIndex
+        let status = Int(text[newline...].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let json = (try? JSONSerialization.jsonObject(with: Data(text[..<newline].utf8))) as? [String: Any] ?? [:]
+        return (status, json)
+    }
+
+    private var config: Config {
+        get throws { try ConfigStore(path: cli.configPath).load() }
+    }
+
+    func testTheAppsSetUpTheSpeakerAndResetReopensSetup() throws {
+        // An unreachable SUSI server: the login must wait for later, not fail the app.
+        XCTAssertEqual(try cli.run(["config", "set", "brain.server", "http://127.0.0.1:9"]).status, 0)
+        XCTAssertTrue(try cli.run(["setup", "status"]).stdout.contains("setup mode"))
+        let server = try Server(cli)
+        defer { server.stop() }
+
+        XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Bedroom"]).status, 200)
+        XCTAssertEqual(try config.room, "Bedroom")
+        let wifi = try curl([server.base + "/wifi_credentials?wifissid=Home&wifipassd=wifi-pass-9"])
+        XCTAssertEqual(wifi.json["wifi"] as? String, "configured")
+        let wifiFile = try String(contentsOfFile: cli.directory + "/susi/wpa_supplicant.conf", encoding: .utf8)
+        XCTAssertTrue(wifiFile.contains("ssid=\"Home\"") && wifiFile.contains("psk=\"wifi-pass-9\""), wifiFile)
+        let auth = try curl([server.base + "/auth?auth=y&email=me%40example.org&password=acct-pass-9"])
+        XCTAssertEqual(auth.status, 200)
+        XCTAssertEqual(auth.json["authentication"] as? String, "successful")
+        let pendingPath = cli.directory + "/susi/pending-login.json"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pendingPath), "kept for a later login")
+        let mode = try FileManager.default.attributesOfItem(atPath: pendingPath)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(mode?.intValue, 0o600)
+        let finish = try curl([server.base + "/config?stt=google&tts=google&hotword=y&wake=n"])
+        XCTAssertEqual(finish.json["configuration"] as? String, "successful")
+        XCTAssertEqual(try config.stt.engine, "pocketsphinx")
+        XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Garage"]).status, 403)
+        XCTAssertTrue(try cli.run(["setup", "status"]).stdout.contains("set up"))
+
+        let reset = try cli.run(["setup", "--reset"])
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+        XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Garage"]).status, 200, "reset takes effect at once")
+
+        let seconds = server.stop(SIGTERM)
+        XCTAssertEqual(server.process.terminationStatus, 0)
+        XCTAssertLessThan(seconds, 1.0, "SIGTERM stops the server within a second")
+    }
+
+    func testControlErrorsAreJSONWhenThereIsNoPlayerOrSoundDevice() throws {
+        XCTAssertEqual(try cli.run(["config", "set", "player.command", "/nonexistent/mpv"]).status, 0)
+        let server = try Server(cli)
+        defer { server.stop() }
+        let play = try curl([server.base + "/play?ytb=abcdef"])
+        XCTAssertEqual(play.status, 503)
+        XCTAssertEqual(play.json["code"] as? String, "player-missing")
+        XCTAssertEqual(try curl([server.base + "/status"]).status, 200, "still answering")
+        XCTAssertEqual(try curl([server.base + "/volume/40"]).json["volume"] as? Int, 40, "remembered for the player")
+    }
+
+    func testConfigSurvivesSIGKILLDuringWrites() throws {
+        var server: Server? = try Server(cli)
+        for round in 0..<12 {
+            let current = try XCTUnwrap(server)
+            let writer = Process()
+            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+            writer.arguments = [
+                "-c",
+                "i=0; while [ $i -lt 400 ]; do i=$((i+1)); curl -s -o /dev/null --max-time 2 -H 'Content-Type: application/json' "
+                    + "--data \"{\\\"key\\\":\\\"tts.rate\\\",\\\"value\\\":$((100 + i))}\" \(current.base)/settings; done",
+            ]
+            try writer.run()
+            Thread.sleep(forTimeInterval: 0.15 + Double(round % 4) * 0.05)
+            current.stop(SIGKILL)
+            writer.terminate()
+            writer.waitUntilExit()
+            let loaded = try config
+            XCTAssertTrue((80...450).contains(loaded.tts.rate), "round \(round): a valid config")
+            server = try Server(cli)
+        }
+        server?.stop()
+        XCTAssertGreaterThan(try config.tts.rate, 100, "writes happened")
+    }
+
+    func testUsageErrors() throws {
+        XCTAssertEqual(try cli.run(["setup"]).status, 2)
+        XCTAssertEqual(try cli.run(["setup", "dance"]).status, 2)
+        XCTAssertEqual(try cli.run(["setup", "serve", "--port", "70000"]).status, 2)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SusiBrain
+import SusiCore
+import SusiSpeech
+
+/// Command recognition figures per noise condition.
+struct CommandFigures {
+    var words: [String: Int] = [:]
+    var errors: [String: Int] = [:]
+    var commands: [String: Int] = [:]
+    var sameSkill: [String: Int] = [:]
+    /// Milliseconds from the last audio to the transcript, per command.
+    var finishMilliseconds: [Double] = []
+    /// Recognised text by row id, for inspection.
+    var transcripts: [String: String] = [:]
+
+    func wer(_ condition: String) -> Double {
+        Double(errors[condition] ?? 0) / Double(max(1, words[condition] ?? 0))
+    }
+
+    func intentAccuracy(_ condition: String) -> Double {
+        Double(sameSkill[condition] ?? 0) / Double(max(1, commands[condition] ?? 0))
+    }
+
+    var finishP95: Double {
+        let sorted = finishMilliseconds.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+    }
+
+    mutating func add(row: CorpusRow, hypothesis: String, brain: Brain) {
+        let reference = WordErrors.words(row.text)
+        words[row.condition, default: 0] += reference.count
+        errors[row.condition, default: 0] += WordErrors.distance(reference, WordErrors.words(hypothesis))
+        commands[row.condition, default: 0] += 1
+        if CommandBenchmark.skill(of: hypothesis, brain: brain) == CommandBenchmark.skill(of: row.text, brain: brain) {
+            sameSkill[row.condition, default: 0] += 1
+        }
+        transcripts[row.id] = hypothesis
+    }
+}
+
+enum CommandBenchmark {
+    /// Milliseconds of audio before the command's start that both systems are given, as the
+    /// pipeline starts recognising at the end of the wake word.
+    nonisolated(unsafe) static var lead = 150
+    /// Amplitude of white noise added to every file (0: none), for experiments.
+    nonisolated(unsafe) static var noiseFloor = 0
+    /// Milliseconds of audio before the lead decoded and thrown away first, to settle the
+    /// recogniser's cepstral mean (0: none), for experiments.
+    nonisolated(unsafe) static var prime = 0
+
+    /// Recognises each command, from just before its start to the end of the file.
+    static func run(rows: [CorpusRow], recognizer: SphinxRecognizer, brain: Brain) throws -> CommandFigures {
+        var figures = CommandFigures()
+        for row in rows {
+            var samples = try Corpus.samples(row.file)
+            if noiseFloor > 0 {
+                var state: UInt64 = 1
+                samples = samples.map { sample in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return Int16(clamping: Int(sample) + Int((state >> 33) % UInt64(2 * noiseFloor + 1)) - noiseFloor)
+                }
+            }
+            let from = max(0, (row.command_start_ms - lead) * 16)
+            if prime > 0 {
+                try recognizer.start()
+                try recognizer.process(Array(samples[max(0, from - prime * 16)..<from]))
+                _ = try recognizer.finish()
+            }
+            try recognizer.start()
+            let audio = Array(samples[from...])
+            for start in stride(from: 0, to: audio.count, by: 1600) {
+                try recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))
+            }
+            let clock = ContinuousClock.now
+            let transcript = try recognizer.finish()
+            let elapsed = ContinuousClock.now - clock
+            figures.finishMilliseconds.append(
+                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            figures.add(row: row, hypothesis: transcript.text, brain: brain)
+        }
+        return figures
+    }
+
+    /// The stock figures from `pocketsphinx_batch` hypotheses.
+    static func stock(rows: [CorpusRow], hypotheses: [String: String], brain: Brain) -> CommandFigures {
+        var figures = CommandFigures()
+        for row in rows { figures.add(row: row, hypothesis: hypotheses[row.id] ?? "", brain: brain) }
+        return figures
+    }
+
+    /// The skill the brain answers `text` with; nil when nothing answers.
+    static func skill(of text: String, brain: Brain) -> String? {
+        guard !text.isEmpty else { return nil }
+        return (try? brain.answer(text))?.skill
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import SusiBrain
+import SusiCore
+import SusiSpeech
+
+// The accuracy benchmark: this project's recogniser and wake word (through the SusiSpeech
+// factory the speaker uses) side by side with the stock PocketSphinx setup, on the dev
+// corpus. bench/accuracy.sh builds the corpus, runs the stock tools and then this.
+
+struct Options {
+    var corpus = "bench/out/corpus"
+    var negatives = "bench/out/negatives"
+    var skills = "models/skills"
+    var models = "models"
+    var cache = "bench/out/cache"
+    var stockWake: String?
+    var stockWakeNegatives: String?
+    var stockCommands: String?
+    var results: String?
+    var every = 1
+    var only: String?
+    var settings: [(String, String)] = []
+    var dump: String?
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+        let value = arguments.popFirst() ?? ""
+        switch argument {
+        case "--corpus": options.corpus = value
+        case "--negatives": options.negatives = value
+        case "--skills": options.skills = value
+        case "--models": options.models = value
+        case "--cache": options.cache = value
+        case "--stock-wake": options.stockWake = value
+        case "--stock-wake-negatives": options.stockWakeNegatives = value
+        case "--stock-commands": options.stockCommands = value
+        case "--results": options.results = value
+        case "--every": options.every = max(1, Int(value) ?? 1)
+        case "--only": options.only = value
+        case "--dump": options.dump = value
+        case "--set":
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            options.settings.append((parts[0], parts.count > 1 ? parts[1] : ""))
+        default:
+            FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+            exit(2)
+        }
+    }
+    return options
+}
+
+/// The factory's settings with `--set key=value` overrides applied.
+func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
+    var settings = Hearing.Settings(config: Config())
+    for (key, value) in overrides {
+        let flag = ["1", "true", "yes", "on"].contains(value)
+        switch key {
+        case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
+        case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
+        case "verify": settings.verifyWake = flag
+        case "prime": CommandBenchmark.prime = Int(value) ?? 0
+        case "lead": CommandBenchmark.lead = Int(value) ?? CommandBenchmark.lead
+        case "noisefloor": CommandBenchmark.noiseFloor = Int(value) ?? 0
+        case "denoise":
+            settings.recognizerPreprocessing = flag ? SpeexPreprocessor.Settings() : nil
+            settings.wakePreprocessing = flag ? SpeexPreprocessor.Settings() : nil
+        case "rec.denoise": settings.recognizerPreprocessing = flag ? SpeexPreprocessor.Settings() : nil
+        case "wake.denoise": settings.wakePreprocessing = flag ? SpeexPreprocessor.Settings() : nil
+        case "rec.agc": settings.recognizerPreprocessing = flag ? SpeexPreprocessor.Settings(automaticGain: true) : nil
+        case "rec.nsdb":
+            settings.recognizerPreprocessing = SpeexPreprocessor.Settings(noiseSuppressionDecibels: Int(value) ?? -15)
+        default:
+            if key.hasPrefix("rec.-") {
+                settings.recognizerOptions[String(key.dropFirst(4))] = value
+            } else if key.hasPrefix("wake.-") {
+                settings.wakeOptions[String(key.dropFirst(5))] = value
+            } else {
+                FileHandle.standardError.write(Data("unknown setting \(key)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+    return settings
+}
+
+func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+
+let options = parseOptions()
+let settings = hearingSettings(options.settings)
+let config = Config()
+let allRows = try Corpus.rows(options.corpus)
+// Files come in groups of one command in each condition; keep whole groups.
+let rows = allRows.enumerated().filter { ($0.offset / 3) % options.every == 0 }.map(\.element)
+let negatives = try Corpus.negatives(options.negatives)
+let conditions = ["clean", "pink20", "pink10"].filter { condition in rows.contains { $0.condition == condition } }
+let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+let started = Date()
+
+var ourWake: WakeFigures?
+var ourCommands: CommandFigures?
+if options.only != "stt" {
+    ourWake = try WakeBenchmark.run(rows: rows, negatives: negatives) {
+        try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
+    }
+}
+if options.only != "wake" {
+    let recognizer = try Hearing.makeRecognizer(
+        config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
+        cacheDirectory: options.cache, settings: settings)
+    ourCommands = try CommandBenchmark.run(rows: rows, recognizer: recognizer, brain: brain)
+}
+let stockWake = options.stockWake.map { _ in
+    WakeBenchmark.stock(
+        rows: rows, negatives: negatives, positives: StockResults.load(options.stockWake),
+        negativeHyps: StockResults.load(options.stockWakeNegatives))
+}
+let stockCommands = options.stockCommands.map { path in
+    CommandBenchmark.stock(rows: rows, hypotheses: StockResults.load(path), brain: brain)
+}
+
+if let dump = options.dump, let ourCommands {
+    var lines = ""
+    for row in rows {
+        let stock = stockCommands?.transcripts[row.id] ?? ""
+        lines += "\(row.id)\t\(row.text)\t\(ourCommands.transcripts[row.id] ?? "")\t\(stock)\n"
+    }
+    try lines.write(toFile: dump, atomically: true, encoding: .utf8)
+}
+
+var table = "| condition | system | wake rate | stray wakes | command WER | intent accuracy |\n|---|---|---|---|---|---|\n"
+for condition in conditions {
+    for (name, wake, commands) in [("stock", stockWake, stockCommands), ("susi", ourWake, ourCommands)] {
+        guard wake != nil || commands != nil else { continue }
+        table += "| \(condition) | \(name) | \(wake.map { percent($0.rate(condition)) } ?? "-") | "
+        table += "\(wake.map { String($0.strayWakes[condition] ?? 0) } ?? "-") | "
+        table += "\(commands.map { percent($0.wer(condition)) } ?? "-") | "
+        table += "\(commands.map { percent($0.intentAccuracy(condition)) } ?? "-") |\n"
+    }
+}
+for (name, wake, commands) in [("stock", stockWake, stockCommands), ("susi", ourWake, ourCommands)] {
+    guard wake != nil || commands != nil else { continue }
+    table += "| all | \(name) | \(wake.map { percent($0.overallRate) } ?? "-") | "
+    table += "\(wake.map { String($0.strayWakes.values.reduce(0, +)) } ?? "-") | "
+    let words = commands.map { Double($0.errors.values.reduce(0, +)) / Double(max(1, $0.words.values.reduce(0, +))) }
+    let intents = commands.map { Double($0.sameSkill.values.reduce(0, +)) / Double(max(1, $0.commands.values.reduce(0, +))) }
+    table += "\(words.map(percent) ?? "-") | \(intents.map(percent) ?? "-") |\n"
+}
+var summary = ""
+for (name, wake) in [("stock", stockWake), ("susi", ourWake)] {
+    guard let wake else { continue }
+    summary += "- \(name): \(wake.negativeWakes) false wakes in \(String(format: "%.1f", wake.negativeSeconds / 60)) min of "
+    summary += "speech without the wake word = \(String(format: "%.1f", wake.falseWakesPerHour)) per hour"
+    if wake.cpuPerAudioSecond > 0 {
+        summary += "; wake detector CPU \(String(format: "%.4f", wake.cpuPerAudioSecond)) s per audio second (on speech)"
+    }
+    summary += "\n"
+}
+if let ourCommands {
+    summary += "- susi: recogniser finish (last audio to transcript) p95 \(String(format: "%.0f", ourCommands.finishP95)) ms\n"
+}
+summary += "- \(rows.count) of \(allRows.count) corpus files\(options.every > 1 ? " (every \(options.every)th)" : ""), "
+summary += "run took \(String(format: "%.0f", Date().timeIntervalSince(started))) s\n"
+print(table)
+print(summary)
+print("settings: \(options.settings.map { "\($0.0)=\($0.1)" }.joined(separator: " "))")
+
+if let results = options.results {
+    var machine = ""
+    let uname = Process()
+    uname.executableURL = URL(fileURLWithPath: "/bin/uname")
+    uname.arguments = ["-a"]
+    let pipe = Pipe()
+    uname.standardOutput = pipe
+    try uname.run()
+    uname.waitUntilExit()
+    machine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    let cpu = ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "").split(separator: "\n")
+        .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1).last ?? "" }
+        .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    let formatter = ISO8601DateFormatter()
+    var report = (try? String(contentsOfFile: results + ".head", encoding: .utf8)) ?? "# Accuracy benchmark\n\n"
+    report += "Run: \(formatter.string(from: Date())) on `\(machine)`, CPU \(cpu), "
+    report += "\(ProcessInfo.processInfo.activeProcessorCount) cores.\n\n"
+    report += table + "\n" + summary
+    report += "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
+    report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
+    try report.write(toFile: results, atomically: true, encoding: .utf8)
+}
