@@ -35,8 +35,12 @@ test: deps
 demo: build
 	scripts/demo.sh $(RELEASE_BIN) demo-out
 
+# Speed and accuracy, measured side by side in one run; see bench/PERFORMANCE.md.
 bench: build
-	@echo "bench: no benchmarks yet"
+	@echo "== built-in brain (in process)"
+	$(RELEASE_BIN) skills bench
+	@echo "== voice pipeline (susi run on the dev corpus)"
+	python3 bench/pipeline.py --susi $(RELEASE_BIN)
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

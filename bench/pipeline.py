@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""End-to-end pipeline benchmark for `susi run` on the dev corpus.
+
+Runs the real binary on dev-corpus files (built on first use) with the built-in brain and
+reports, side by side in one run:
+  * wake rate, command word error rate and answered rate (a skill other than the fallback
+    answered), per noise condition, with files read as fast as possible;
+  * latency from the end of the person's speech to the first answer audio (`speak_start`),
+    median and 95th percentile, with `--realtime` input (audio arrives as from a microphone);
+  * CPU seconds per audio second while idle-listening (real-time input of speech without the
+    wake word, start-up cost subtracted) and peak resident memory.
+Writes bench/out/pipeline.json and prints a Markdown table.
+
+usage: bench/pipeline.py [--susi BIN] [--corpus DIR] [--every N] [--realtime-files N]
+"""
+import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time, wave
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(os.path.dirname(ROOT), "shared", "tools", "dev-corpus.py")
+
+
+def run_susi(susi, config, args, env=None):
+    """Runs susi and returns (events, exit status, cpu seconds, peak RSS in MiB)."""
+    with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as events_file:
+        events_path = events_file.name
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen([susi, "--quiet", "--config", config, "run", *args, "--events", events_path],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, _, usage = os.wait4(proc.pid, 0)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with open(events_path) as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    os.unlink(events_path)
+    return events, cpu, usage.ru_maxrss / 1024
+
+
+def word_errors(reference, hypothesis):
+    ref, hyp = reference.lower().replace("'", "").split(), hypothesis.lower().replace("'", "").split()
+    d = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        prev, d[0] = d[0], i
+        for j, h in enumerate(hyp, 1):
+            prev, d[j] = d[j], min(d[j] + 1, d[j - 1] + 1, prev + (r != h))
+    return d[len(hyp)], len(ref)
+
+
+def percentile(values, fraction):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round((len(values) - 1) * fraction)))] if values else float("nan")
+
+
+def duration(path):
+    with wave.open(path) as w:
+        return w.getnframes() / w.getframerate()
+
+
+def located(path, directory):
+    """A manifest path, which is relative to wherever dev-corpus.py was run; the file sits in `directory`."""
+    return path if os.path.isabs(path) and os.path.exists(path) else os.path.join(directory, os.path.basename(path))
+
+
+def ensure_corpus(corpus, negatives):
+    if not os.path.exists(os.path.join(corpus, "manifest.jsonl")):
+        subprocess.run([sys.executable, TOOLS, corpus], check=True)
+    if not os.path.exists(os.path.join(negatives, "negatives.jsonl")):
+        subprocess.run([sys.executable, TOOLS, negatives, "--negatives"], check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--susi", default=os.path.join(ROOT, ".build/release/susi"))
+    parser.add_argument("--corpus", default=os.path.join(ROOT, "bench/out/corpus"))
+    parser.add_argument("--negatives", default=os.path.join(ROOT, "bench/out/negatives"))
+    parser.add_argument("--every", type=int, default=4, help="use every Nth corpus file")
+    parser.add_argument("--realtime-files", type=int, default=12)
+    parser.add_argument("--idle-seconds", type=float, default=60)
+    opts = parser.parse_args()
+    ensure_corpus(opts.corpus, opts.negatives)
+    rows = [json.loads(line) for line in open(os.path.join(opts.corpus, "manifest.jsonl"))]
+    for row in rows:
+        row["file"] = located(row["file"], opts.corpus)
+    rows = rows[::opts.every]
+    work = tempfile.mkdtemp(prefix="susi-bench-")
+    config = os.path.join(work, "config.json")
+    subprocess.run([opts.susi, "--quiet", "--config", config, "config", "set", "brain.mode", "local"], check=True,
+                   stdout=subprocess.DEVNULL)
+    answer_wav = os.path.join(work, "answer.wav")
+
+    by_condition = {}
+    peak_rss = 0.0
+    for row in rows:
+        events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav])
+        peak_rss = max(peak_rss, rss)
+        names = [e["event"] for e in events]
+        transcript = next((e["text"] for e in events if e["event"] == "transcript"), "")
+        answer = next((e for e in events if e["event"] == "answer"), None)
+        errors, words = word_errors(row["text"], transcript)
+        stats = by_condition.setdefault(row["condition"], dict(files=0, woke=0, errors=0, words=0, answered=0))
+        stats["files"] += 1
+        stats["woke"] += "wake" in names
+        stats["errors"] += errors
+        stats["words"] += words
+        stats["answered"] += bool(answer and answer.get("skill") not in (None, "fallback"))
+
+    latencies = []
+    for row in [r for r in rows if r["condition"] == "clean"][:opts.realtime_files]:
+        events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav, "--realtime"])
+        peak_rss = max(peak_rss, rss)
+        ready = next((e["wall_ms"] for e in events if e["event"] == "ready"), None)
+        speak = next((e["wall_ms"] for e in events if e["event"] == "speak_start"), None)
+        if ready is not None and speak is not None:
+            latencies.append(speak - ready - row["speech_end_ms"])
+
+    # Idle listening: real-time speech without the wake word, minus the cost of starting up.
+    negative = located(json.loads(open(os.path.join(opts.negatives, "negatives.jsonl")).readline())["file"], opts.negatives)
+    idle_wav = os.path.join(work, "idle.wav")
+    short_wav = os.path.join(work, "short.wav")
+    subprocess.run(["sox", negative, idle_wav, "trim", "0", str(opts.idle_seconds)], check=True)
+    subprocess.run(["sox", negative, short_wav, "trim", "0", "1"], check=True)
+    _, startup_cpu, _ = run_susi(opts.susi, config, ["--input", short_wav, "--output", answer_wav, "--realtime"])
+    idle_events, idle_cpu, rss = run_susi(opts.susi, config, ["--input", idle_wav, "--output", answer_wav, "--realtime"])
+    peak_rss = max(peak_rss, rss)
+    idle_audio = duration(idle_wav) - duration(short_wav)
+    cpu_per_second = max(0.0, idle_cpu - startup_cpu) / idle_audio
+    false_wakes = sum(e["event"] == "wake" for e in idle_events)
+
+    result = dict(
+        date=time.strftime("%Y-%m-%d"), files=len(rows),
+        conditions={c: dict(wake_rate=s["woke"] / s["files"], wer=s["errors"] / max(1, s["words"]),
+                            answered=s["answered"] / s["files"], files=s["files"]) for c, s in by_condition.items()},
+        latency_ms=dict(median=percentile(latencies, 0.5), p95=percentile(latencies, 0.95), runs=len(latencies)),
+        idle_cpu_seconds_per_audio_second=cpu_per_second, idle_false_wakes=false_wakes,
+        idle_audio_seconds=idle_audio, peak_rss_mib=peak_rss)
+    os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench/out/pipeline.json"), "w") as f:
+        json.dump(result, f, indent=2)
+
+    print(f"pipeline benchmark, {result['date']}, {len(rows)} corpus files (every {opts.every}th), built-in brain")
+    print()
+    print("| condition | files | wake rate | command WER | answered |")
+    print("|---|---|---|---|---|")
+    for condition, s in result["conditions"].items():
+        print(f"| {condition} | {s['files']} | {s['wake_rate']:.0%} | {s['wer']:.0%} | {s['answered']:.0%} |")
+    print()
+    lat = result["latency_ms"]
+    print(f"end of speech to first answer audio (--realtime, {lat['runs']} runs): median {lat['median']:.0f} ms, "
+          f"p95 {lat['p95']:.0f} ms")
+    print(f"idle listening: {cpu_per_second:.4f} CPU s per audio s over {idle_audio:.0f} s "
+          f"({false_wakes} wakes on speech without the wake word)")
+    print(f"peak resident memory: {peak_rss:.0f} MiB")
+    subprocess.run(["rm", "-rf", work])
+
+
+if __name__ == "__main__":
+    main()
