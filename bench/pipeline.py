@@ -112,26 +112,31 @@ def main():
         if ready is not None and speak is not None:
             latencies.append(speak - ready - row["speech_end_ms"])
 
-    # Idle listening: real-time speech without the wake word, minus the cost of starting up.
+    # Idle listening, real time, start-up cost subtracted: a quiet room (faint pink noise) and
+    # continuous speech without the wake word (ordinary conversation in the room).
     negative = located(json.loads(open(os.path.join(opts.negatives, "negatives.jsonl")).readline())["file"], opts.negatives)
-    idle_wav = os.path.join(work, "idle.wav")
+    room_wav = os.path.join(work, "room.wav")
+    talk_wav = os.path.join(work, "talk.wav")
     short_wav = os.path.join(work, "short.wav")
-    subprocess.run(["sox", negative, idle_wav, "trim", "0", str(opts.idle_seconds)], check=True)
-    subprocess.run(["sox", negative, short_wav, "trim", "0", "1"], check=True)
+    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", room_wav, "synth", str(opts.idle_seconds),
+                    "pinknoise", "vol", "0.003"], check=True)
+    subprocess.run(["sox", negative, talk_wav, "trim", "0", str(opts.idle_seconds)], check=True)
+    subprocess.run(["sox", room_wav, short_wav, "trim", "0", "1"], check=True)
     _, startup_cpu, _ = run_susi(opts.susi, config, ["--input", short_wav, "--output", answer_wav, "--realtime"])
-    idle_events, idle_cpu, rss = run_susi(opts.susi, config, ["--input", idle_wav, "--output", answer_wav, "--realtime"])
-    peak_rss = max(peak_rss, rss)
-    idle_audio = duration(idle_wav) - duration(short_wav)
-    cpu_per_second = max(0.0, idle_cpu - startup_cpu) / idle_audio
-    false_wakes = sum(e["event"] == "wake" for e in idle_events)
+    idle = {}
+    for name, path in [("quiet room", room_wav), ("conversation, no wake word", talk_wav)]:
+        events, cpu, rss = run_susi(opts.susi, config, ["--input", path, "--output", answer_wav, "--realtime"])
+        peak_rss = max(peak_rss, rss)
+        seconds = duration(path) - duration(short_wav)
+        idle[name] = dict(cpu_per_audio_second=max(0.0, cpu - startup_cpu) / seconds, seconds=seconds,
+                          wakes=sum(e["event"] == "wake" for e in events))
 
     result = dict(
         date=time.strftime("%Y-%m-%d"), files=len(rows),
         conditions={c: dict(wake_rate=s["woke"] / s["files"], wer=s["errors"] / max(1, s["words"]),
                             answered=s["answered"] / s["files"], files=s["files"]) for c, s in by_condition.items()},
         latency_ms=dict(median=percentile(latencies, 0.5), p95=percentile(latencies, 0.95), runs=len(latencies)),
-        idle_cpu_seconds_per_audio_second=cpu_per_second, idle_false_wakes=false_wakes,
-        idle_audio_seconds=idle_audio, peak_rss_mib=peak_rss)
+        idle=idle, peak_rss_mib=peak_rss)
     os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
     with open(os.path.join(ROOT, "bench/out/pipeline.json"), "w") as f:
         json.dump(result, f, indent=2)
@@ -146,8 +151,9 @@ def main():
     lat = result["latency_ms"]
     print(f"end of speech to first answer audio (--realtime, {lat['runs']} runs): median {lat['median']:.0f} ms, "
           f"p95 {lat['p95']:.0f} ms")
-    print(f"idle listening: {cpu_per_second:.4f} CPU s per audio s over {idle_audio:.0f} s "
-          f"({false_wakes} wakes on speech without the wake word)")
+    for name, figures in idle.items():
+        print(f"idle listening, {name}: {figures['cpu_per_audio_second']:.4f} CPU s per audio s over "
+              f"{figures['seconds']:.0f} s ({figures['wakes']} wakes)")
     print(f"peak resident memory: {peak_rss:.0f} MiB")
     subprocess.run(["rm", "-rf", work])
 

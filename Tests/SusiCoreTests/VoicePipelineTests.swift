@@ -75,7 +75,7 @@ final class VoicePipelineTests: XCTestCase {
 
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
-            guard samples.first == wakeMarker else { return [] }
+            guard samples.contains(wakeMarker) else { return [] }
             return [WakeWordDetection(phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)]
         }
 
@@ -275,6 +275,22 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.sink.interrupted, 0)
         XCTAssertEqual(result.sink.chunks, 5)
         XCTAssertEqual(result.names.filter { $0 == "wake" }.count, 1)
+    }
+
+    func testWakeDetectorRestsWhileNobodySpeaks() throws {
+        let source = ScriptedSource([.noise(10_000), .voice(400), .wake, .voice(600), .noise(1500)])
+        let wake = ScriptedWake()
+        let recorder = RecordingEventSink()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, voice: { VoiceSettings() },
+            perform: { _ in nil })
+        try pipeline.run()
+        XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the wake word is still heard")
+        XCTAssertLessThan(wake.position, 3000, "ten seconds of background hiss were not searched for the wake word")
+        XCTAssertGreaterThan(wake.position, 400, "the voice before the wake word was searched, with some lead-in")
     }
 
     func testImageURLAnswersAreNotReadOut() {

@@ -43,12 +43,11 @@ public enum EndpointState: Sendable, Equatable {
     case ended(EndReason)
 }
 
-/// A voice-activity endpointer for 16 kHz mono audio, fed in any chunk size.
+/// Decides when a command has ended, from voice activity in 16 kHz mono audio fed in any
+/// chunk size.
 ///
-/// Works on 10 ms frames: a frame is voiced when its energy is clearly above a tracked noise
-/// floor (falls fast, rises slowly) and above an absolute minimum. Speech starts after a few
-/// voiced frames in a row; it ends after the configured trailing silence. Value type, no I/O:
-/// feed it from one thread.
+/// Speech starts after a few voiced 10 ms frames in a row (`VoiceActivityDetector`); it ends
+/// after the configured trailing silence. Value type, no I/O: feed it from one thread.
 public struct Endpointer: Sendable {
     public let settings: EndpointerSettings
     public private(set) var state: EndpointState = .waitingForSpeech
@@ -58,60 +57,35 @@ public struct Endpointer: Sendable {
     public private(set) var speechStartMs: Int?
     public private(set) var lastVoiceMs: Int?
 
-    private static let frameSamples = 160
     private static let onsetFrames = 3
-    /// Voiced when this many dB above the noise floor.
-    private static let marginDB = 10.0
-    /// Never voiced below this level (dBFS): digital silence and a faint hiss.
-    private static let absoluteMinimumDB = -50.0
-
-    private var pending: [Int16] = []
-    /// The tracked background level in dBFS.
-    public private(set) var noiseFloorDB: Double?
+    private var activity: VoiceActivityDetector
     private var voicedRun = 0
+
+    /// The tracked background level in dBFS.
+    public var noiseFloorDB: Double? { activity.noiseFloorDB }
 
     /// `noiseFloorDB` seeds the floor from audio heard before (the idle listener tracks it), so a
     /// command that is already under way when endpointing starts is still heard as speech.
     public init(settings: EndpointerSettings, noiseFloorDB: Double? = nil) {
         self.settings = settings
-        self.noiseFloorDB = noiseFloorDB
-        pending.reserveCapacity(Self.frameSamples)
+        activity = VoiceActivityDetector(noiseFloorDB: noiseFloorDB)
     }
 
     /// Consumes samples; `commandLooksComplete` says whether the words so far already form a
     /// complete command, which allows the short trailing silence.
     @discardableResult
     public mutating func process(_ samples: some Collection<Int16>, commandLooksComplete: Bool = false) -> EndpointState {
-        for sample in samples {
-            if case .ended = state { return state }
-            pending.append(sample)
-            if pending.count == Self.frameSamples {
-                processFrame(commandLooksComplete: commandLooksComplete)
-                pending.removeAll(keepingCapacity: true)
-            }
+        var detector = activity
+        detector.process(samples) { voiced in
+            if case .ended = state { return }
+            step(voiced: voiced, commandLooksComplete: commandLooksComplete)
         }
+        activity = detector
         return state
     }
 
-    /// Level of a frame in dBFS.
-    static func level(of frame: [Int16]) -> Double {
-        var sum = 0.0
-        for sample in frame {
-            let value = Double(sample)
-            sum += value * value
-        }
-        let rms = (sum / Double(max(frame.count, 1))).squareRoot()
-        return 20 * log10(max(rms, 1) / 32768)
-    }
-
-    private mutating func processFrame(commandLooksComplete: Bool) {
+    private mutating func step(voiced: Bool, commandLooksComplete: Bool) {
         elapsedMs += 10
-        let level = Self.level(of: pending)
-        let floor = noiseFloorDB ?? level
-        let voiced = level > max(floor + Self.marginDB, Self.absoluteMinimumDB)
-        // The floor follows quiet frames quickly and loud ones slowly, so speech does not raise it.
-        noiseFloorDB = level < floor ? floor + (level - floor) * 0.3 : floor + (level - floor) * (voiced ? 0.002 : 0.05)
-
         voicedRun = voiced ? voicedRun + 1 : 0
         switch state {
         case .waitingForSpeech:

@@ -47,8 +47,16 @@ public final class VoicePipeline {
     private let published = Atomic<Int>(0)
     /// Recent input, so a command can start where the wake word ended.
     private var history = SampleHistory(capacity: 16_000 * 3)
-    /// Tracks the background level while idle, to seed each command's endpointer.
-    private var idleLevel = Endpointer(settings: EndpointerSettings(noSpeechTimeoutMs: .max))
+    /// Voice activity while idle: gates the wake detector and seeds each command's endpointer.
+    private var idleActivity = VoiceActivityDetector(marginDB: 6)
+    /// Where voice was last heard while idle.
+    private var lastVoiceSample = Int.min / 2
+    /// How far the wake detector has been fed, in input samples.
+    private var wakeFedUntil = 0
+    /// The wake detector keeps running this long after the last voice...
+    private static let gateHangoverSamples = 16_000
+    /// ...and starts this far before the first voice, so the word's soft onset is kept.
+    private static let prerollSamples = 8_000
     private var speechEndSample = 0
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
@@ -99,11 +107,9 @@ public final class VoicePipeline {
     }
 
     private func listenForWake(_ samples: [Int16]) throws {
-        take(samples)
-        idleLevel.process(samples)
         let detection: WakeHeard?
         do {
-            detection = try detectWake(in: samples)
+            detection = try hearWake(samples)
         } catch let error as any SusiError {
             report(error)
             return
@@ -112,7 +118,20 @@ public final class VoicePipeline {
         try interact(after: detection)
     }
 
-    /// Runs the wake detector on samples just taken; returns the phrase heard and where it
+    /// Takes newly arrived samples and listens for the wake word in them.
+    ///
+    /// Keyword spotting costs most of the idle CPU, so it runs only around voice activity:
+    /// from a little before the first voiced frame until a second after the last one.
+    private func hearWake(_ samples: [Int16]) throws -> WakeHeard? {
+        take(samples)
+        if idleActivity.anyVoiced(samples) { lastVoiceSample = consumed }
+        guard consumed - lastVoiceSample <= Self.gateHangoverSamples else { return nil }
+        let unheard = history.samples(since: max(wakeFedUntil, consumed - samples.count - Self.prerollSamples))
+        wakeFedUntil = consumed
+        return try detectWake(in: unheard)
+    }
+
+    /// Runs the wake detector on samples that end now; returns the phrase heard and where it
     /// ended, as a sample position in the whole input.
     private func detectWake(in samples: [Int16]) throws -> WakeHeard? {
         wakeFed += samples.count
@@ -127,7 +146,9 @@ public final class VoicePipeline {
     private func interact(after detection: WakeHeard) throws {
         emit(.wake(phrase: detection.phrase), audioMs: detection.endSample / 16)
         defer {
+            // The detector starts afresh after the interaction, not with its audio.
             try? stages.wake.reset()
+            wakeFedUntil = consumed
             emit(.idle)
         }
         emit(.listening)
@@ -159,7 +180,7 @@ public final class VoicePipeline {
     /// Recognises the command that follows the wake word; nil when nothing was said.
     private func listenForCommand(from start: Int) throws -> String? {
         try stages.recognizer.start()
-        var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleLevel.noiseFloorDB)
+        var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleActivity.noiseFloorDB)
         var pending = history.samples(since: start)
         var ended = false
         while !ended {
@@ -232,9 +253,8 @@ public final class VoicePipeline {
                     var budget = Self.catchUpChunks
                     while interruption == nil, budget > 0, let heard = try stages.source.readAvailable() {
                         budget -= 1
-                        take(heard.samples)
                         // The speaker must not wake itself: saying its own name is no barge-in.
-                        if let detection = try detectWake(in: heard.samples),
+                        if let detection = try hearWake(heard.samples),
                             !text.lowercased().contains(detection.phrase.lowercased())
                         {
                             interruption = detection
