@@ -29,6 +29,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v curl >/dev/null || fail "curl is missing"
 
 start_server() {
+	: >"$WORK/out"   # emptied here, not by the child, so the last run's URL is never read
 	"$SUSI" setup serve --port 0 --bind 127.0.0.1 >"$WORK/out" 2>"$WORK/err" &
 	SERVER_PID=$!
 	i=0
@@ -117,16 +118,18 @@ round=0
 while [ $round -lt "$KILL_ROUNDS" ]; do
 	round=$((round + 1))
 	( i=0; while :; do i=$((i + 1)); curl -s -o /dev/null --max-time 2 -H 'Content-Type: application/json' \
-		--data "{\"key\":\"tts.rate\",\"value\":$((100 + i % 300))}" "$BASE/settings"; done ) &
+		--data "{\"key\":\"tts.rate\",\"value\":$((100 + i % 300))}" "$BASE/settings" || true; done ) &
 	WRITER=$!
 	# Kill after 50-305 ms of writing, at a random point of a save.
 	ms=$(( $(od -An -N1 -tu1 /dev/urandom) + 50 ))
 	sleep "$(printf '0.%03d' "$ms")"
 	stop_server KILL
-	kill "$WRITER" 2>/dev/null; wait "$WRITER" 2>/dev/null || true
+	kill "$WRITER" 2>/dev/null || true
+	wait "$WRITER" 2>/dev/null || true
 	"$SUSI" config validate >/dev/null 2>&1 || fail "round $round: config corrupt: $(head -c 300 "$CONFIG")"
 	start_server
 done
 stop_server
-echo "kill: $KILL_ROUNDS SIGKILLs during config writes, config valid after every one (tts.rate now $("$SUSI" config get tts.rate))"
+LEFT=$(find "$WORK/susi" -name 'config.json.tmp-*' | wc -l)
+echo "kill: $KILL_ROUNDS SIGKILLs during config writes, config valid after every one (tts.rate now $("$SUSI" config get tts.rate)); $LEFT temporary files left by killed saves"
 echo "reliability: all passed"
