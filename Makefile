@@ -7,11 +7,12 @@ RELEASE_BIN = .build/release/susi
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
-	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite
+	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite \
+	wpasupplicant chromium wrk
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench clean format
+.PHONY: all deps build test demo bench reliability install clean format
 
 all: build
 
@@ -41,6 +42,20 @@ bench: build
 	$(RELEASE_BIN) skills bench
 	@echo "== voice pipeline (susi run on the dev corpus)"
 	python3 bench/pipeline.py --susi $(RELEASE_BIN)
+
+# Load, fuzz and kill tests of the setup server (figures printed).
+reliability: build
+	reliability/run.sh
+
+# The binary, the models, systemd units (restart on failure) and a default config in /etc/susi.
+install: build
+	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)/usr/local/bin/susi
+	install -D -m 0644 dist/susi.service $(DESTDIR)/etc/systemd/system/susi.service
+	install -D -m 0644 dist/susi-setup.service $(DESTDIR)/etc/systemd/system/susi-setup.service
+	install -d -m 0700 $(DESTDIR)/etc/susi
+	[ -f $(DESTDIR)/etc/susi/config.json ] || XDG_CONFIG_HOME=$(DESTDIR)/etc $(RELEASE_BIN) config show >/dev/null
+	install -d $(DESTDIR)/usr/local/share/susi && cp -r models $(DESTDIR)/usr/local/share/susi/
+	[ -n "$(DESTDIR)" ] || systemctl daemon-reload
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

@@ -30,14 +30,3 @@ enum BrainCommand: Command {
         server.stop()
     }
 }
-
-/// Blocks until SIGINT or SIGTERM arrives.
-func waitForTermination() {
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
-    var received: Int32 = 0
-    sigwait(&signals, &received)
-}

@@ -4,6 +4,7 @@ import SusiBrain
 import SusiCore
 import SusiNet
 import SusiPlayer
+import SusiServer
 import SusiSpeech
 
 /// `susi run`: the assistant.
@@ -11,7 +12,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "the assistant: wake word, recognition, answer, speech"
     static let usage = """
-          susi run [--input WAV] [--output WAV] [--events FILE|-] [--realtime] [--conversation]
+          susi run [--input WAV] [--output WAV] [--events FILE|-] [--realtime] [--conversation] [--no-server]
             --input WAV       listen to a WAV file (any rate/channels) instead of the microphone;
                               exits when it is consumed and the last answer is done
             --output WAV      write what is said to a WAV file instead of the speaker
@@ -19,6 +20,9 @@ enum RunCommand: Command {
                               answer, speak_start, speak_end, play, player, error, idle)
             --realtime        pace --input at real time, as a microphone would
             --conversation    print heard / understood / answered lines for people
+            --no-server       do not host the setup/control server for the SUSI apps
+        With the microphone, the setup/control server runs on setup.port beside the assistant;
+        SIGTERM or SIGINT stop both within a second.
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
@@ -27,6 +31,7 @@ enum RunCommand: Command {
         let eventsPath = try arguments.option("--events")
         let realtime = arguments.flag("--realtime")
         let conversation = arguments.flag("--conversation")
+        let noServer = arguments.flag("--no-server")
         try arguments.finish()
         if realtime, input == nil { throw UsageError("--realtime paces --input; the microphone is real time already") }
 
@@ -96,10 +101,49 @@ enum RunCommand: Command {
 
         if let fileSource {
             try makePipeline(fileSource).run()
-        } else {
+            try file?.close()
+            return
+        }
+        let server = noServer ? nil : startServer(context, live: live, actions: actions, report: report)
+        let watch = TerminationWatch {
+            // Everything the speaker keeps is saved as it changes; stop what runs and go.
+            logger.info("stopping")
+            server?.stop()
+            actions.shutdown()
+            logger.info("stopped")
+            // Nothing is left to flush (events and files are written as they happen); skip the
+            // C libraries' exit handlers, which can take a second with a stream open.
+            _exit(0)
+        }
+        try withExtendedLifetime(watch) {
             try listenForever(config: live, make: makePipeline, report: report, logger: logger)
         }
-        try file?.close()
+    }
+
+    /// The setup/control server for the SUSI apps beside the pipeline, sharing its player; a
+    /// server that cannot start is reported and the speaker carries on without it.
+    private static func startServer(
+        _ context: CommandContext, live: LiveConfig, actions: SpeakerActions, report: @escaping @Sendable (any SusiError) -> Void
+    ) -> HTTPServer? {
+        let store = context.store
+        let logger = context.logger.child("setup")
+        let control = StandaloneSpeakerControl(
+            configPath: store.path, config: { live.current }, logger: logger.child("control"), player: { actions.mediaPlayer() })
+        let account = SetupAccountLink(store: store, logger: logger.child("account"))
+        let service = SetupService(
+            store: store, control: control, account: account,
+            voices: { SetupCommand.installedVoices(store: store) }, version: SetupCommand.version, logger: logger)
+        let server = service.makeServer(port: nil, host: nil)
+        do {
+            try server.start()
+            logger.info("setup/control server on port \(server.port.map(String.init) ?? "?")")
+            // A login the apps sent while the speaker was offline is retried in the background.
+            PendingLoginRetry(account: account).start()
+            return server
+        } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// The microphone loop: a missing or vanished device is reported and retried, never fatal.

@@ -4,11 +4,14 @@ import SusiPlayer
 
 /// Performs what an answer asks of the speaker besides speech: config changes and media.
 ///
-/// The player starts on the first media request. Used from the pipeline's thread.
-final class SpeakerActions {
+/// The one mpv is made on first use and shared with the control routes of the setup server.
+/// `@unchecked Sendable`: `player` is only touched while holding `lock`; `MPVPlayer` itself
+/// may be called from any thread.
+final class SpeakerActions: @unchecked Sendable {
     private let live: LiveConfig
     private let configPath: String
     private let logger: Logger
+    private let lock = NSLock()
     private var player: MPVPlayer?
 
     init(live: LiveConfig, configPath: String, logger: Logger) {
@@ -39,16 +42,19 @@ final class SpeakerActions {
         }
     }
 
-    private func mediaPlayer() -> MPVPlayer {
-        if let player { return player }
-        let created = MPVPlayer(
-            config: live.current.player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger.child("player"))
-        player = created
-        return created
+    /// The speaker's media player, made on first use.
+    func mediaPlayer() -> MPVPlayer {
+        lock.withLock {
+            if let player { return player }
+            let created = MPVPlayer(
+                config: live.current.player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger.child("player"))
+            player = created
+            return created
+        }
     }
 
     /// Stops the player process, if one was started.
     func shutdown() {
-        player?.shutdown()
+        lock.withLock { player }?.shutdown()
     }
 }
