@@ -94,7 +94,9 @@ public final class HTTPServer: Sendable {
         let context = Unmanaged.passUnretained(dispatcher).toOpaque()
         let daemon: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                // The logger goes first: libmicrohttpd uses its own for options before it.
                 var options = [
+                    susi_mhd_option_logger(daemonLog, context),
                     susi_mhd_option_sock_addr(socketAddress),
                     susi_mhd_option_uint(.CONNECTION_LIMIT, Self.unsigned(limits.maxConnections, minimum: 1)),
                     susi_mhd_option_uint(
@@ -102,7 +104,6 @@ public final class HTTPServer: Sendable {
                     susi_mhd_option_uint(
                         .CONNECTION_TIMEOUT, Self.unsigned(limits.connectionTimeoutSeconds, minimum: 1)),
                     susi_mhd_option_notify_completed(requestCompleted, context),
-                    susi_mhd_option_logger(daemonLog, context),
                     susi_mhd_option_end(),
                 ]
                 return options.withUnsafeMutableBufferPointer { buffer in
