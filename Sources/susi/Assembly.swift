@@ -31,9 +31,11 @@ enum Assembly {
     }
 
     /// What the brain knows of the speaker, from the config.
-    static func brainContext(_ config: Config, lastAnswer: String? = nil, lastSkill: String? = nil) -> BrainContext {
+    static func brainContext(_ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil)
+        -> BrainContext
+    {
         BrainContext(
-            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: config.player.volume,
+            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume,
             lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language)
     }
 

@@ -57,15 +57,15 @@ enum RunCommand: Command {
         let live = try LiveConfig(store: context.store) { error in report(error) }
         let config = live.current
         let models = try Assembly.modelsDirectory(environment: context.environment)
+        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"))
+        defer { actions.shutdown() }
         let localBrain = LocalChatBrain(brain: try Assembly.brain(context)) {
-            Assembly.brainContext(live.current, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
+            Assembly.brainContext(live.current, volume: actions.volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
         let brain = ChatBrainFactory.make(
             config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
             account: AccountStore(configStore: context.store), logger: logger.child("brain"),
             onFallback: { error in report(error) })
-        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"))
-        defer { actions.shutdown() }
 
         // The input first: an unreadable file is reported before any device is opened.
         let fileSource: WAVFileSource?
@@ -95,6 +95,7 @@ enum RunCommand: Command {
             let pipeline = VoicePipeline(
                 stages: try stages(source), events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
                 clock: clock, voice: { Assembly.voice(live.current) }, perform: actions.perform)
+            pipeline.onAttention = actions.duck
             position.pipeline = pipeline
             return pipeline
         }

@@ -53,6 +53,16 @@ final class SpeakerActions: @unchecked Sendable {
         }
     }
 
+    /// Turns music down to `player.duck_volume` while the speaker listens or talks, and back.
+    /// Never starts the player.
+    func duck(_ attention: Bool) {
+        guard let player = lock.withLock({ player }) else { return }
+        if attention { player.duck(to: live.current.player.duckVolume) } else { player.unduck() }
+    }
+
+    /// The music volume: the player's when it runs, else the configured one.
+    var volume: Int { lock.withLock { player }?.volume ?? live.current.player.volume }
+
     /// Stops the player process, if one was started.
     func shutdown() {
         lock.withLock { player }?.shutdown()

@@ -277,6 +277,24 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.names.filter { $0 == "wake" }.count, 1)
     }
 
+    func testAttentionCoversEveryInteractionAndErrors() throws {
+        let brain = timeBrain
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .wake, .noise(3000)])
+        let recorder = RecordingEventSink()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: brain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent, clock: { 0 },
+            voice: { VoiceSettings() }, perform: { _ in nil })
+        var attention: [(Bool, [String])] = []
+        pipeline.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
+        try pipeline.run()
+        XCTAssertEqual(attention.map(\.0), [true, false, true, false], "the second wake has no speech: still restored")
+        XCTAssertEqual(attention[0].1.last, "wake", "music goes down as soon as the wake word is heard")
+        XCTAssertEqual(attention[1].1.last, "speak_end", "and comes back once the answer is spoken")
+    }
+
     func testWakeDetectorRestsWhileNobodySpeaks() throws {
         let source = ScriptedSource([.noise(10_000), .voice(400), .wake, .voice(600), .noise(1500)])
         let wake = ScriptedWake()

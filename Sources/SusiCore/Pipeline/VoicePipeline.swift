@@ -38,6 +38,9 @@ public final class VoicePipeline {
     private let perform: (ChatAction) -> (any SusiError)?
     /// The voice to speak with now (settings actions may have changed it).
     private let voice: () -> VoiceSettings
+    /// Told true when an interaction begins and false when it is over, errors included, so
+    /// music can be turned down while the speaker listens and talks.
+    public var onAttention: (Bool) -> Void = { _ in }
 
     /// Samples consumed from the source so far; `audio_ms` is derived from it.
     private var consumed = 0 {
@@ -145,7 +148,9 @@ public final class VoicePipeline {
     /// One interaction: the command after the wake word, its answer, back to idle.
     private func interact(after detection: WakeHeard) throws {
         emit(.wake(phrase: detection.phrase), audioMs: detection.endSample / 16)
+        onAttention(true)
         defer {
+            onAttention(false)
             // The detector starts afresh after the interaction, not with its audio.
             try? stages.wake.reset()
             wakeFedUntil = consumed
