@@ -57,7 +57,12 @@ enum RunCommand: Command {
         let live = try LiveConfig(store: context.store) { error in report(error) }
         let config = live.current
         let models = try Assembly.modelsDirectory(environment: context.environment)
-        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"))
+        // Timers follow the audio when a file is read faster than real time.
+        let started = Date()
+        let followsAudio = input != nil && !realtime
+        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions")) {
+            followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
+        }
         defer { actions.shutdown() }
         let localBrain = LocalChatBrain(brain: try Assembly.brain(context)) {
             Assembly.brainContext(live.current, volume: actions.volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
@@ -96,6 +101,14 @@ enum RunCommand: Command {
                 stages: try stages(source), events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
                 clock: clock, voice: { Assembly.voice(live.current) }, perform: actions.perform)
             pipeline.onAttention = actions.duck
+            pipeline.dueAnswers = {
+                do throws(ConfigError) {
+                    return try actions.planned.takeDue()
+                } catch {
+                    report(error)
+                    return []
+                }
+            }
             position.pipeline = pipeline
             return pipeline
         }
@@ -116,9 +129,8 @@ enum RunCommand: Command {
             // C libraries' exit handlers, which can take a second with a stream open.
             _exit(0)
         }
-        try withExtendedLifetime(watch) {
-            try listenForever(config: live, make: makePipeline, report: report, logger: logger)
-        }
+        defer { withExtendedLifetime(watch) {} }
+        try listenForever(config: live, make: makePipeline, report: report, logger: logger)
     }
 
     /// The setup/control server for the SUSI apps beside the pipeline, sharing its player; a

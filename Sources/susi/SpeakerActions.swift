@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiNet
 import SusiPlayer
 
 /// Performs what an answer asks of the speaker besides speech: config changes and media.
@@ -14,31 +15,48 @@ final class SpeakerActions: @unchecked Sendable {
     private let lock = NSLock()
     private var player: MPVPlayer?
 
-    init(live: LiveConfig, configPath: String, logger: Logger) {
+    /// Timers and other planned answers, kept beside the config.
+    let planned: PlannedAnswers
+
+    /// `clock` is the time planned answers follow (the audio's time for a file read at full speed).
+    init(live: LiveConfig, configPath: String, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init) {
         self.live = live
         self.configPath = configPath
         self.logger = logger
+        planned = PlannedAnswers(path: (configPath as NSString).deletingLastPathComponent + "/timers.json", clock: clock)
     }
 
-    /// Performs `action`; returns the failure to report, if any.
-    func perform(_ action: ChatAction) -> (any SusiError)? {
+    /// Performs `action`: what to say about it, or the failure to report.
+    func perform(_ action: ChatAction) -> ActionOutcome {
         do {
             switch action {
             case .settings(let setting):
                 try live.set(setting.key, to: setting.value)
                 logger.info("\(setting.key) = \(setting.value)")
             case .answer(let answer) where answer.isPlanned:
-                logger.warning("planned answers are not scheduled yet: \(answer.expression)")
+                if let delay = answer.planDelay {
+                    try planned.add(answer.expression, inMilliseconds: delay)
+                } else if let text = answer.planDate, let date = ISO8601DateFormatter().date(from: text) {
+                    try planned.add(answer.expression, at: date)
+                }
+            case .unknown(let unknown) where unknown.type == "timer_list":
+                return ActionOutcome(say: planned.describe())
+            case .unknown(let unknown) where unknown.type == "timer_cancel":
+                let cancelled = try planned.cancelNext()
+                return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
+            case .websearch(let search):
+                let client = WebSearchClient(config: live.current, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")))
+                return ActionOutcome(say: client.spokenAnswer(for: search))
             case .audioPlay, .videoPlay, .audioVolume, .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
                 try mediaPlayer().perform(action)
             default:
                 break
             }
-            return nil
+            return .done
         } catch let error as any SusiError {
-            return error
+            return .failed(error)
         } catch {
-            return PipelineError(stage: .player, code: "player-failed", message: "\(error)")
+            return .failed(PipelineError(stage: .player, code: "player-failed", message: "\(error)"))
         }
     }
 

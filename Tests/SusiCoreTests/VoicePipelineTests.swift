@@ -168,7 +168,7 @@ final class VoicePipelineTests: XCTestCase {
             perform: { action in
                 performed.append(action)
                 if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
-                return nil
+                return .done
             })
         try pipeline.run()
         return Run(events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed)
@@ -286,13 +286,35 @@ final class VoicePipelineTests: XCTestCase {
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: brain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
             events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent, clock: { 0 },
-            voice: { VoiceSettings() }, perform: { _ in nil })
+            voice: { VoiceSettings() }, perform: { _ in .done })
         var attention: [(Bool, [String])] = []
         pipeline.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
         try pipeline.run()
         XCTAssertEqual(attention.map(\.0), [true, false, true, false], "the second wake has no speech: still restored")
         XCTAssertEqual(attention[0].1.last, "wake", "music goes down as soon as the wake word is heard")
         XCTAssertEqual(attention[1].1.last, "speak_end", "and comes back once the answer is spoken")
+    }
+
+    func testDueAnswersAreSpokenWithTheMusicDownAndOutcomesAreSaid() throws {
+        let brain = ScriptedBrain(["what timers are running": [.unknown(UnknownAction(type: "timer_list", raw: [:]))]])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(2000)])
+        let synthesizer = ChunkedSynthesizer()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what timers are running"]), brain: brain,
+                synthesizer: synthesizer, sink: RecordingSink()),
+            events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
+            voice: { VoiceSettings() }, perform: { _ in ActionOutcome(say: "One timer is running.") })
+        var due = ["Time is up!"]
+        var attention: [Bool] = []
+        pipeline.dueAnswers = {
+            defer { due = [] }
+            return due
+        }
+        pipeline.onAttention = { attention.append($0) }
+        try pipeline.run()
+        XCTAssertEqual(synthesizer.spoken, ["Time is up!", "One timer is running."])
+        XCTAssertEqual(attention, [true, false, true, false])
     }
 
     func testWakeDetectorRestsWhileNobodySpeaks() throws {
@@ -304,7 +326,7 @@ final class VoicePipelineTests: XCTestCase {
                 source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
             events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, voice: { VoiceSettings() },
-            perform: { _ in nil })
+            perform: { _ in .done })
         try pipeline.run()
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the wake word is still heard")
         XCTAssertLessThan(wake.position, 3000, "ten seconds of background hiss were not searched for the wake word")

@@ -67,8 +67,8 @@ public enum SpokenText {
                 return "(player: \(action.type))"
             case .websearch(let search):
                 return "(web search: \(search.query))"
-            case .unknown:
-                return nil
+            case .unknown(let unknown):
+                return "(\(unknown.type))"
             default:
                 return brief(action, data: data)
             }

@@ -34,13 +34,15 @@ public final class VoicePipeline {
     private let endpointing: EndpointerSettings
     private let logger: Logger
     private let clock: () -> Int
-    /// Performs an action that is not speech (settings, media); returns an error to report.
-    private let perform: (ChatAction) -> (any SusiError)?
+    /// Performs an action that is not speech (settings, media, timers).
+    private let perform: (ChatAction) -> ActionOutcome
     /// The voice to speak with now (settings actions may have changed it).
     private let voice: () -> VoiceSettings
     /// Told true when an interaction begins and false when it is over, errors included, so
     /// music can be turned down while the speaker listens and talks.
     public var onAttention: (Bool) -> Void = { _ in }
+    /// Planned answers (timers) that are due now; asked between chunks of input.
+    public var dueAnswers: () -> [String] = { [] }
 
     /// Samples consumed from the source so far; `audio_ms` is derived from it.
     private var consumed = 0 {
@@ -68,12 +70,11 @@ public final class VoicePipeline {
     private var wakeFed = 0
 
     /// `clock` returns milliseconds since the process started (`wall_ms`); `voice` the voice
-    /// to speak with, asked before every answer; `perform` executes non-speech actions and
-    /// returns a failure to report, if any.
+    /// to speak with, asked before every answer; `perform` executes non-speech actions.
     public init(
         stages: Stages, events: any EventSink, endpointing: EndpointerSettings, logger: Logger,
         clock: @escaping () -> Int, voice: @escaping () -> VoiceSettings,
-        perform: @escaping (ChatAction) -> (any SusiError)?
+        perform: @escaping (ChatAction) -> ActionOutcome
     ) {
         self.stages = stages
         self.events = events
@@ -101,7 +102,17 @@ public final class VoicePipeline {
         emit(.ready)
         while let chunk = try stages.source.read() {
             try listenForWake(chunk.samples)
+            try sayDueAnswers()
         }
+    }
+
+    /// Speaks planned answers whose time has come, with the music turned down.
+    private func sayDueAnswers() throws {
+        let texts = dueAnswers()
+        guard !texts.isEmpty else { return }
+        onAttention(true)
+        defer { onAttention(false) }
+        for text in texts where try !say(text) { break }
     }
 
     private func take(_ samples: [Int16]) {
@@ -224,22 +235,19 @@ public final class VoicePipeline {
             case .answer(let answer) where !answer.isPlanned:
                 guard let text = SpokenText.answer(answer.expression) else { continue }
                 if try !say(text) { return }
+                continue
             case .audioPlay(let media), .videoPlay(let media):
                 emit(.play(type: action.type, identifier: media.identifier, identifierType: media.identifierType))
-                if let failure = perform(action) { report(failure) }
             case .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
                 emit(.player(command: action.type))
-                if let failure = perform(action) { report(failure) }
             case .audioVolume(let volume):
                 emit(.player(command: "volume \(volume.volume)"))
-                if let failure = perform(action) { report(failure) }
-            case .settings, .answer, .timerSet:
-                if let failure = perform(action) { report(failure) }
             default:
-                if let text = SpokenText.brief(action, data: data) {
-                    if try !say(text) { return }
-                }
+                break
             }
+            let outcome = perform(action)
+            if let failure = outcome.failure { report(failure) }
+            if let text = outcome.say ?? SpokenText.brief(action, data: data), try !say(text) { return }
         }
     }
 
@@ -311,6 +319,24 @@ public final class VoicePipeline {
         guard let data = try? encoder.encode(actions) else { return "[]" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// What performing a non-speech action led to: words to say instead of the action's own
+/// rendering, and a failure to report.
+public struct ActionOutcome: Sendable {
+    public var say: String?
+    public var failure: (any SusiError)?
+
+    public init(say: String? = nil, failure: (any SusiError)? = nil) {
+        self.say = say
+        self.failure = failure
+    }
+
+    /// Done, nothing to add.
+    public static let done = ActionOutcome()
+
+    /// Failed with `error`.
+    public static func failed(_ error: any SusiError) -> ActionOutcome { ActionOutcome(failure: error) }
 }
 
 /// A wake phrase heard, placed in the whole input.
