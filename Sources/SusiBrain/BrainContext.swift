@@ -11,6 +11,8 @@ public struct BrainContext: Sendable {
     public var rate: Int
     /// Output volume in percent, 0-100.
     public var volume: Int
+    /// How much "volume up/down" changes it (`player.volume_step`).
+    public var volumeStep: Int
     /// The local time zone for times and dates.
     public var timeZone: TimeZone
     /// The moment to answer for; `nil` means the real clock at answer time. Tests fix it.
@@ -28,6 +30,7 @@ public struct BrainContext: Sendable {
         voice: String = "en-us",
         rate: Int = 175,
         volume: Int = 50,
+        volumeStep: Int = 10,
         timeZone: TimeZone = .current,
         now: Date? = nil,
         lastAnswer: String? = nil,
@@ -38,6 +41,7 @@ public struct BrainContext: Sendable {
         self.voice = voice
         self.rate = rate
         self.volume = volume
+        self.volumeStep = volumeStep
         self.timeZone = timeZone
         self.now = now
         self.lastAnswer = lastAnswer

@@ -35,7 +35,7 @@ enum Assembly {
         -> BrainContext
     {
         BrainContext(
-            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume,
+            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume, volumeStep: config.player.volumeStep,
             lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language)
     }
 

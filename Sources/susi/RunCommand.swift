@@ -60,7 +60,7 @@ enum RunCommand: Command {
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = input != nil && !realtime
-        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions")) {
+        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"), report: report) {
             followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
         }
         defer { actions.shutdown() }
@@ -103,7 +103,7 @@ enum RunCommand: Command {
             pipeline.onAttention = actions.duck
             pipeline.dueAnswers = {
                 do throws(ConfigError) {
-                    return try actions.planned.takeDue()
+                    return try actions.planned.takeDue() + actions.takeAnnouncements()
                 } catch {
                     report(error)
                     return []

@@ -14,13 +14,21 @@ final class SpeakerActions: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var player: MPVPlayer?
+    private let report: @Sendable (any SusiError) -> Void
+    /// Words to say at the next chance, e.g. that a stream failed; guarded by `lock`.
+    private var announcements: [String] = []
 
     /// Timers and other planned answers, kept beside the config.
     let planned: PlannedAnswers
 
     /// `clock` is the time planned answers follow (the audio's time for a file read at full speed).
-    init(live: LiveConfig, configPath: String, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init) {
+    /// `report` hears the player's own failures (a stream that fails to load, mpv dying).
+    init(
+        live: LiveConfig, configPath: String, logger: Logger, report: @escaping @Sendable (any SusiError) -> Void,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.live = live
+        self.report = report
         self.configPath = configPath
         self.logger = logger
         planned = PlannedAnswers(path: (configPath as NSString).deletingLastPathComponent + "/timers.json", clock: clock)
@@ -66,8 +74,23 @@ final class SpeakerActions: @unchecked Sendable {
             if let player { return player }
             let created = MPVPlayer(
                 config: live.current.player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger.child("player"))
+            created.setEventHandler { [weak self] event in
+                guard case .failed(let error) = event, let self else { return }
+                // Said once per failure; the next request starts mpv again if it died.
+                self.report(error)
+                let words = error.code == "player-died" ? "Sorry, the music player stopped." : "Sorry, I could not play that."
+                self.lock.withLock { self.announcements.append(words) }
+            }
             player = created
             return created
+        }
+    }
+
+    /// What the speaker should say about things that happened meanwhile (player failures).
+    func takeAnnouncements() -> [String] {
+        lock.withLock {
+            defer { announcements = [] }
+            return announcements
         }
     }
 

@@ -21,7 +21,6 @@ enum BuiltinFunctions {
     /// Slowest and fastest rate offered; eSpeak NG accepts 80-450.
     static let rateRange = 80...450
     /// Volume change for one "louder" or "quieter", in percent.
-    static let volumeStep = 10
 
     static func call(_ name: String, argument: String, context: BrainContext) -> [String: JSONValue]? {
         switch name {
@@ -42,7 +41,7 @@ enum BuiltinFunctions {
             guard let entry = VoiceCatalog.lookup(argument) else { return nil }
             return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
         case "rate": return rate(argument, current: context.rate)
-        case "volume": return volume(argument, current: context.volume)
+        case "volume": return volume(argument, current: context.volume, step: context.volumeStep)
         default: return nil
         }
     }
@@ -79,7 +78,7 @@ enum BuiltinFunctions {
         return ["rate": .number(Double(rate))]
     }
 
-    private static func volume(_ argument: String, current: Int) -> [String: JSONValue]? {
+    private static func volume(_ argument: String, current: Int, step volumeStep: Int) -> [String: JSONValue]? {
         let words = Set(QueryNormalizer.words(argument))
         // "too loud" asks for less; "too quiet" for more.
         let tooLoud = words.contains("too") && !words.isDisjoint(with: ["loud", "high"])
