@@ -55,23 +55,25 @@ struct SetupFailure: SusiError {
 }
 
 extension Assembly {
-    /// The wake word detector for `hotword.*`, listening for the hotword dictionary's
-    /// pronunciations.
-    static func wakeDetector(_ config: Config, models: String, logger: Logger) throws -> SphinxWakeWordDetector {
-        try SphinxWakeWordDetector(
-            keyphrases: [Keyphrase(config.hotword.phrase, threshold: config.hotword.threshold)],
-            dictionaries: try hotwordDictionaries(models), logger: logger)
+    /// The wake word detector for `hotword.*` (verified, as measured best).
+    static func wakeDetector(_ config: Config, models: String, logger: Logger) throws -> any WakeWordDetector {
+        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, logger: logger)
     }
 
-    /// The command recogniser.
-    static func recognizer(_ config: Config, models: String, logger: Logger) throws -> SphinxRecognizer {
-        try SphinxRecognizer(dictionaries: try hotwordDictionaries(models), logger: logger)
+    /// The command recogniser, with the language model generated from the skills (cached in
+    /// `$XDG_CACHE_HOME/susi`, rebuilt when the skills change).
+    static func recognizer(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
+        -> SphinxRecognizer
+    {
+        try Hearing.makeRecognizer(
+            config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
+            cacheDirectory: cacheDirectory(environment: environment), logger: logger)
     }
 
-    private static func hotwordDictionaries(_ models: String) throws -> [PronunciationDictionary] {
-        try PronunciationDictionary.hotwordDictionaries(modelsDirectory: models).map { path throws(SpeechError) in
-            try PronunciationDictionary(contentsOf: path)
-        }
+    /// `$XDG_CACHE_HOME/susi`, else `~/.cache/susi`.
+    static func cacheDirectory(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/susi" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/susi"
     }
 
     /// The voice to speak with under `config`.

@@ -93,7 +93,7 @@ enum RunCommand: Command {
         let stages = { (source: any AudioSource) throws -> VoicePipeline.Stages in
             VoicePipeline.Stages(
                 source: source, wake: try Assembly.wakeDetector(config, models: models, logger: logger.child("wake")),
-                recognizer: try Assembly.recognizer(config, models: models, logger: logger.child("stt")), brain: brain,
+                recognizer: try Assembly.recognizer(config, models: models, environment: context.environment, logger: logger.child("stt")), brain: brain,
                 synthesizer: try ESpeakEngine.shared(), sink: sink)
         }
         let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
