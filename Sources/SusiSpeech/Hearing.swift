@@ -15,6 +15,8 @@ public enum Hearing {
         public var recognizerOptions: [String: String]
         /// speexdsp preprocessing in front of the recogniser; nil for none.
         public var recognizerPreprocessing: SpeexPreprocessor.Settings?
+        /// The noise floor kept under the recogniser's input, in dB under the speech (`NoiseFloor`); nil for none.
+        public var recognizerNoiseFloor: Double?
         /// The wake phrase.
         public var wakePhrase: String
         /// Keyphrase threshold of the wake detector's first stage.
@@ -25,21 +27,44 @@ public enum Hearing {
         public var wakeOptions: [String: String]
         /// speexdsp preprocessing in front of the wake detector; nil for none.
         public var wakePreprocessing: SpeexPreprocessor.Settings?
+        /// The noise floor kept under the wake detector's input, in dB under the speech; nil for none.
+        public var wakeNoiseFloor: Double?
         /// Whether a candidate wake is re-decoded before it counts (`VerifiedWakeWordDetector`).
         public var verifyWake: Bool
+        /// The phrase's prior in the verifier (`VerifiedWakeWordDetector` `phrasePrior`).
+        public var wakeVerifierPrior: Double
 
         /// The measured defaults, adjusted by `config` (`hotword.*`, `stt.*`).
         public init(config: Config = Config()) {
             recognizerOptions = Hearing.defaultRecognizerOptions
             recognizerPreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
+            recognizerNoiseFloor = Hearing.defaultNoiseFloor
+            wakeNoiseFloor = nil
             wakePhrase = config.hotword.phrase
             wakeThreshold = config.hotword.threshold
             wakePhoneLoopProbability = SphinxWakeWordDetector.defaultPhoneLoopProbability
             wakeOptions = [:]
             wakePreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
             verifyWake = config.hotword.verify
+            wakeVerifierPrior = Hearing.defaultVerifierPrior
         }
     }
+
+    /// Noise floor under the recogniser's input, in dB under the speech peaks; measured on the
+    /// dev corpus (bench/RESULTS.md).
+    public static let defaultNoiseFloor: Double? = 30
+
+    /// The cleaning steps `speex` and `floor` ask for, in order: suppression first, so
+    /// that the floor is what remains under the speech.
+    static func preprocessors(speex: SpeexPreprocessor.Settings?, floor: Double?) throws(SpeechError) -> [any SamplePreprocessor] {
+        var steps: [any SamplePreprocessor] = []
+        if let speex { steps.append(try SpeexPreprocessor(settings: speex)) }
+        if let floor { steps.append(NoiseFloor(signalToNoiseDecibels: floor)) }
+        return steps
+    }
+
+    /// The wake phrase's prior in the verifier, measured on the dev corpus (bench/RESULTS.md).
+    public static let defaultVerifierPrior = 0.3
 
     /// PocketSphinx options for commands, chosen on the dev corpus (see bench/RESULTS.md).
     public static let defaultRecognizerOptions: [String: String] = [:]
@@ -51,11 +76,13 @@ public enum Hearing {
     /// Slow the first time the skills change (a second or two to build the model), fast
     /// afterwards. `modelsDirectory` is the repository's `models` (for the hotword
     /// dictionary); the acoustic model is `SphinxConfiguration.defaultModelDirectory`'s.
+    /// Each command first adapts to the audio the wake detector left in `context`
+    /// (`makeEars` wires that up).
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
     public static func makeRecognizer(
         config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
-        settings: Settings? = nil, logger: Logger = .silent
+        settings: Settings? = nil, context: AcousticContext? = nil, logger: Logger = .silent
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
@@ -64,19 +91,36 @@ public enum Hearing {
         var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
         configuration.dictionaryPath = model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
-        let preprocessor = try settings.recognizerPreprocessing.map { (value) throws(SpeechError) in
-            try SpeexPreprocessor(settings: value)
-        }
-        return try SphinxRecognizer(configuration: configuration, preprocessor: preprocessor, logger: logger)
+        let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
+        return try SphinxRecognizer(configuration: configuration, preprocessors: steps, context: context, logger: logger)
+    }
+
+    /// The wake word detector and the command recogniser of `susi run`, sharing the audio
+    /// the detector heard last (`AcousticContext`) so that the recogniser adapts to the room
+    /// before each command. Arguments as for `makeRecognizer` and `makeWakeDetector`.
+    ///
+    /// - Throws: the errors of both.
+    public static func makeEars(
+        config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
+        settings: Settings? = nil, logger: Logger = .silent
+    ) throws(SpeechError) -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer) {
+        let context = AcousticContext()
+        let wake = try makeWakeDetector(
+            config: config, modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
+        let recognizer = try makeRecognizer(
+            config: config, modelsDirectory: modelsDirectory, skillsDirectory: skillsDirectory,
+            cacheDirectory: cacheDirectory, settings: settings, context: context, logger: logger)
+        return (wake, recognizer)
     }
 
     /// The wake word detector: a keyphrase search for `hotword.phrase` at
     /// `hotword.threshold`, and, unless `hotword.verify` is off, a second decoding of each
-    /// candidate before it counts.
+    /// candidate before it counts. It leaves its recent input in `context`.
     ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word`.
     public static func makeWakeDetector(
-        config: Config, modelsDirectory: String, settings: Settings? = nil, logger: Logger = .silent
+        config: Config, modelsDirectory: String, settings: Settings? = nil, context: AcousticContext? = nil,
+        logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let settings = settings ?? Settings(config: config)
         let hotwords: [PronunciationDictionary]
@@ -89,20 +133,19 @@ public enum Hearing {
         configuration.extraOptions = settings.wakeOptions
         configuration.extraOptions["-kws_plp"] = "\(settings.wakePhoneLoopProbability)"
         let keyphrase = Keyphrase(settings.wakePhrase, threshold: settings.wakeThreshold)
-        let preprocessor: SpeexPreprocessor?
+        let steps: [any SamplePreprocessor]
         do {
-            preprocessor = try settings.wakePreprocessing.map { (value) throws(SpeechError) in
-                try SpeexPreprocessor(settings: value)
-            }
+            steps = try preprocessors(speex: settings.wakePreprocessing, floor: settings.wakeNoiseFloor)
         } catch {
             throw SpeechError(.wakeInitFailed, error.message)
         }
         let spotter = try SphinxWakeWordDetector(
             keyphrases: [keyphrase], configuration: configuration, dictionaries: hotwords,
-            preprocessor: preprocessor, logger: logger)
+            preprocessors: steps, context: context, logger: logger)
         guard settings.verifyWake else { return spotter }
         return try VerifiedWakeWordDetector(
-            spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords, logger: logger)
+            spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords,
+            phrasePrior: settings.wakeVerifierPrior, logger: logger)
     }
 
     /// The `.dict` files of `modelsDirectory/hotword`, parsed.

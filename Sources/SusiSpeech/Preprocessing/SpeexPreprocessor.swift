@@ -7,7 +7,7 @@ import CSpeexDSP
 /// Works on 16 kHz mono frames of `frameLength` samples (20 ms); `process` buffers any
 /// remainder, so the output lags the input by less than one frame. Not thread-safe: one
 /// thread at a time. The C state is freed in `deinit`.
-public final class SpeexPreprocessor {
+public final class SpeexPreprocessor: SamplePreprocessor {
     /// What the preprocessor does.
     public struct Settings: Sendable, Equatable {
         /// Whether noise is suppressed.

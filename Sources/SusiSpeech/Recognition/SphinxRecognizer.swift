@@ -8,25 +8,30 @@ import SusiCore
 public final class SphinxRecognizer: SpeechRecognizer {
     private let decoder: SphinxDecoder
     private let logger: Logger
-    /// Noise suppression in front of the decoder, when configured; its noise estimate
-    /// carries over from one utterance to the next.
-    private let preprocessor: SpeexPreprocessor?
+    /// Cleaning in front of the decoder (noise floor, noise suppression); noise estimates
+    /// carry over from one utterance to the next.
+    private let preprocessors: [any SamplePreprocessor]
+    /// Where the wake detector leaves the audio heard just before the command.
+    private let context: AcousticContext?
     /// Samples fed in the current utterance.
     public private(set) var samplesProcessed = 0
 
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
-    /// the decoder's dictionary. Audio passes through `preprocessor` first when one is given.
+    /// the decoder's dictionary. Audio passes through `preprocessors` first, in order. Each
+    /// utterance first decodes (and discards) `context`'s recent audio when it has some.
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, or `stt-bad-pronunciation` for a bad
     ///   dictionary entry.
     public init(
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
-        preprocessor: SpeexPreprocessor? = nil,
+        preprocessors: [any SamplePreprocessor] = [],
+        context: AcousticContext? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
+        self.context = context
         decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
-        self.preprocessor = preprocessor
+        self.preprocessors = preprocessors
         self.logger = logger
         logger.debug("PocketSphinx ready: \(configuration.acousticModelPath)")
     }
@@ -52,15 +57,22 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.setSearch(search)
     }
 
-    /// Opens an utterance; transcript times count from here.
+    /// Opens an utterance; transcript times count from here. With a context, first decodes
+    /// its recent audio (about 1 s: a few tens of milliseconds of work) to adapt.
     public func start() throws(SpeechError) {
         samplesProcessed = 0
+        if let recent = context?.recentAudio, !recent.isEmpty {
+            // Adapts the front end to the room; the words are not wanted.
+            try decoder.startUtterance()
+            try decoder.process(preprocessors.process(recent) + preprocessors.flush())
+            try decoder.endUtterance()
+        }
         try decoder.startUtterance()
     }
 
     /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
     public func process(_ samples: [Int16]) throws(SpeechError) {
-        try decoder.process(preprocessor?.process(samples) ?? samples)
+        try decoder.process(preprocessors.process(samples))
         samplesProcessed += samples.count
     }
 
@@ -77,7 +89,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Closes the utterance and returns its words, fillers and silences left out.
     public func finish() throws(SpeechError) -> Transcript {
-        if let rest = preprocessor?.flush(), decoder.isInUtterance { try decoder.process(rest) }
+        if decoder.isInUtterance { try decoder.process(preprocessors.flush()) }
         try decoder.endUtterance()
         let transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)

@@ -10,8 +10,10 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     public let keyphrases: [Keyphrase]
     private let decoder: SphinxDecoder
     private let logger: Logger
-    /// Noise suppression in front of the keyphrase search, when configured.
-    private let preprocessor: SpeexPreprocessor?
+    /// Cleaning in front of the keyphrase search (noise floor, noise suppression).
+    private let preprocessors: [any SamplePreprocessor]
+    /// Where recent input is left for the recogniser.
+    private let context: AcousticContext?
     private let sampleRate: Int
     private let framesPerSecond: Int
     /// Samples consumed since creation.
@@ -34,7 +36,7 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     /// Loads the model, adds the words of `dictionaries`, and starts spotting `keyphrases`.
     ///
     /// The configuration's own search is ignored. Pronunciations a keyphrase sets itself win
-    /// over the dictionaries'. Audio passes through `preprocessor` first when one is given
+    /// over the dictionaries'. Audio passes through `preprocessors` first, in order
     /// (detection times then lag by less than its 20 ms frame).
     ///
     /// - Throws: `wake-init-failed` (model missing, bad option, bad dictionary, no phrase),
@@ -43,10 +45,12 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         keyphrases: [Keyphrase] = [Keyphrase("susi")],
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
-        preprocessor: SpeexPreprocessor? = nil,
+        preprocessors: [any SamplePreprocessor] = [],
+        context: AcousticContext? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
-        self.preprocessor = preprocessor
+        self.context = context
+        self.preprocessors = preprocessors
         let keyphrases = keyphrases.map { keyphrase in
             var chosen = keyphrase
             for word in keyphrase.words where chosen.pronunciations[word] == nil {
@@ -80,7 +84,8 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
 
     /// Consumes the next 16 kHz mono samples; returns the phrases that ended in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
-        let samples = preprocessor?.process(samples) ?? samples
+        context?.append(samples)
+        let samples = preprocessors.process(samples)
         var detections: [WakeWordDetection] = []
         var offset = 0
         while offset < samples.count {
@@ -124,17 +129,25 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     /// The spotted phrases of the current utterance, mapped back from pronunciation variants
     /// (`susi(2)`) to the configured phrase. Variants of one phrase often fire together on
     /// the same audio; overlapping ones are one detection.
+    ///
+    /// The keyphrase search numbers frames from its own start, not the utterance's (and
+    /// skips what voice activity detection drops), so times are placed by counting back
+    /// from the frames decoded so far: the phrase ended `frameCount - endFrame` frames ago.
     private func currentDetections() -> [WakeWordDetection] {
-        let startMs = utteranceStart * 1000 / sampleRate
+        let frameMs = 1000 / framesPerSecond
+        let lastFrame = decoder.segments.map(\.endFrame).max() ?? 0
+        let nowFrame = max(lastFrame + 1, decoder.frameCount)
         var detections: [WakeWordDetection] = []
         for segment in decoder.segments.sorted(by: { $0.startFrame < $1.startFrame }) {
+            let endMs = position - (nowFrame - segment.endFrame - 1) * frameMs
+            let startMs = endMs - (segment.endFrame + 1 - segment.startFrame) * frameMs
             let spoken = segment.word.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
                 .joined(separator: " ")
             let phrase = keyphrases.first { $0.phrase == spoken }?.phrase ?? spoken
             let detection = WakeWordDetection(
                 phrase: phrase,
-                startMilliseconds: startMs + segment.startFrame * 1000 / framesPerSecond,
-                endMilliseconds: startMs + (segment.endFrame + 1) * 1000 / framesPerSecond,
+                startMilliseconds: max(0, startMs),
+                endMilliseconds: endMs,
                 decidedAtMilliseconds: position)
             if let last = detections.last, last.phrase == phrase, detection.startMilliseconds < last.endMilliseconds {
                 detections[detections.count - 1].endMilliseconds = max(last.endMilliseconds, detection.endMilliseconds)

@@ -1,9 +1,10 @@
+import Foundation
 import SusiCore
 
 /// A wake word detector that double-checks: each phrase the keyphrase spotter reports is
-/// decoded again, from recent audio, by a full recogniser with a general English language
-/// model in which the phrase is one word among many; it counts only when that recogniser
-/// hears the phrase too.
+/// decoded again, from recent audio, by a recogniser choosing between the phrase and a few
+/// hundred common short English words; it counts only when that recogniser hears the
+/// phrase too.
 ///
 /// A keyphrase search only asks whether "susi" fits better than a loop of phones, which
 /// ordinary speech ("so he", "see", "who is") often does; a recogniser that may also choose
@@ -28,25 +29,34 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     public private(set) var rejectedCount = 0
 
     /// Wraps `spotter`; `phrase` is its wake phrase, whose words `dictionaries` (or cmudict)
-    /// must pronounce. `verifierConfiguration` defaults to the generic en-us language model.
+    /// must pronounce. `phrasePrior` is the phrase's share of the verifier's unigram model:
+    /// larger accepts more.
     ///
     /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
     public init(
         spotter: SphinxWakeWordDetector, phrase: String, dictionaries: [PronunciationDictionary] = [],
-        verifierConfiguration: SphinxConfiguration = SphinxConfiguration(), logger: Logger = .silent
+        phrasePrior: Double = 0.3, logger: Logger = .silent
     ) throws(SpeechError) {
         self.spotter = spotter
         self.logger = logger
-        phraseWords = phrase.lowercased().split(separator: " ").map(String.init)
+        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        phraseWords = words
+        let garbage = Self.commonWords.filter { !words.contains($0) }
+        let others = 1 - phrasePrior
+        let sentences = [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
+            + garbage.map { (words: [$0], weight: 1.0) }
+        let model = NGramModel(sentences: sentences, order: 1)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("susi-verify-\(UUID().uuidString).arpa")
         do {
-            verifier = try SphinxDecoder(configuration: verifierConfiguration)
-            // Added after the language model is in place, so PocketSphinx puts the words into
-            // it as unigrams; the hotword pronunciations replace cmudict's spotted ones.
-            for dictionary in dictionaries {
-                for entry in dictionary.entries where phraseWords.contains(entry.word) {
-                    try verifier.addPronunciation(entry.phones, for: entry.word)
-                }
-            }
+            try model.arpa.write(to: file, atomically: false, encoding: .utf8)
+        } catch {
+            throw SpeechError(.wakeInitFailed, "cannot write the wake verifier's model to \(file.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            var configuration = SphinxConfiguration(search: .languageModel(path: file.path))
+            configuration.extraOptions = ["-fwdflat": "no", "-bestpath": "no"]
+            verifier = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
         } catch {
             throw SpeechError(.wakeInitFailed, "wake word verifier: \(error.message)")
         }
@@ -100,6 +110,19 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         }
         return (verifier.hypothesis ?? "").split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
     }
+
+    /// Short, frequent English words, some close to "susi" ("see", "so", "sue", "easy"): the
+    /// verifier's alternatives to the phrase.
+    static let commonWords: [String] = """
+        a about after all also an and any are as at be because been but by can come could day did do does
+        down even first for from get give go good had has have he her here him his how i if in into is it
+        its just know like look make me more most my new no not now of on one only or other our out over
+        people say see she so some take than that the their them then there these they think this time to
+        two up us use very want was way we well what when which who will with work would year you your
+        sue zoo see sea say so soon seen season easy busy cozy daisy lazy crazy is his has was does these
+        those whose choose news music use user sushi suzy susan city sunny silly see saw sees seize sees
+        sir soup super student stupid suit sweet sweetie sixty seesaw uzi issue tissue jesus juicy
+        """.split(whereSeparator: \.isWhitespace).map(String.init)
 
     /// Whether `needle` occurs in `words` as consecutive words.
     static func contains(_ words: [String], _ needle: [String]) -> Bool {

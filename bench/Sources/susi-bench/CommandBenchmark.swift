@@ -51,7 +51,9 @@ enum CommandBenchmark {
     nonisolated(unsafe) static var prime = 0
 
     /// Recognises each command, from just before its start to the end of the file.
-    static func run(rows: [CorpusRow], recognizer: SphinxRecognizer, brain: Brain) throws -> CommandFigures {
+    /// With `wake`, the audio before the command goes to the wake detector first, as in the
+    /// pipeline (so that it can share what it learnt with the recogniser).
+    static func run(rows: [CorpusRow], recognizer: SphinxRecognizer, wake: (any WakeWordDetector)?, brain: Brain) throws -> CommandFigures {
         var figures = CommandFigures()
         for row in rows {
             var samples = try Corpus.samples(row.file)
@@ -63,6 +65,11 @@ enum CommandBenchmark {
                 }
             }
             let from = max(0, (row.command_start_ms - lead) * 16)
+            if let wake {
+                for start in stride(from: 0, to: from, by: 1600) {
+                    _ = try wake.process(Array(samples[start..<min(from, start + 1600)]))
+                }
+            }
             if prime > 0 {
                 try recognizer.start()
                 try recognizer.process(Array(samples[max(0, from - prime * 16)..<from]))

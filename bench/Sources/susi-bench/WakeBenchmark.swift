@@ -43,6 +43,9 @@ enum WakeBenchmark {
             }
             figures.files[row.condition, default: 0] += 1
             var hit = false
+            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+                print(row.id, row.wake_ms, row.command_start_ms, detections.map { ($0.startMilliseconds - offset, $0.endMilliseconds - offset) })
+            }
             for detection in detections {
                 let end = detection.endMilliseconds - offset
                 if !hit, end >= row.wake_ms, end <= row.command_start_ms + 600 {

@@ -61,6 +61,10 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
+        case "shared": break
+        case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
+        case "floor": settings.recognizerNoiseFloor = Double(value)
+        case "wake.floor": settings.wakeNoiseFloor = Double(value)
         case "prime": CommandBenchmark.prime = Int(value) ?? 0
         case "lead": CommandBenchmark.lead = Int(value) ?? CommandBenchmark.lead
         case "noisefloor": CommandBenchmark.noiseFloor = Int(value) ?? 0
@@ -107,10 +111,14 @@ if options.only != "stt" {
     }
 }
 if options.only != "wake" {
-    let recognizer = try Hearing.makeRecognizer(
+    let ears = try Hearing.makeEars(
         config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
         cacheDirectory: options.cache, settings: settings)
-    ourCommands = try CommandBenchmark.run(rows: rows, recognizer: recognizer, brain: brain)
+    let shared = !options.settings.contains { $0.0 == "shared" && $0.1 == "0" }
+    let recognizer = shared ? ears.recognizer : try Hearing.makeRecognizer(
+        config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
+        cacheDirectory: options.cache, settings: settings)
+    ourCommands = try CommandBenchmark.run(rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain)
 }
 let stockWake = options.stockWake.map { _ in
     WakeBenchmark.stock(

@@ -1,0 +1,106 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiSpeech
+
+/// The skill-generated language model end to end: built from skill files, cached, loaded
+/// into PocketSphinx through the factory, and decoding eSpeak NG speech.
+final class HearingTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-hearing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/skills", withIntermediateDirectories: true)
+        for name in ["time.txt", "media.txt", "volume.txt"] {
+            try FileManager.default.copyItem(
+                atPath: TestAudio.modelsDirectory + "/skills/" + name, toPath: directory + "/skills/" + name)
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func recognizer() throws -> SphinxRecognizer {
+        try Hearing.makeRecognizer(
+            config: Config(), modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+            cacheDirectory: directory + "/cache")
+    }
+
+    func testANewSkillPhrasingBecomesRecognisable() throws {
+        let phrase = "water the tomatoes in the greenhouse"
+        let audio = try TestAudio.spoken(phrase)
+        let before = try recognizer().transcribe(audio).text
+        XCTAssertFalse(before.contains("tomatoes"), "the bundled skills do not know it: \(before)")
+
+        let skill = "::name Garden\n\nwater the tomatoes|water the * in the greenhouse\nDone.\n!example:water the roses in the greenhouse\n"
+        try skill.write(toFile: directory + "/skills/garden.txt", atomically: true, encoding: .utf8)
+        let after = try recognizer().transcribe(audio).text
+        XCTAssertTrue(after.hasPrefix(phrase), after)
+        // Still knows the old skills.
+        XCTAssertEqual(try recognizer().transcribe(try TestAudio.spoken("what time is it")).text, "what time is it")
+    }
+
+    func testModelIsCachedAndRebuiltWhenSkillsChange() throws {
+        let cache = directory + "/cache"
+        let first = try SkillLanguageModel.prepare(skillsDirectory: directory + "/skills", cacheDirectory: cache)
+        XCTAssertTrue(first.wasBuilt)
+        XCTAssertTrue(first.vocabulary.contains("louder"))
+        let arpa = try String(contentsOfFile: first.languageModelPath, encoding: .utf8)
+        XCTAssertTrue(arpa.contains("\\3-grams:"))
+        let second = try SkillLanguageModel.prepare(skillsDirectory: directory + "/skills", cacheDirectory: cache)
+        XCTAssertFalse(second.wasBuilt, "same skills: from the cache")
+        XCTAssertEqual(second.languageModelPath, first.languageModelPath)
+
+        try "::name Zorp\n\nzorplify the wibbles\nOk.\n".write(
+            toFile: directory + "/skills/zorp.txt", atomically: true, encoding: .utf8)
+        let third = try SkillLanguageModel.prepare(skillsDirectory: directory + "/skills", cacheDirectory: cache)
+        XCTAssertTrue(third.wasBuilt)
+        XCTAssertNotEqual(third.languageModelPath, first.languageModelPath)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: first.languageModelPath), "the old model is removed")
+        // Words cmudict lacks get eSpeak NG's pronunciation, so they can be recognised.
+        XCTAssertNotNil(third.generatedPronunciations["zorplify"])
+        let dictionary = try PronunciationDictionary(contentsOf: third.dictionaryPath)
+        for word in third.vocabulary { XCTAssertFalse(dictionary.pronunciations(of: word).isEmpty, word) }
+    }
+
+    func testNoiseFloorFillsDigitalSilenceOnly() {
+        let floor = NoiseFloor(signalToNoiseDecibels: 30)
+        let silent = floor.process([Int16](repeating: 0, count: 3200))
+        XCTAssertGreaterThan(TestAudio.rms(silent), 40, "digital silence gets a floor")
+        XCTAssertLessThan(TestAudio.rms(silent), 300)
+        var generator = NoiseGenerator(seed: 3)
+        let noisy = (0..<16_000).map { _ in Int16(generator.next(amplitude: 2000)) }
+        XCTAssertTrue(NoiseFloor(signalToNoiseDecibels: 30).process(noisy).suffix(8000) == noisy.suffix(8000), "noisy input passes")
+    }
+
+    func testSpeexPreprocessorSuppressesSteadyNoise() throws {
+        let preprocessor = try SpeexPreprocessor()
+        var generator = NoiseGenerator(seed: 5)
+        let noise = (0..<32_000).map { _ in Int16(generator.next(amplitude: 1000)) }
+        var output: [Int16] = []
+        for start in stride(from: 0, to: noise.count, by: 1000) {
+            output += preprocessor.process(Array(noise[start..<min(noise.count, start + 1000)]))
+        }
+        output += preprocessor.flush()
+        XCTAssertEqual(output.count, noise.count, "every sample comes out")
+        XCTAssertLessThan(TestAudio.rms(Array(output.suffix(8000))), TestAudio.rms(noise) / 2, "noise attenuated")
+    }
+
+    func testVerifiedWakeDetectorWakesOnTheNameOnly() throws {
+        let wake = try Hearing.makeWakeDetector(config: Config(), modelsDirectory: TestAudio.modelsDirectory)
+        XCTAssertTrue(wake is VerifiedWakeWordDetector)
+        var heard: [WakeWordDetection] = []
+        for text in ["susi what time is it", "the sun is shining and the sea is blue"] {
+            let audio = try TestAudio.spoken(text)
+            var found: [WakeWordDetection] = []
+            for start in stride(from: 0, to: audio.count, by: 1600) {
+                found += try wake.process(Array(audio[start..<min(audio.count, start + 1600)]))
+            }
+            heard.append(contentsOf: found)
+            XCTAssertEqual(found.count, text.hasPrefix("susi") ? 1 : 0, text)
+        }
+        XCTAssertEqual(heard.first?.phrase, "susi")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiSpeech
+
+/// The n-gram estimator, the sentence expansion and the pronunciations, without audio.
+final class LanguageModelTests: XCTestCase {
+    func testEveryHistoryDistributionSumsToOne() {
+        let sentences: [(words: [String], weight: Double)] = [
+            (["what", "time", "is", "it"], 3), (["what", "is", "the", "date"], 1), (["tell", "me", "a", "joke"], 1),
+            (["what", "is", "five", "plus", "three"], 2), (["is", "it", "late"], 1),
+        ]
+        let model = NGramModel(sentences: sentences, order: 3)
+        let predictable = model.vocabulary.filter { $0 != "<s>" }
+        for history in [["<s>"], ["what"], ["what", "is"], ["is", "it"], ["joke"], ["plus", "three"], ["three", "what"]] {
+            let total = predictable.reduce(0.0) { sum, word in
+                sum + pow(10, model.logProbability(of: word, after: history) ?? -99)
+            }
+            XCTAssertEqual(total, 1, accuracy: 1e-4, "P(. | \(history))")
+        }
+        XCTAssertGreaterThan(
+            model.logProbability(of: "time", after: ["<s>", "what"]) ?? -99,
+            model.logProbability(of: "joke", after: ["<s>", "what"]) ?? 0, "seen trigram beats back-off")
+        XCTAssertNil(model.logProbability(of: "banana", after: []))
+    }
+
+    func testARPATextListsEveryOrderWithBackoffs() {
+        let model = NGramModel(sentences: [(["play", "some", "jazz"], 1), (["play", "rock"], 1)], order: 3)
+        let arpa = model.arpa
+        XCTAssertTrue(arpa.hasPrefix("\\data\\\nngram 1=6\n"), arpa)
+        XCTAssertTrue(arpa.contains("\\3-grams:"))
+        XCTAssertTrue(arpa.hasSuffix("\\end\\\n"))
+        let playLine = arpa.split(separator: "\n").first { $0.hasSuffix("\tplay") || $0.contains("\tplay\t") }
+        XCTAssertEqual(playLine?.split(separator: "\t").count, 3, "a history carries a back-off weight")
+        XCTAssertEqual(model.counts, [6, 6, 5])
+    }
+
+    func testWildcardsAreFilledFromExamplesAndTheirKind() {
+        let skill = """
+            ::name Test
+            tell me about *|* what is *
+            Sure.
+            !example:tell me about the moon
+
+            set a timer for *
+            !console:Okay.
+            {"actions":[]}
+            eol
+            !example:set a timer for 90 seconds
+            """
+        let phrasings = SkillPhrasings(intents: SkillPhrasings.parse(skill, skill: "test"), contentHash: "")
+        XCTAssertEqual(phrasings.intents.count, 2)
+        XCTAssertEqual(phrasings.intents[1].patterns, ["set a timer for *"])
+        let sentences = SkillSentences.sentences(from: phrasings).map { $0.words.joined(separator: " ") }
+        XCTAssertTrue(sentences.contains("tell me about the moon"))
+        XCTAssertTrue(sentences.contains("set a timer for ninety seconds"), "digits are spelled out")
+        XCTAssertTrue(sentences.contains("set a timer for five minutes"), "durations fill a timer's wildcard")
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("can you what is") }, "a leading wildcard gets carriers")
+        XCTAssertFalse(sentences.contains { $0.contains("*") || $0.contains("{") })
+    }
+
+    func testSpokenNumbers() {
+        XCTAssertEqual(SpokenNumbers.words(105), ["one", "hundred", "and", "five"])
+        XCTAssertEqual(SpokenNumbers.words(1020), ["one", "thousand", "and", "twenty"])
+        XCTAssertEqual(SpokenNumbers.words(digits: "1.5"), ["one", "point", "five"])
+        XCTAssertEqual(SkillSentences.words(of: "What's 7+5, 20%?"), ["what's", "seven", "plus", "five", "twenty", "percent"])
+    }
+
+    func testESpeakPhonemesMapToTheCMUPhoneSet() throws {
+        let engine = try ESpeakEngine.shared()
+        XCTAssertEqual(PhoneMapping.cmuPhones(fromESpeak: try engine.phonemes(of: "susi")), ["S", "UW", "Z", "IY"])
+        let made = try XCTUnwrap(PhoneMapping.cmuPhones(fromESpeak: try engine.phonemes(of: "blorvik")))
+        XCTAssertEqual(made.first, "B")
+        let cmu: Set<String> = [
+            "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY",
+            "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH", "UW", "V", "W", "Y",
+            "Z", "ZH",
+        ]
+        for value in PhoneMapping.table.values.joined() { XCTAssertTrue(cmu.contains(value), value) }
+    }
+}
