@@ -38,7 +38,7 @@ enum RunCommand: Command {
         let logger = context.logger
         var sinks: [any EventSink] = []
         if let eventsPath { sinks.append(JSONLinesEventSink(handle: try eventsHandle(eventsPath))) }
-        let memory = ConversationMemory()
+        let memory = ConversationMemory(ignoredSkills: [SpeakerActions.feedbackSkill])
         sinks.append(memory)
         if conversation {
             let toStdout = eventsPath != "-"
@@ -60,7 +60,10 @@ enum RunCommand: Command {
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = input != nil && !realtime
-        let actions = SpeakerActions(live: live, configPath: context.store.path, logger: logger.child("actions"), report: report) {
+        let actions = SpeakerActions(
+            live: live, configPath: context.store.path, logger: logger.child("actions"), report: report,
+            lastSkill: { memory.lastSkill }
+        ) {
             followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
         }
         defer { actions.shutdown() }

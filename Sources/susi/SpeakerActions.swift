@@ -20,14 +20,20 @@ final class SpeakerActions: @unchecked Sendable {
 
     /// Timers and other planned answers, kept beside the config.
     let planned: PlannedAnswers
+    /// The skill the voice-side skill features act on (the last SUSI skill that answered).
+    private let lastSkill: @Sendable () -> String?
+
+    /// The bundled skill that rates, reports and reads reviews of other skills.
+    static let feedbackSkill = "skill_feedback"
 
     /// `clock` is the time planned answers follow (the audio's time for a file read at full speed).
     /// `report` hears the player's own failures (a stream that fails to load, mpv dying).
     init(
         live: LiveConfig, configPath: String, logger: Logger, report: @escaping @Sendable (any SusiError) -> Void,
-        clock: @escaping @Sendable () -> Date = Date.init
+        lastSkill: @escaping @Sendable () -> String?, clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.live = live
+        self.lastSkill = lastSkill
         self.report = report
         self.configPath = configPath
         self.logger = logger
@@ -52,6 +58,8 @@ final class SpeakerActions: @unchecked Sendable {
             case .unknown(let unknown) where unknown.type == "timer_cancel":
                 let cancelled = try planned.cancelNext()
                 return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
+            case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
+                return skillFeedback(unknown)
             case .websearch(let search):
                 let client = WebSearchClient(config: live.current, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")))
                 return ActionOutcome(say: client.spokenAnswer(for: search))
@@ -66,6 +74,28 @@ final class SpeakerActions: @unchecked Sendable {
         } catch {
             return .failed(PipelineError(stage: .player, code: "player-failed", message: "\(error)"))
         }
+    }
+
+    /// "rate this skill four stars", "report this skill", "what do people say about this
+    /// skill", "how is this skill rated": the apps' skill features, by voice.
+    private func skillFeedback(_ action: UnknownAction) -> ActionOutcome {
+        let config = live.current
+        let service = SkillFeedbackService(
+            client: SkillCMSClient(server: config.brain.server, http: CurlHTTPClient(stage: .brain, logger: logger.child("http"))),
+            account: AccountStore(configStore: ConfigStore(path: configPath)))
+        let skill = lastSkill().flatMap { SkillReference(answerSkill: $0) }
+        let outcome: SkillFeedbackService.Outcome
+        switch action.type {
+        case "skill_rate":
+            let stars = action.raw["stars"]?.intValue ?? 0
+            guard (1...5).contains(stars) else { return ActionOutcome(say: "Please give one to five stars.") }
+            outcome = service.rate(skill, stars: stars)
+        case "skill_report": outcome = service.report(skill)
+        case "skill_reviews": outcome = service.reviews(skill)
+        case "skill_ratings": outcome = service.ratings(skill)
+        default: return .done
+        }
+        return ActionOutcome(say: outcome.text, failure: outcome.error)
     }
 
     /// The speaker's media player, made on first use.

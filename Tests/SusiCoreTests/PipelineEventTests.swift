@@ -53,3 +53,16 @@ final class PipelineEventTests: XCTestCase {
         XCTAssertTrue(lines[1].hasPrefix(#"{"event": "idle""#))
     }
 }
+
+final class ConversationMemoryTests: XCTestCase {
+    func testRemembersTheLastAnswerAndTheLastSkillNotIgnored() {
+        let memory = ConversationMemory(ignoredSkills: ["skill_feedback"])
+        XCTAssertNil(memory.lastAnswer)
+        memory.emit(PipelineEvent(.answer(query: "q", actionsJSON: "[]", skill: "/general/knowledge/en/wikipedia.txt"), wallMs: 0, audioMs: 0))
+        memory.emit(PipelineEvent(.speakStart(text: "Berlin is the capital."), wallMs: 0, audioMs: 0))
+        memory.emit(PipelineEvent(.answer(query: "rate this skill four stars", actionsJSON: "[]", skill: "skill_feedback"), wallMs: 0, audioMs: 0))
+        memory.emit(PipelineEvent(.speakStart(text: "Thanks for rating."), wallMs: 0, audioMs: 0))
+        XCTAssertEqual(memory.lastSkill, "/general/knowledge/en/wikipedia.txt", "the skill being rated, not the rating skill")
+        XCTAssertEqual(memory.lastAnswer, "Thanks for rating.")
+    }
+}

@@ -18,14 +18,19 @@ public final class ConversationMemory: EventSink, @unchecked Sendable {
     private let lock = NSLock()
     private var answer: String?
     private var skill: String?
+    private let ignoredSkills: Set<String>
 
-    public init() {}
+    /// Answers of `ignoredSkills` (those that talk about other skills) do not change `lastSkill`.
+    public init(ignoredSkills: Set<String> = []) {
+        self.ignoredSkills = ignoredSkills
+    }
 
     public func emit(_ event: PipelineEvent) {
         lock.lock()
         defer { lock.unlock() }
         switch event.kind {
-        case .answer(_, _, let answeringSkill): skill = answeringSkill
+        case .answer(_, _, let answeringSkill) where !ignoredSkills.contains(answeringSkill ?? ""):
+            skill = answeringSkill
         case .speakStart(let text): answer = text
         default: break
         }
