@@ -7,7 +7,7 @@ RELEASE_BIN = .build/release/susi
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
-	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite \
+	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
 	wpasupplicant chromium wrk
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -42,6 +42,8 @@ bench: build
 	$(RELEASE_BIN) skills bench
 	@echo "== voice pipeline (susi run on the dev corpus)"
 	python3 bench/pipeline.py --susi $(RELEASE_BIN)
+	@echo "== hearing accuracy, side by side with the stock PocketSphinx setup (bench/RESULTS.md)"
+	bench/accuracy.sh
 
 # Load, fuzz and kill tests of the setup server (figures printed).
 reliability: build

@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=bench/out
 MODEL=${SUSI_SPHINX_MODEL_DIR:-/usr/share/pocketsphinx/model/en-us}
-CORPUS_TOOL=${DEV_CORPUS:-/work/shared/tools/dev-corpus.py}
+CORPUS_TOOL=${DEV_CORPUS:-$(cd .. && pwd)/shared/tools/dev-corpus.py}
 mkdir -p "$OUT"
 
 [ -f "$OUT/corpus/manifest.jsonl" ] || (cd "$OUT" && python3 "$CORPUS_TOOL" corpus)

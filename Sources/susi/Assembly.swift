@@ -55,13 +55,18 @@ struct SetupFailure: SusiError {
 }
 
 extension Assembly {
-    /// The wake word detector for `hotword.*` (verified, as measured best).
-    static func wakeDetector(_ config: Config, models: String, logger: Logger) throws -> any WakeWordDetector {
-        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, logger: logger)
+    /// The speaker's ears: the wake word detector for `hotword.*` (verified, as measured best)
+    /// and the command recogniser, which adapts to the room from what the detector heard.
+    static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
+        -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer)
+    {
+        try Hearing.makeEars(
+            config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
+            cacheDirectory: cacheDirectory(environment: environment), logger: logger)
     }
 
-    /// The command recogniser, with the language model generated from the skills (cached in
-    /// `$XDG_CACHE_HOME/susi`, rebuilt when the skills change).
+    /// The command recogniser alone, with the language model generated from the skills (cached
+    /// in `$XDG_CACHE_HOME/susi`, rebuilt when the skills change).
     static func recognizer(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
         -> SphinxRecognizer
     {

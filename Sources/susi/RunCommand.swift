@@ -94,10 +94,10 @@ enum RunCommand: Command {
             throw error
         }
         let stages = { (source: any AudioSource) throws -> VoicePipeline.Stages in
-            VoicePipeline.Stages(
-                source: source, wake: try Assembly.wakeDetector(config, models: models, logger: logger.child("wake")),
-                recognizer: try Assembly.recognizer(config, models: models, environment: context.environment, logger: logger.child("stt")), brain: brain,
-                synthesizer: try ESpeakEngine.shared(), sink: sink)
+            let ears = try Assembly.ears(config, models: models, environment: context.environment, logger: logger.child("hearing"))
+            return VoicePipeline.Stages(
+                source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
+                sink: sink)
         }
         let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
             let pipeline = VoicePipeline(

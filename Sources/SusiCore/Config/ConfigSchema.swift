@@ -79,7 +79,7 @@ public enum ConfigSchema {
         bool("hotword.enabled", \.hotword.enabled, "listen for the wake word"),
         string("hotword.phrase", \.hotword.phrase, "wake phrase",
                allowed: "one to four words of letters", check: Self.isPhrase),
-        double("hotword.threshold", \.hotword.threshold, "keyphrase detection threshold (smaller wakes less)", 1e-80...1),
+        double("hotword.threshold", \.hotword.threshold, "keyphrase detection threshold (larger wakes less often, smaller catches more)", 1e-80...1),
         bool("hotword.wake_button", \.hotword.wakeButton, "a hardware wake button is fitted (the apps' `wake` setting)"),
         bool("hotword.verify", \.hotword.verify, "re-decode a heard wake word before waking (fewer false wakes)"),
         choice("stt.engine", \.stt.engine, "speech recogniser", ["pocketsphinx"]),
