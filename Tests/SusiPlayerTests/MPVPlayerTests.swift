@@ -389,6 +389,8 @@ final class MPVPlayerTests: XCTestCase {
         let song = try tone("song.wav", seconds: 10)
         let player = makePlayer(replyTimeout: 0.5)
         try player.play(identifier: song, type: "url")
+        // Pausing while idle sends nothing; wait until mpv reports it plays (slow on a busy machine).
+        XCTAssertTrue(eventually { player.state == .playing }, "plays before it is frozen")
         let pid = try XCTUnwrap(player.processIdentifier)
         XCTAssertEqual(kill(pid, SIGSTOP), 0)
         defer { kill(pid, SIGCONT) }
