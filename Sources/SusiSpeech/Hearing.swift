@@ -133,6 +133,15 @@ public enum Hearing {
         configuration.extraOptions = settings.wakeOptions
         configuration.extraOptions["-kws_plp"] = "\(settings.wakePhoneLoopProbability)"
         let keyphrase = Keyphrase(settings.wakePhrase, threshold: settings.wakeThreshold)
+        // The spotter only needs the phrase's own words, not all of cmudict.
+        let dictionary: String
+        do {
+            dictionary = try PronunciationDictionary.writeSubset(of: configuration.dictionaryPath, words: Set(keyphrase.words))
+        } catch {
+            throw SpeechError(.wakeInitFailed, error.message)
+        }
+        defer { try? FileManager.default.removeItem(atPath: dictionary) }
+        configuration.dictionaryPath = dictionary
         let steps: [any SamplePreprocessor]
         do {
             steps = try preprocessors(speex: settings.wakePreprocessing, floor: settings.wakeNoiseFloor)

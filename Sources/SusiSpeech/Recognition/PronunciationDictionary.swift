@@ -69,6 +69,29 @@ public struct PronunciationDictionary: Sendable, Equatable {
         phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
+    /// Writes the lines of the CMU-format dictionary at `source` for `words` (with their
+    /// alternates) to a new temporary file and returns its path; the caller removes it once
+    /// the decoder has read it.
+    ///
+    /// A decoder that needs a few words (a keyphrase, the wake verifier) loads these instead
+    /// of all of cmudict, which costs about 20 MB of memory per decoder.
+    /// - Throws: `stt-model-missing` when `source` cannot be read or the file not written.
+    public static func writeSubset(of source: String, words: Set<String>) throws(SpeechError) -> String {
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw SpeechError(.modelMissing, "pronunciation dictionary not found: \(source)")
+        }
+        var lines: [Substring] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            if words.contains(SphinxDecoder.baseWord(String(line[..<space]).lowercased())) { lines.append(line) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("susi-\(UUID().uuidString).dict").path
+        guard FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
+            throw SpeechError(.modelMissing, "cannot write a pronunciation dictionary to \(path)")
+        }
+        return path
+    }
+
     /// The `.dict` files in `modelsDirectory/hotword`, sorted by name; empty when there are none.
     public static func hotwordDictionaries(modelsDirectory: String) -> [String] {
         let directory = URL(fileURLWithPath: modelsDirectory).appendingPathComponent("hotword")

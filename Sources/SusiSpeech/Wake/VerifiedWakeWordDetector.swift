@@ -56,6 +56,11 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         do {
             var configuration = SphinxConfiguration(search: .languageModel(path: file.path))
             configuration.extraOptions = ["-fwdflat": "no", "-bestpath": "no"]
+            // Only the model's words, not all of cmudict (about 20 MB less).
+            let dictionary = try PronunciationDictionary.writeSubset(
+                of: configuration.dictionaryPath, words: Set(words + garbage))
+            defer { try? FileManager.default.removeItem(atPath: dictionary) }
+            configuration.dictionaryPath = dictionary
             verifier = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
         } catch {
             throw SpeechError(.wakeInitFailed, "wake word verifier: \(error.message)")
