@@ -62,7 +62,6 @@ public final class VoicePipeline {
     private static let gateHangoverSamples = 16_000
     /// ...and starts this far before the first voice, so the word's soft onset is kept.
     private static let prerollSamples = 8_000
-    private var speechEndSample = 0
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
     /// Samples handed to the wake detector; it skips audio while a command is heard, so its
@@ -150,10 +149,7 @@ public final class VoicePipeline {
     private func detectWake(in samples: [Int16]) throws -> WakeHeard? {
         wakeFed += samples.count
         guard let detection = try stages.wake.process(samples).first else { return nil }
-        // PocketSphinx's keyphrase segments can place the end after the audio fed so far
-        // (seen: 2900 ms decided at 2040 ms); the decision point bounds it.
-        let endMs = min(detection.endMilliseconds, detection.decidedAtMilliseconds)
-        return WakeHeard(phrase: detection.phrase, endSample: consumed - (wakeFed - endMs * 16))
+        return WakeHeard(phrase: detection.phrase, endSample: consumed - (wakeFed - detection.endMilliseconds * 16))
     }
 
     /// One interaction: the command after the wake word, its answer, back to idle.
@@ -198,14 +194,16 @@ public final class VoicePipeline {
         try stages.recognizer.start()
         var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleActivity.noiseFloorDB)
         var pending = history.samples(since: start)
-        var ended = false
-        while !ended {
+        // Whether the words so far already make a whole command, asked only when they change.
+        var partial = ""
+        var looksComplete = false
+        while true {
             try stages.recognizer.process(pending)
-            let looksComplete = endpointer.state == .speaking && stages.brain.isCompleteCommand(stages.recognizer.partial ?? "")
-            if case .ended = endpointer.process(pending, commandLooksComplete: looksComplete) {
-                ended = true
-                break
+            if endpointer.state == .speaking, let words = stages.recognizer.partial, words != partial {
+                partial = words
+                looksComplete = stages.brain.isCompleteCommand(words)
             }
+            if case .ended = endpointer.process(pending, commandLooksComplete: looksComplete) { break }
             guard let chunk = try stages.source.read() else { break }
             take(chunk.samples)
             pending = chunk.samples
@@ -216,8 +214,7 @@ public final class VoicePipeline {
             earcon()
             return nil
         }
-        speechEndSample = start + (endpointer.lastVoiceMs ?? endpointer.elapsedMs) * 16
-        emit(.speechEnd, audioMs: speechEndSample / 16)
+        emit(.speechEnd, audioMs: (start + (endpointer.lastVoiceMs ?? endpointer.elapsedMs) * 16) / 16)
         emit(.transcript(text: text))
         guard !text.isEmpty else {
             report(PipelineError.nothingRecognised)
