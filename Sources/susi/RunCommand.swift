@@ -93,16 +93,14 @@ enum RunCommand: Command {
             report(error)
             throw error
         }
-        let stages = { (source: any AudioSource) throws -> VoicePipeline.Stages in
+        let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
             let ears = try Assembly.ears(config, models: models, environment: context.environment, logger: logger.child("hearing"))
-            return VoicePipeline.Stages(
+            let stages = VoicePipeline.Stages(
                 source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
                 sink: sink)
-        }
-        let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
             let pipeline = VoicePipeline(
-                stages: try stages(source), events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
-                clock: clock, voice: { Assembly.voice(live.current) }, perform: actions.perform)
+                stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger, clock: clock,
+                voice: { Assembly.voice(live.current) }, perform: actions.perform)
             pipeline.onAttention = actions.duck
             pipeline.dueAnswers = {
                 do throws(ConfigError) {
