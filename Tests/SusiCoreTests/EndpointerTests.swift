@@ -29,14 +29,14 @@ final class EndpointerTests: XCTestCase {
         }
     }
 
-    private func run(_ audio: [Int16], settings: EndpointerSettings, complete: Bool = false, chunk: Int = 333)
+    private func run(_ audio: [Int16], settings: EndpointerSettings, ending: CommandEnding = .unfinished, chunk: Int = 333)
         -> (Endpointer, endedAtMs: Int?)
     {
         var endpointer = Endpointer(settings: settings)
         var index = 0
         while index < audio.count {
             let slice = audio[index..<min(index + chunk, audio.count)]
-            if case .ended = endpointer.process(slice, commandLooksComplete: complete) { return (endpointer, endpointer.elapsedMs) }
+            if case .ended = endpointer.process(slice, ending: ending) { return (endpointer, endpointer.elapsedMs) }
             index += chunk
         }
         return (endpointer, nil)
@@ -56,9 +56,20 @@ final class EndpointerTests: XCTestCase {
     func testCompleteCommandEndsAfterShortSilence() {
         let settings = EndpointerSettings(endSilenceMs: 700, shortSilenceMs: 200)
         let audio = background(300) + voice(600) + background(1500)
-        let (endpointer, endedAt) = run(audio, settings: settings, complete: true)
+        let (endpointer, endedAt) = run(audio, settings: settings, ending: .complete)
         XCTAssertEqual(endpointer.state, .ended(.completeCommand))
         XCTAssertEqual(endedAt ?? 0, 1100, accuracy: 40)
+        let (undecided, undecidedAt) = run(audio, settings: settings, ending: .undecided)
+        XCTAssertEqual(undecided.state, .ended(.completeCommand))
+        XCTAssertEqual(undecidedAt ?? 0, 900 + 450, accuracy: 40, "halfway between 200 and 700 ms")
+    }
+
+    func testHowFinishedWordsSound() {
+        XCTAssertEqual(CommandEnding.of("what time is it", matchesSkill: true), .complete)
+        XCTAssertEqual(CommandEnding.of("what is the", matchesSkill: true), .unfinished, "a skill's wildcard may match, the words are not over")
+        XCTAssertEqual(CommandEnding.of("play songs by", matchesSkill: false), .unfinished)
+        XCTAssertEqual(CommandEnding.of("", matchesSkill: false), .unfinished)
+        XCTAssertEqual(CommandEnding.of("how tall is mount everest", matchesSkill: false), .undecided)
     }
 
     func testNoSpeechTimesOut() {

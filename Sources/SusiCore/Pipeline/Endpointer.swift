@@ -24,11 +24,37 @@ public struct EndpointerSettings: Sendable, Equatable {
     }
 }
 
+/// How finished the words heard so far sound; decides how much trailing silence ends them.
+public enum CommandEnding: Sendable, Equatable {
+    /// A skill matches them fully: a short silence is enough.
+    case complete
+    /// Neither matched nor obviously cut off: a medium silence.
+    case undecided
+    /// They stop on a word that needs more ("what is the", "play songs by"), or there are
+    /// none yet: the full end silence.
+    case unfinished
+
+    /// Words after which a sentence is not over.
+    static let openEndings: Set<String> = [
+        "a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "some",
+        "to", "for", "of", "in", "on", "at", "by", "with", "about", "from", "into", "and", "or", "but", "is", "are",
+        "was", "be", "what", "whats", "what's", "who", "how", "when", "where", "which", "why", "can", "could",
+        "would", "will", "please", "me", "set", "play", "tell", "turn", "change", "make", "give", "rate", "i",
+    ]
+
+    /// The ending of `words` given whether a skill matches them fully.
+    public static func of(_ words: String, matchesSkill: Bool) -> CommandEnding {
+        let last = words.lowercased().split(separator: " ").last.map(String.init)
+        guard let last, !openEndings.contains(last) else { return .unfinished }
+        return matchesSkill ? .complete : .undecided
+    }
+}
+
 /// Why a command ended.
 public enum EndReason: String, Sendable, Equatable {
     /// Trailing silence of `endSilenceMs`.
     case silence
-    /// Trailing silence of `shortSilenceMs` after a command known to be complete.
+    /// A shorter trailing silence after words that sound complete.
     case completeCommand
     /// Nobody spoke within `noSpeechTimeoutMs`.
     case noSpeech
@@ -71,20 +97,30 @@ public struct Endpointer: Sendable {
         activity = VoiceActivityDetector(noiseFloorDB: noiseFloorDB)
     }
 
-    /// Consumes samples; `commandLooksComplete` says whether the words so far already form a
-    /// complete command, which allows the short trailing silence.
+    /// Consumes samples; `ending` says how finished the words so far sound: complete ones end
+    /// after `shortSilenceMs`, undecided ones halfway to `endSilenceMs`, unfinished ones after
+    /// `endSilenceMs`.
     @discardableResult
-    public mutating func process(_ samples: some Collection<Int16>, commandLooksComplete: Bool = false) -> EndpointState {
+    public mutating func process(_ samples: some Collection<Int16>, ending: CommandEnding = .unfinished) -> EndpointState {
         var detector = activity
         detector.process(samples) { voiced in
             if case .ended = state { return }
-            step(voiced: voiced, commandLooksComplete: commandLooksComplete)
+            step(voiced: voiced, ending: ending)
         }
         activity = detector
         return state
     }
 
-    private mutating func step(voiced: Bool, commandLooksComplete: Bool) {
+    /// The trailing silence that ends words with `ending`.
+    public func silenceMs(for ending: CommandEnding) -> Int {
+        switch ending {
+        case .complete: return settings.shortSilenceMs
+        case .undecided: return (settings.shortSilenceMs + settings.endSilenceMs) / 2
+        case .unfinished: return settings.endSilenceMs
+        }
+    }
+
+    private mutating func step(voiced: Bool, ending: CommandEnding) {
         elapsedMs += 10
         voicedRun = voiced ? voicedRun + 1 : 0
         switch state {
@@ -101,10 +137,8 @@ public struct Endpointer: Sendable {
             let silence = elapsedMs - (lastVoiceMs ?? elapsedMs)
             if elapsedMs - (speechStartMs ?? 0) >= settings.maxUtteranceMs {
                 state = .ended(.maxLength)
-            } else if commandLooksComplete, silence >= settings.shortSilenceMs {
-                state = .ended(.completeCommand)
-            } else if silence >= settings.endSilenceMs {
-                state = .ended(.silence)
+            } else if silence >= silenceMs(for: ending) {
+                state = .ended(ending == .unfinished ? .silence : .completeCommand)
             }
         case .ended:
             break

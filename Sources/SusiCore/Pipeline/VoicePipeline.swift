@@ -194,16 +194,16 @@ public final class VoicePipeline {
         try stages.recognizer.start()
         var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleActivity.noiseFloorDB)
         var pending = history.samples(since: start)
-        // Whether the words so far already make a whole command, asked only when they change.
+        // How finished the words so far sound, judged again only when they change.
         var partial = ""
-        var looksComplete = false
+        var ending = CommandEnding.unfinished
         while true {
             try stages.recognizer.process(pending)
             if endpointer.state == .speaking, let words = stages.recognizer.partial, words != partial {
                 partial = words
-                looksComplete = stages.brain.isCompleteCommand(words)
+                ending = .of(words, matchesSkill: stages.brain.isCompleteCommand(words))
             }
-            if case .ended = endpointer.process(pending, commandLooksComplete: looksComplete) { break }
+            if case .ended = endpointer.process(pending, ending: ending) { break }
             guard let chunk = try stages.source.read() else { break }
             take(chunk.samples)
             pending = chunk.samples
