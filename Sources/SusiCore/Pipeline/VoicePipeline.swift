@@ -227,7 +227,13 @@ public final class VoicePipeline {
     // MARK: Actions
 
     private func execute(_ actions: [ChatAction], data: [[String: JSONValue]]) throws {
+        // Planned answers count from when the answer came, not from when the words before
+        // them have been spoken.
+        for case .answer(let answer) in actions where answer.isPlanned {
+            if let failure = perform(.answer(answer)).failure { report(failure) }
+        }
         for action in actions {
+            if case .answer(let answer) = action, answer.isPlanned { continue }
             switch action {
             case .answer(let answer) where !answer.isPlanned:
                 guard let text = SpokenText.answer(answer.expression) else { continue }
