@@ -40,7 +40,7 @@ public final class Brain: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw BrainError(.skillsUnreadable, message: "cannot read skills directory \(directory)")
+            throw BrainError(.skillsUnreadable, "cannot read skills directory \(directory)")
         }
         var sources: [SkillSource] = []
         var diagnostics: [SkillDiagnostic] = []
@@ -165,7 +165,7 @@ public final class Brain: Sendable {
         let trimmed = try Self.validate(query)
         let words = QueryNormalizer.words(trimmed)
         guard !words.isEmpty else {
-            throw BrainError(.emptyQuery, message: "the query has no words")
+            throw BrainError(.emptyQuery, "the query has no words")
         }
         let now = context.now ?? queryDate
         var answers: [ChatAnswer] = []
@@ -200,20 +200,20 @@ public final class Brain: Sendable {
         guard query.utf8.count <= maxQueryBytes else {
             throw BrainError(
                 .queryTooLong,
-                message: "the query is \(query.utf8.count) bytes; at most \(maxQueryBytes) are accepted")
+                "the query is \(query.utf8.count) bytes; at most \(maxQueryBytes) are accepted")
         }
         for scalar in query.unicodeScalars {
             let isControl =
                 scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
             if isControl || scalar == "\u{FFFD}" {
                 throw BrainError(
-                    .binaryQuery, message: "the query holds binary data (control characters or invalid UTF-8)"
+                    .binaryQuery, "the query holds binary data (control characters or invalid UTF-8)"
                 )
             }
         }
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw BrainError(.emptyQuery, message: "the query is empty")
+            throw BrainError(.emptyQuery, "the query is empty")
         }
         return trimmed
     }

@@ -4,41 +4,29 @@ import SusiCore
 ///
 /// `code` is stable (see `PlayerError.Kind`); `message` names the command, file or stream
 /// involved so a person can act on it.
-public struct PlayerError: SusiError, Equatable {
-    /// The machine-readable reason; its raw value is the stable `code`.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// `player.command` cannot be found or executed.
-        case missing = "player-missing"
-        /// The player started but exited or never opened its control socket.
-        case startFailed = "player-start-failed"
-        /// The running player process went away (crashed, was killed, closed its socket).
-        case died = "player-died"
-        /// A stream or file could not be opened or decoded by the player.
-        case loadFailed = "player-load-failed"
-        /// The player did not answer a command in time.
-        case timeout = "player-timeout"
-        /// The player answered a command with an error.
-        case commandFailed = "player-command-failed"
-        /// A media identifier that cannot be played safely (empty, control characters, too long,
-        /// a forbidden URL scheme).
-        case invalidIdentifier = "player-invalid-identifier"
-        /// The volume state file exists but cannot be read or parsed.
-        case stateUnreadable = "player-state-unreadable"
-        /// The volume state file cannot be written.
-        case stateUnwritable = "player-state-unwritable"
-    }
+public typealias PlayerError = StageError<PlayerErrorKind>
 
-    /// Why it failed.
-    public let kind: Kind
-    /// One human-readable line naming what failed and where.
-    public let message: String
-
-    /// Creates an error of `kind` with a one-line `message`.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
+/// The machine-readable reason; its raw value is the stable `code`.
+public enum PlayerErrorKind: String, StageErrorKind, CaseIterable {
+    /// `player.command` cannot be found or executed.
+    case missing = "player-missing"
+    /// The player started but exited or never opened its control socket.
+    case startFailed = "player-start-failed"
+    /// The running player process went away (crashed, was killed, closed its socket).
+    case died = "player-died"
+    /// A stream or file could not be opened or decoded by the player.
+    case loadFailed = "player-load-failed"
+    /// The player did not answer a command in time.
+    case timeout = "player-timeout"
+    /// The player answered a command with an error.
+    case commandFailed = "player-command-failed"
+    /// A media identifier that cannot be played safely (empty, control characters, too long,
+    /// a forbidden URL scheme).
+    case invalidIdentifier = "player-invalid-identifier"
+    /// The volume state file exists but cannot be read or parsed.
+    case stateUnreadable = "player-state-unreadable"
+    /// The volume state file cannot be written.
+    case stateUnwritable = "player-state-unwritable"
 
     public var stage: Stage { .player }
-    public var code: String { kind.rawValue }
 }

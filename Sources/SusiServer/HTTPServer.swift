@@ -124,7 +124,7 @@ public final class HTTPServer: Sendable {
         address.sin_port = requestedPort.bigEndian
         let text = host == "localhost" ? "127.0.0.1" : host
         guard inet_pton(AF_INET, text, &address.sin_addr) == 1 else {
-            throw ServerError(.badAddress, message: "\(host) is not an IPv4 address")
+            throw ServerError(.badAddress, "\(host) is not an IPv4 address")
         }
         return address
     }
@@ -134,7 +134,7 @@ public final class HTTPServer: Sendable {
         let endpoint = "\(host):\(requestedPort)"
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard probe >= 0 else {
-            return ServerError(.startFailed, message: "cannot serve on \(endpoint): no socket available")
+            return ServerError(.startFailed, "cannot serve on \(endpoint): no socket available")
         }
         defer { close(probe) }
         var yes: Int32 = 1
@@ -147,20 +147,20 @@ public final class HTTPServer: Sendable {
         }
         let failure = errno
         if bound == 0, listen(probe, 1) == 0 {
-            return ServerError(.startFailed, message: "libmicrohttpd could not start on \(endpoint)")
+            return ServerError(.startFailed, "libmicrohttpd could not start on \(endpoint)")
         }
         switch bound == 0 ? errno : failure {
         case EADDRINUSE:
-            return ServerError(.portInUse, message: "port \(requestedPort) on \(host) is already in use")
+            return ServerError(.portInUse, "port \(requestedPort) on \(host) is already in use")
         case EACCES:
             return ServerError(
                 .permissionDenied,
-                message: "not allowed to bind \(endpoint) (ports below 1024 need privileges)")
+                "not allowed to bind \(endpoint) (ports below 1024 need privileges)")
         case EADDRNOTAVAIL:
-            return ServerError(.badAddress, message: "\(host) is not an address of this machine")
+            return ServerError(.badAddress, "\(host) is not an address of this machine")
         case let code:
             return ServerError(
-                .startFailed, message: "cannot serve on \(endpoint): \(String(cString: strerror(code)))")
+                .startFailed, "cannot serve on \(endpoint): \(String(cString: strerror(code)))")
         }
     }
 

@@ -32,7 +32,7 @@ final class InMemoryFetcher: SkillDataFetcher, @unchecked Sendable {
     func fetchJSON(url: String) throws(BrainError) -> Data {
         lock.withLock { log.append(url) }
         guard let body = bodies[url] else {
-            throw BrainError(.fetchFailed, message: "no body for \(url)")
+            throw BrainError(.fetchFailed, "no body for \(url)")
         }
         return Data(body.utf8)
     }

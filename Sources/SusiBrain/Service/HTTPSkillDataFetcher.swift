@@ -37,12 +37,12 @@ public struct HTTPSkillDataFetcher: SkillDataFetcher {
         do {
             response = try client.send(request)
         } catch {
-            throw BrainError(.fetchFailed, message: "console fetch failed: \(error.message)")
+            throw BrainError(.fetchFailed, "console fetch failed: \(error.message)")
         }
         guard response.isSuccess else {
             throw BrainError(
                 .fetchFailed,
-                message: "console fetch got HTTP \(response.status) from \(request.redactedURL)")
+                "console fetch got HTTP \(response.status) from \(request.redactedURL)")
         }
         return response.body
     }

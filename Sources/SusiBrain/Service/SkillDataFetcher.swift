@@ -17,6 +17,6 @@ public struct OfflineSkillDataFetcher: SkillDataFetcher {
     public init() {}
 
     public func fetchJSON(url: String) throws(BrainError) -> Data {
-        throw BrainError(.fetchFailed, message: "offline: not fetching \(url)")
+        throw BrainError(.fetchFailed, "offline: not fetching \(url)")
     }
 }

@@ -2,42 +2,30 @@
 ///
 /// `code` is stable (see `AudioError.Kind`); `message` names the file, device or format
 /// involved so a person can act on it.
-public struct AudioError: SusiError, Equatable {
-    /// The machine-readable reason; its raw value is the stable `code`.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// The file is not a RIFF/WAVE file, or its structure is malformed.
-        case notWAV = "audio-not-wav"
-        /// A valid WAV file whose encoding (ADPCM, 12-bit, ...) is not decoded here.
-        case unsupportedFormat = "audio-unsupported-format"
-        /// The file ends before a chunk it declares.
-        case truncated = "audio-truncated"
-        /// The file is missing, a directory, or cannot be read.
-        case unreadable = "audio-unreadable"
-        /// The file cannot be created, written or moved into place.
-        case unwritable = "audio-unwritable"
-        /// A format with a non-positive rate or channel count, or samples not a whole number of frames.
-        case invalidFormat = "audio-invalid-format"
-        /// A chunk whose format differs from the one a stream was opened with.
-        case formatMismatch = "audio-format-mismatch"
-        /// No audio device matches what was asked for.
-        case noDevice = "audio-no-device"
-        /// The audio device or its driver reported a failure.
-        case deviceFailed = "audio-device-failed"
-    }
+public typealias AudioError = StageError<AudioErrorKind>
 
-    /// Why it failed.
-    public let kind: Kind
-    /// One human-readable line naming what failed and where.
-    public let message: String
-
-    /// Creates an error of `kind` with a one-line `message`.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
+/// The machine-readable reason; its raw value is the stable `code`.
+public enum AudioErrorKind: String, StageErrorKind, CaseIterable {
+    /// The file is not a RIFF/WAVE file, or its structure is malformed.
+    case notWAV = "audio-not-wav"
+    /// A valid WAV file whose encoding (ADPCM, 12-bit, ...) is not decoded here.
+    case unsupportedFormat = "audio-unsupported-format"
+    /// The file ends before a chunk it declares.
+    case truncated = "audio-truncated"
+    /// The file is missing, a directory, or cannot be read.
+    case unreadable = "audio-unreadable"
+    /// The file cannot be created, written or moved into place.
+    case unwritable = "audio-unwritable"
+    /// A format with a non-positive rate or channel count, or samples not a whole number of frames.
+    case invalidFormat = "audio-invalid-format"
+    /// A chunk whose format differs from the one a stream was opened with.
+    case formatMismatch = "audio-format-mismatch"
+    /// No audio device matches what was asked for.
+    case noDevice = "audio-no-device"
+    /// The audio device or its driver reported a failure.
+    case deviceFailed = "audio-device-failed"
 
     public var stage: Stage { .audio }
-    public var code: String { kind.rawValue }
 }
 
 extension AudioFormat {

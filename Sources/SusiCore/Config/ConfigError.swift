@@ -1,21 +1,13 @@
 /// A config file or value that cannot be used; `message` names the key or the file position.
-public struct ConfigError: SusiError, Equatable {
-    /// What went wrong, as a stable code.
-    public enum Kind: String, Sendable {
-        case unreadable = "config-unreadable"
-        case badJSON = "config-bad-json"
-        case unknownKey = "config-unknown-key"
-        case badValue = "config-bad-value"
-        case unwritable = "config-unwritable"
-    }
+public typealias ConfigError = StageError<ConfigErrorKind>
 
-    public let kind: Kind
-    public let message: String
+/// What went wrong, as a stable code.
+public enum ConfigErrorKind: String, StageErrorKind, CaseIterable {
+    case unreadable = "config-unreadable"
+    case badJSON = "config-bad-json"
+    case unknownKey = "config-unknown-key"
+    case badValue = "config-bad-value"
+    case unwritable = "config-unwritable"
+
     public var stage: Stage { .config }
-    public var code: String { kind.rawValue }
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
 }

@@ -4,43 +4,28 @@ import SusiCore
 ///
 /// `code` is stable (see `SpeechError.Kind`); `message` names the model file, word or phrase
 /// involved so a person can act on it.
-public struct SpeechError: SusiError, Equatable {
-    /// The machine-readable reason; its raw value is the stable `code`.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// An acoustic model directory, dictionary, language model or grammar file is missing.
-        case modelMissing = "stt-model-missing"
-        /// PocketSphinx refused the configuration, model or search.
-        case initFailed = "stt-init-failed"
-        /// PocketSphinx failed while decoding audio.
-        case decodeFailed = "stt-decode-failed"
-        /// A word is not in the pronunciation dictionary.
-        case unknownWord = "stt-unknown-word"
-        /// A pronunciation uses phones the acoustic model does not have, or is empty.
-        case badPronunciation = "stt-bad-pronunciation"
-        /// Audio in a format the decoder was not configured for.
-        case formatMismatch = "stt-format-mismatch"
-        /// The wake word detector could not be set up (model, phrase or threshold).
-        case wakeInitFailed = "wake-init-failed"
-        /// A word of the wake phrase is not in the pronunciation dictionary.
-        case wakeUnknownWord = "wake-unknown-word"
-        /// PocketSphinx failed while listening for the wake word.
-        case wakeDecodeFailed = "wake-decode-failed"
-    }
+public typealias SpeechError = StageError<SpeechErrorKind>
 
-    /// Why it failed.
-    public let kind: Kind
-    /// One human-readable line naming what failed and where.
-    public let message: String
+/// The machine-readable reason; its raw value is the stable `code`.
+public enum SpeechErrorKind: String, StageErrorKind, CaseIterable {
+    /// An acoustic model directory, dictionary, language model or grammar file is missing.
+    case modelMissing = "stt-model-missing"
+    /// PocketSphinx refused the configuration, model or search.
+    case initFailed = "stt-init-failed"
+    /// PocketSphinx failed while decoding audio.
+    case decodeFailed = "stt-decode-failed"
+    /// A word is not in the pronunciation dictionary.
+    case unknownWord = "stt-unknown-word"
+    /// A pronunciation uses phones the acoustic model does not have, or is empty.
+    case badPronunciation = "stt-bad-pronunciation"
+    /// Audio in a format the decoder was not configured for.
+    case formatMismatch = "stt-format-mismatch"
+    /// The wake word detector could not be set up (model, phrase or threshold).
+    case wakeInitFailed = "wake-init-failed"
+    /// A word of the wake phrase is not in the pronunciation dictionary.
+    case wakeUnknownWord = "wake-unknown-word"
+    /// PocketSphinx failed while listening for the wake word.
+    case wakeDecodeFailed = "wake-decode-failed"
 
-    /// Creates an error of `kind` with a one-line `message`.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// `.wake` for the `wake-*` kinds, `.stt` for the rest.
-    /// The pipeline stage that failed.
-    public var stage: Stage { kind.rawValue.hasPrefix("wake-") ? .wake : .stt }
-    /// Stable kebab-case code, `kind.rawValue`.
-    public var code: String { kind.rawValue }
+    public var stage: Stage { rawValue.hasPrefix("wake-") ? .wake : .stt }
 }
