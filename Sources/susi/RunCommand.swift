@@ -141,8 +141,10 @@ enum RunCommand: Command {
     ) -> HTTPServer? {
         let store = context.store
         let logger = context.logger.child("setup")
+        // One mpv, and one sound device: `/say` is spoken by the pipeline.
         let control = StandaloneSpeakerControl(
-            configPath: store.path, config: { live.current }, logger: logger.child("control"), player: { actions.mediaPlayer() })
+            configPath: store.path, config: { live.current }, logger: logger.child("control"),
+            player: { actions.mediaPlayer() }, speaker: { actions.announce($0) })
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         let service = SetupService(
             store: store, control: control, account: account,

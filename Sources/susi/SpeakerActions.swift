@@ -116,7 +116,13 @@ final class SpeakerActions: @unchecked Sendable {
         }
     }
 
-    /// What the speaker should say about things that happened meanwhile (player failures).
+    /// Queues `text` to be said at the pipeline's next chance (the control API's `/say`).
+    func announce(_ text: String) {
+        lock.withLock { announcements.append(text) }
+    }
+
+    /// What the speaker should say about things that happened meanwhile (player failures,
+    /// `/say` requests).
     func takeAnnouncements() -> [String] {
         lock.withLock {
             defer { announcements = [] }

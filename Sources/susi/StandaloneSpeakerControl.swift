@@ -36,18 +36,22 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
     private var utterance = 0
     private var isSpeaking = false
     private var isShutDown = false
+    private let speaker: (@Sendable (String) -> Void)?
 
     /// A control reading the config through `config` (e.g. `LiveConfig.current`).
     ///
     /// - Parameters:
     ///   - configPath: the config file; the player's volume file lives beside it.
     ///   - player: makes the media player on first use; default an `MPVPlayer` from `player.*`.
+    ///   - speaker: speaks `/say` texts instead of opening the sound device here; the daemon
+    ///     hands them to its pipeline, which owns the device.
     init(
         configPath: String, config: @escaping @Sendable () -> Config, logger: Logger,
-        player: (@Sendable () -> any MediaPlayer)? = nil
+        player: (@Sendable () -> any MediaPlayer)? = nil, speaker: (@Sendable (String) -> Void)? = nil
     ) {
         self.config = config
         self.logger = logger
+        self.speaker = speaker
         let volumeFile = PlayerStateFile(nextToConfig: configPath)
         self.volumeFile = volumeFile
         self.makePlayer =
@@ -105,6 +109,10 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
     }
 
     func say(_ text: String) throws {
+        if let speaker {
+            touch()
+            return speaker(text)
+        }
         let engine = try ESpeakEngine.shared()
         let settings = config()
         let voice = Assembly.voice(settings)

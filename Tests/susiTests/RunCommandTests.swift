@@ -115,4 +115,51 @@ final class RunCommandTests: XCTestCase {
         let played = (try? Data(contentsOf: URL(fileURLWithPath: alsa + "/out.raw"))) ?? Data()
         XCTAssertGreaterThan(played.count, 22_050, "at least half a second of speech reached the PortAudio device")
     }
+
+    func testTheDaemonSpeaksControlRequestsThroughItsOwnDevice() throws {
+        let alsa = cli.directory + "/alsa"
+        try FileManager.default.createDirectory(atPath: alsa, withIntermediateDirectories: true)
+        try Data(count: 32_000).write(to: URL(fileURLWithPath: alsa + "/in.raw"))
+        let asoundrc = """
+            pcm.susimic { type file; slave.pcm { type null }; file "/dev/null"; infile "\(alsa)/in.raw"; format "raw" }
+            pcm.susispeaker { type file; slave.pcm { type null }; file "\(alsa)/out.raw"; format "raw" }
+            pcm.!default "susispeaker"
+
+            """
+        // (PortAudio 19.6's ALSA backend asserts when the configuration has no default PCM.)
+        try Data(asoundrc.utf8).write(to: URL(fileURLWithPath: alsa + "/asoundrc"))
+        let port = Int.random(in: 30_000...39_999)
+        for (key, value) in [("audio.input", "susimic"), ("audio.output", "susispeaker"), ("setup.port", "\(port)"), ("setup.bind", "127.0.0.1")] {
+            XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
+        }
+        let eventsPath = cli.directory + "/events.jsonl"
+        let process = try cli.start(["run", "--events", eventsPath], environment: ["ALSA_CONFIG_PATH": alsa + "/asoundrc"])
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        // The control API answers once the daemon is up.
+        var answered = false
+        let deadline = Date().addingTimeInterval(30)
+        while !answered, Date() < deadline {
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = ["-s", "-f", "-o", "/dev/null", "http://127.0.0.1:\(port)/say?text=Dinner%20is%20ready"]
+            try curl.run()
+            curl.waitUntilExit()
+            answered = curl.terminationStatus == 0
+            if !answered { Thread.sleep(forTimeInterval: 0.3) }
+        }
+        XCTAssertTrue(answered, "the control API answered /say")
+        var spoken: [String] = []
+        while Date() < deadline, !spoken.contains("Dinner is ready") {
+            spoken = try events(at: eventsPath).filter { $0["event"] as? String == "speak_start" }.compactMap { $0["text"] as? String }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        XCTAssertEqual(spoken, ["Dinner is ready"], "said by the pipeline, on the device it already has open")
+        process.terminate()
+        process.waitUntilExit()
+        let played = (try? Data(contentsOf: URL(fileURLWithPath: alsa + "/out.raw"))) ?? Data()
+        XCTAssertGreaterThan(played.count, 22_050)
+    }
 }
