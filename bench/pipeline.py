@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--every", type=int, default=4, help="use every Nth corpus file")
     parser.add_argument("--realtime-files", type=int, default=20)
     parser.add_argument("--idle-seconds", type=float, default=60)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
+    parser.add_argument("--accuracy-only", action="store_true", help="skip the real-time latency and idle runs")
     opts = parser.parse_args()
     ensure_corpus(opts.corpus, opts.negatives)
     rows = [json.loads(line) for line in open(os.path.join(opts.corpus, "manifest.jsonl"))]
@@ -84,8 +86,9 @@ def main():
     rows = rows[::opts.every]
     work = tempfile.mkdtemp(prefix="susi-bench-")
     config = os.path.join(work, "config.json")
-    subprocess.run([opts.susi, "--quiet", "--config", config, "config", "set", "brain.mode", "local"], check=True,
-                   stdout=subprocess.DEVNULL)
+    for key, value in [("brain.mode", "local")] + [tuple(item.split("=", 1)) for item in opts.set]:
+        subprocess.run([opts.susi, "--quiet", "--config", config, "config", "set", key, value], check=True,
+                       stdout=subprocess.DEVNULL)
     answer_wav = os.path.join(work, "answer.wav")
 
     by_condition = {}
@@ -104,6 +107,15 @@ def main():
             stats["errors"] += errors
             stats["words"] += words
         stats["answered"] += bool(answer and answer.get("skill") not in (None, "fallback"))
+
+    if opts.accuracy_only:
+        print(f"accuracy only, {len(rows)} files of {opts.corpus}, settings {opts.set or 'default'}")
+        print("| condition | files | wake rate | command WER | answered |")
+        print("|---|---|---|---|---|")
+        for condition, s in by_condition.items():
+            print(f"| {condition} | {s['files']} | {s['woke'] / s['files']:.0%} | "
+                  f"{s['errors'] / max(1, s['words']):.0%} | {s['answered'] / s['files']:.0%} |")
+        return
 
     latencies = []
     for row in [r for r in rows if r["condition"] == "clean"][:opts.realtime_files]:

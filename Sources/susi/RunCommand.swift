@@ -102,6 +102,10 @@ enum RunCommand: Command {
                 stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger, clock: clock,
                 voice: { Assembly.voice(live.current) }, perform: actions.perform)
             pipeline.onAttention = actions.duck
+            if config.stt.openQuestions {
+                let open = OpenQuestionRecognizer(config: config, models: models, logger: logger.child("stt"))
+                pipeline.secondPass = open.transcribe
+            }
             pipeline.dueAnswers = {
                 do throws(ConfigError) {
                     return try actions.planned.takeDue() + actions.takeAnnouncements()

@@ -317,6 +317,30 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(attention, [true, false, true, false])
     }
 
+    func testASecondPassHearsWhatNoSkillMatchesAndOnlyThat() throws {
+        let brain = ScriptedBrain(["what time is it": [.answer(AnswerAction(expression: "Four."))]])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000), .wake, .voice(800), .noise(1000)])
+        let recorder = RecordingEventSink()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "who road romeo and"]),
+                brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, voice: { VoiceSettings() },
+            perform: { _ in .done })
+        var passes: [Int] = []
+        pipeline.secondPass = { samples in
+            passes.append(samples.count)
+            return "who wrote romeo and juliet"
+        }
+        try pipeline.run()
+        let transcripts = recorder.events.compactMap { event -> String? in
+            if case .transcript(let text) = event.kind { return text } else { return nil }
+        }
+        XCTAssertEqual(transcripts, ["what time is it", "who wrote romeo and juliet"])
+        XCTAssertEqual(passes.count, 1, "only the command no skill matched is decoded again")
+        XCTAssertGreaterThan(passes[0], 800 * 16, "with the whole command's audio")
+    }
+
     func testWakeDetectorRestsWhileNobodySpeaks() throws {
         let source = ScriptedSource([.noise(10_000), .voice(400), .wake, .voice(600), .noise(1500)])
         let wake = ScriptedWake()

@@ -42,6 +42,9 @@ public struct Config: Sendable, Equatable {
         public var maxUtteranceMs = 10000
         /// speexdsp noise suppression in front of the recogniser and the wake word.
         public var noiseSuppression = false
+        /// Re-decode a command that no skill matches with the generic English model, for open
+        /// questions the skills do not list (SUSI.AI answers them in hybrid mode).
+        public var openQuestions = false
     }
 
     /// Sound devices: `default`, a device name, or an index as `susi devices` lists them.

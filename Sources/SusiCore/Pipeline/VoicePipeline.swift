@@ -43,6 +43,9 @@ public final class VoicePipeline {
     public var onAttention: (Bool) -> Void = { _ in }
     /// Planned answers (timers) that are due now; asked between chunks of input.
     public var dueAnswers: () -> [String] = { [] }
+    /// A second recogniser for commands no skill matches (open questions): given the
+    /// command's audio, its transcript. Nil for none.
+    public var secondPass: (([Int16]) throws -> String)?
 
     /// Samples consumed from the source so far; `audio_ms` is derived from it.
     private var consumed = 0 {
@@ -194,11 +197,14 @@ public final class VoicePipeline {
         try stages.recognizer.start()
         var endpointer = Endpointer(settings: endpointing, noiseFloorDB: idleActivity.noiseFloorDB)
         var pending = history.samples(since: start)
+        // The command's audio, kept for a second pass only.
+        var command: [Int16] = []
         // How finished the words so far sound, judged again only when they change.
         var partial = ""
         var ending = CommandEnding.unfinished
         while true {
             try stages.recognizer.process(pending)
+            if secondPass != nil { command += pending }
             if endpointer.state == .speaking, let words = stages.recognizer.partial, words != partial {
                 partial = words
                 ending = .of(words, matchesSkill: stages.brain.isCompleteCommand(words))
@@ -208,7 +214,12 @@ public final class VoicePipeline {
             take(chunk.samples)
             pending = chunk.samples
         }
-        let text = try stages.recognizer.finish().text
+        var text = try stages.recognizer.finish().text
+        if let secondPass, !stages.brain.isCompleteCommand(text) {
+            let open = try secondPass(command)
+            logger.debug("no skill matches \"\(text)\"; second pass heard \"\(open)\"")
+            if !open.isEmpty { text = open }
+        }
         if endpointer.state == .ended(.noSpeech) || endpointer.speechStartMs == nil {
             report(PipelineError.noSpeech)
             earcon()
