@@ -48,21 +48,9 @@ public final class PortAudioCapture {
                 capacity: format.frames(milliseconds: max(bufferMilliseconds, 100)) * channels,
                 historyCapacity: format.frames(milliseconds: max(historyMilliseconds, 0)) * channels),
             channels: channels)
-        let latency = session.suggestedLatency(device: device, direction: .input)
         let userData = Unmanaged.passUnretained(context).toOpaque()
-        stream = try session.withLibrary { () throws(AudioError) -> UnsafeMutableRawPointer? in
-            var parameters = PaStreamParameters(
-                device: PaDeviceIndex(device.index), channelCount: Int32(channels),
-                sampleFormat: susi_pa_int16(), suggestedLatency: latency, hostApiSpecificStreamInfo: nil)
-            var opened: UnsafeMutableRawPointer?
-            let code = Pa_OpenStream(
-                &opened, &parameters, nil, Double(format.sampleRate), UInt(paFramesPerBufferUnspecified),
-                susi_pa_no_flag(), captureCallback, userData)
-            guard code == paNoError.rawValue else {
-                throw PortAudioSession.error(code, "cannot open '\(device.name)' for recording at \(format)")
-            }
-            return opened
-        }
+        stream = try session.openStream(
+            device: device, direction: .input, format: format, callback: captureCallback, userData: userData)
         logger.debug("capture opened on '\(device.name)' at \(format)")
     }
 

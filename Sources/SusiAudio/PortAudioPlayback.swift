@@ -38,20 +38,7 @@ public final class PortAudioPlayback {
         self.device = device
         self.format = format
         self.logger = logger
-        let latency = session.suggestedLatency(device: device, direction: .output)
-        stream = try session.withLibrary { () throws(AudioError) -> UnsafeMutableRawPointer? in
-            var parameters = PaStreamParameters(
-                device: PaDeviceIndex(device.index), channelCount: Int32(channels),
-                sampleFormat: susi_pa_int16(), suggestedLatency: latency, hostApiSpecificStreamInfo: nil)
-            var opened: UnsafeMutableRawPointer?
-            let code = Pa_OpenStream(
-                &opened, nil, &parameters, Double(format.sampleRate), UInt(paFramesPerBufferUnspecified),
-                susi_pa_no_flag(), nil, nil)
-            guard code == paNoError.rawValue else {
-                throw PortAudioSession.error(code, "cannot open '\(device.name)' for playback at \(format)")
-            }
-            return opened
-        }
+        stream = try session.openStream(device: device, direction: .output, format: format)
         logger.debug("playback opened on '\(device.name)' at \(format)")
     }
 

@@ -95,6 +95,39 @@ public final class PortAudioSession: Sendable {
         try AudioDevice.select(specifier, from: devices(), direction: direction)
     }
 
+    /// PortAudio's stream callback, as a C function pointer.
+    typealias StreamCallback = @convention(c) (
+        UnsafeRawPointer?, UnsafeMutableRawPointer?, UInt, UnsafePointer<PaStreamCallbackTimeInfo>?, PaStreamCallbackFlags,
+        UnsafeMutableRawPointer?
+    ) -> Int32
+
+    /// Opens an int16 stream on `device` in `direction` at `format`: a callback stream when
+    /// `callback` is given (capture), else a blocking one (playback).
+    ///
+    /// - Throws: `audio-no-device` or `audio-device-failed` with PortAudio's reason.
+    func openStream(
+        device: AudioDevice, direction: AudioDirection, format: AudioFormat, callback: StreamCallback? = nil,
+        userData: UnsafeMutableRawPointer? = nil
+    ) throws(AudioError) -> UnsafeMutableRawPointer? {
+        let latency = suggestedLatency(device: device, direction: direction)
+        return try withLibrary { () throws(AudioError) -> UnsafeMutableRawPointer? in
+            var parameters = PaStreamParameters(
+                device: PaDeviceIndex(device.index), channelCount: Int32(format.channels),
+                sampleFormat: susi_pa_int16(), suggestedLatency: latency, hostApiSpecificStreamInfo: nil)
+            var opened: UnsafeMutableRawPointer?
+            let code = withUnsafePointer(to: &parameters) { pointer in
+                Pa_OpenStream(
+                    &opened, direction == .input ? pointer : nil, direction == .output ? pointer : nil,
+                    Double(format.sampleRate), UInt(paFramesPerBufferUnspecified), susi_pa_no_flag(), callback, userData)
+            }
+            guard code == paNoError.rawValue else {
+                let purpose = direction == .input ? "recording" : "playback"
+                throw Self.error(code, "cannot open '\(device.name)' for \(purpose) at \(format)")
+            }
+            return opened
+        }
+    }
+
     /// The suggested latency PortAudio reports for `device`, in seconds; the high figure, since
     /// a speaker values never dropping audio over shaving milliseconds.
     func suggestedLatency(device: AudioDevice, direction: AudioDirection) -> Double {

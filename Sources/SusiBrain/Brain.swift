@@ -181,10 +181,7 @@ public final class Brain: Sendable {
         } else {
             logger.info("no skill answers \"\(words.joined(separator: " "))\"")
         }
-        let elapsed = clock.now - started
-        let milliseconds =
-            Int(elapsed.components.seconds * 1000)
-            + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int((clock.now - started).milliseconds)
         return ChatResponse(
             query: trimmed,
             queryDate: ChatResponse.timestamp(queryDate),

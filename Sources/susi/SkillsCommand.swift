@@ -77,8 +77,7 @@ enum SkillsCommand: Command {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        (ContinuousClock.now - start).milliseconds
     }
 
     private static func percentile(_ values: [Double], _ fraction: Double) -> Double {

@@ -115,7 +115,7 @@ struct Interpreter: Sendable {
             actions.append(.answer(AnswerAction(expression: expression, language: context.language)))
         }
         if let template = intent.console?.actionsTemplate {
-            guard let json = template.render(escape: Self.jsonEscape, resolve),
+            guard let json = template.render(escape: JSONValue.escape, resolve),
                 let extra = try? JSONDecoder().decode([ChatAction].self, from: Data(json.utf8))
             else { return nil }
             actions += extra
@@ -226,26 +226,5 @@ struct Interpreter: Sendable {
 
     private static func percentEncode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: urlAllowed) ?? ""
-    }
-
-    /// Escapes a value for the inside of a JSON string literal.
-    static func jsonEscape(_ value: String) -> String {
-        var output = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    output += String(format: "\\u%04x", scalar.value)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output
     }
 }

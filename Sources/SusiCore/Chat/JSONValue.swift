@@ -170,3 +170,23 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     }
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension JSONValue {
+    /// `text` escaped for the inside of a JSON string literal (quotes, backslashes, control
+    /// characters), for code that writes JSON text by hand.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let control where control.value < 0x20: out += String(format: "\\u%04x", control.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -113,5 +113,8 @@ public final class WAVFileSink: AudioSink {
 
 extension Duration {
     /// The duration in seconds, for `Thread.sleep` and rates.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The duration in milliseconds.
+    public var milliseconds: Double { seconds * 1000 }
 }
