@@ -75,14 +75,6 @@ extension Assembly {
             cacheDirectory: cacheDirectory(environment: environment), logger: logger)
     }
 
-    /// The recogniser with the generic English model (all of cmudict), for open questions.
-    static func openRecognizer(_ config: Config, models: String, logger: Logger) throws -> SphinxRecognizer {
-        try SphinxRecognizer(
-            dictionaries: PronunciationDictionary.hotwordDictionaries(modelsDirectory: models).map {
-                path throws(SpeechError) in try PronunciationDictionary(contentsOf: path)
-            }, logger: logger)
-    }
-
     /// `$XDG_CACHE_HOME/susi`, else `~/.cache/susi`.
     static func cacheDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/susi" }
@@ -102,8 +94,8 @@ final class OpenQuestionRecognizer {
     private let make: () throws -> SphinxRecognizer
     private var recognizer: SphinxRecognizer?
 
-    init(config: Config, models: String, logger: Logger) {
-        make = { try Assembly.openRecognizer(config, models: models, logger: logger) }
+    init(models: String, logger: Logger) {
+        make = { try Hearing.makeOpenRecognizer(modelsDirectory: models, logger: logger) }
     }
 
     func transcribe(_ samples: [Int16]) throws -> String {

@@ -103,7 +103,7 @@ enum RunCommand: Command {
                 voice: { Assembly.voice(live.current) }, perform: actions.perform)
             pipeline.onAttention = actions.duck
             if config.stt.openQuestions {
-                let open = OpenQuestionRecognizer(config: config, models: models, logger: logger.child("stt"))
+                let open = OpenQuestionRecognizer(models: models, logger: logger.child("stt"))
                 pipeline.secondPass = open.transcribe
             }
             pipeline.dueAnswers = {
