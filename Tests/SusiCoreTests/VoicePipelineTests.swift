@@ -90,9 +90,12 @@ final class VoicePipelineTests: XCTestCase {
         func process(_ samples: [Int16]) throws { fed += samples.count }
         var partial: String? { fed > 0 ? transcripts.first : nil }
         var isInSpeech: Bool { false }
+        /// A script entry "best | other | other" is a transcript with alternative readings.
         func finish() throws -> Transcript {
-            let text = transcripts.isEmpty ? "" : transcripts.removeFirst()
-            return Transcript(words: text.split(separator: " ").map { Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1) })
+            let readings = (transcripts.isEmpty ? "" : transcripts.removeFirst()).components(separatedBy: " | ")
+            return Transcript(
+                words: readings[0].split(separator: " ").map { Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1) },
+                alternatives: Array(readings.dropFirst()))
         }
     }
 
@@ -209,6 +212,19 @@ final class VoicePipelineTests: XCTestCase {
         let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
         let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
         XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 480, "waited the full end silence")
+    }
+
+    func testTheFirstReadingASkillUnderstandsIsAnswered() throws {
+        let source = ScriptedSource([.noise(500), .wake, .voice(900), .noise(1500), .wake, .voice(900), .noise(1500)])
+        let result = try run(
+            source: source,
+            transcripts: ["what time sit | what dime is it | what time is it | play some jazz", "what time sit | what dime is it"],
+            brain: timeBrain)
+        let queries = result.events.compactMap { event -> String? in
+            if case .transcript(let text) = event.kind { return text }
+            return nil
+        }
+        XCTAssertEqual(queries, ["what time is it", "what time sit"], "the best reading stays when no reading is understood")
     }
 
     func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {

@@ -72,6 +72,20 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertEqual(try recognizer.transcribe(try TestAudio.raw("goforward.raw")).text, "go forward ten meters")
     }
 
+    func testOffersOtherReadingsOfTheSameAudio() throws {
+        let transcript = try SphinxRecognizer().transcribe(try TestAudio.raw("goforward.raw"))
+        XCTAssertEqual(transcript.text, "go forward ten meters")
+        XCTAssertFalse(transcript.alternatives.isEmpty, "the lattice has other paths")
+        XCTAssertLessThanOrEqual(transcript.alternatives.count, SphinxRecognizer.alternativesLimit)
+        XCTAssertFalse(transcript.alternatives.contains(transcript.text), "\(transcript.alternatives)")
+        XCTAssertEqual(Set(transcript.alternatives).count, transcript.alternatives.count, "no reading twice")
+        for reading in transcript.alternatives {
+            XCTAssertFalse(reading.contains("<") || reading.contains("[") || reading.contains("("), reading)
+        }
+        XCTAssertEqual(transcript.firstReading { $0 == transcript.alternatives[0] }, transcript.alternatives[0])
+        XCTAssertEqual(transcript.firstReading { _ in false }, transcript.text)
+    }
+
     func testSilenceGivesAnEmptyTranscript() throws {
         let recognizer = try SphinxRecognizer()
         let transcript = try recognizer.transcribe(TestAudio.microphone([Int16](repeating: 0, count: 16_000)))

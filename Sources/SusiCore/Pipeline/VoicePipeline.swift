@@ -214,7 +214,7 @@ public final class VoicePipeline {
             take(chunk.samples)
             pending = chunk.samples
         }
-        var text = try stages.recognizer.finish().text
+        var text = try stages.recognizer.finish().firstReading(where: stages.brain.isCompleteCommand)
         if let secondPass, !stages.brain.isCompleteCommand(text) {
             let open = try secondPass(command)
             logger.debug("no skill matches \"\(text)\"; second pass heard \"\(open)\"")

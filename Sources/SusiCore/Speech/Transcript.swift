@@ -26,10 +26,21 @@ public struct Transcript: Sendable, Equatable, Codable {
 
     /// The words in order.
     public var words: [Word]
+    /// Other readings of the same audio, most likely first, each different from `text`;
+    /// empty when the recogniser offers none.
+    public var alternatives: [String]
 
-    /// Creates a transcript of `words`.
-    public init(words: [Word]) {
+    /// Creates a transcript of `words`, with other readings `alternatives`.
+    public init(words: [Word], alternatives: [String] = []) {
         self.words = words
+        self.alternatives = alternatives
+    }
+
+    /// The first of `text` and `alternatives` that `isUnderstood` accepts (e.g. that a skill
+    /// answers), else `text`: recognisers often rank a near miss ("set a timer for five
+    /// repeat") just above what was said.
+    public func firstReading(where isUnderstood: (String) -> Bool) -> String {
+        ([text] + alternatives).first(where: isUnderstood) ?? text
     }
 
     /// The words joined by single spaces; empty when nothing was recognised.

@@ -273,6 +273,26 @@ public final class SphinxDecoder {
         return value.isEmpty ? nil : value
     }
 
+    /// Up to `limit` different hypotheses of the last utterance from its word lattice, best
+    /// first, as PocketSphinx spells them (fillers included); empty when there is no lattice
+    /// (keyphrase search, or nothing decoded). After `endUtterance` only.
+    public func alternatives(limit: Int) -> [(text: String, score: Int)] {
+        guard !isInUtterance, limit > 0 else { return [] }
+        var result: [(text: String, score: Int)] = []
+        var iterator = ps_nbest(decoder)
+        while let nbest = iterator, result.count < limit {
+            var score: Int32 = 0
+            if let text = ps_nbest_hyp(nbest, &score) {
+                let hypothesis = String(cString: text)
+                if !result.contains(where: { $0.text == hypothesis }) { result.append((hypothesis, Int(score))) }
+            }
+            // ps_nbest_next frees the iterator when it returns NULL.
+            iterator = ps_nbest_next(nbest)
+        }
+        if let iterator { ps_nbest_free(iterator) }
+        return result
+    }
+
     /// Whether the decoder's voice activity detector currently hears speech.
     public var isInSpeech: Bool { ps_get_in_speech(decoder) != 0 }
 

@@ -76,12 +76,24 @@ public final class SphinxRecognizer: SpeechRecognizer {
         samplesProcessed += samples.count
     }
 
+    /// How many of the lattice's best hypotheses a transcript offers as alternatives.
+    static let alternativesLimit = 10
+    /// How much less likely than the lattice's best path an alternative may be, in
+    /// PocketSphinx's log units (1.0001 per unit: 300 is a factor of about 1.03 on the
+    /// language-model-weighted score). Past this, alternatives picked because a skill
+    /// understood them were mostly wrong on the dev corpus (bench/RESULTS.md).
+    static let alternativesMargin = 600
+
     /// The best guess so far, words joined by spaces, alternate suffixes removed.
     public var partial: String? {
         guard let hypothesis = decoder.hypothesis else { return nil }
-        let words = hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
-            .filter { !Self.isFiller($0) }
+        let words = Self.words(of: hypothesis)
         return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The real words of a hypothesis as PocketSphinx spells it, alternate suffixes removed.
+    static func words(of hypothesis: String) -> [String] {
+        hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }.filter { !isFiller($0) }
     }
 
     /// Whether PocketSphinx's voice activity detector currently hears speech.
@@ -91,8 +103,16 @@ public final class SphinxRecognizer: SpeechRecognizer {
     public func finish() throws(SpeechError) -> Transcript {
         if decoder.isInUtterance { try decoder.process(preprocessors.flush()) }
         try decoder.endUtterance()
-        let transcript = Self.transcript(
+        var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+        let readings = decoder.alternatives(limit: Self.alternativesLimit)
+        let best = readings.map(\.score).max() ?? 0
+        var alternatives: [String] = []
+        for reading in readings where best - reading.score <= Self.alternativesMargin {
+            let text = Self.words(of: reading.text).joined(separator: " ")
+            if !text.isEmpty, text != transcript.text, !alternatives.contains(text) { alternatives.append(text) }
+        }
+        transcript.alternatives = alternatives
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
     }

@@ -61,7 +61,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "shared": break
+        case "shared", "alternatives": break
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "floor": settings.recognizerNoiseFloor = Double(value)
         case "wake.floor": settings.wakeNoiseFloor = Double(value)
@@ -118,7 +118,11 @@ if options.only != "wake" {
     let recognizer = shared ? ears.recognizer : try Hearing.makeRecognizer(
         config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
         cacheDirectory: options.cache, settings: settings)
-    ourCommands = try CommandBenchmark.run(rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain)
+    // What the pipeline asks of its brain to pick a reading of the audio.
+    let local = LocalChatBrain(brain: brain)
+    ourCommands = try CommandBenchmark.run(
+        rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain,
+        understood: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in false } : local.isCompleteCommand)
 }
 let stockWake = options.stockWake.map { _ in
     WakeBenchmark.stock(
