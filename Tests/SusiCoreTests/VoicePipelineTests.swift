@@ -88,7 +88,9 @@ final class VoicePipelineTests: XCTestCase {
         init(_ transcripts: [String]) { self.transcripts = transcripts }
         func start() throws { fed = 0 }
         func process(_ samples: [Int16]) throws { fed += samples.count }
-        var partial: String? { fed > 0 ? transcripts.first : nil }
+        private var readings: [String] { transcripts.first?.components(separatedBy: " | ") ?? [] }
+        var partial: String? { fed > 0 ? readings.first : nil }
+        var partialAlternatives: [String] { fed > 0 ? Array(readings.dropFirst()) : [] }
         var isInSpeech: Bool { false }
         /// A script entry "best | other | other" is a transcript with alternative readings.
         func finish() throws -> Transcript {
@@ -225,6 +227,12 @@ final class VoicePipelineTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(queries, ["what time is it", "what time sit"], "the best reading stays when no reading is understood")
+        // An understood reading makes the command complete: it ends after the short silence.
+        let ends = result.events.filter { $0.name == "speech_end" }.map(\.audioMs)
+        let transcripts = result.events.filter { $0.name == "transcript" }.map(\.audioMs)
+        XCTAssertEqual(ends.count, 2)
+        XCTAssertLessThan(transcripts[0] - ends[0], 400)
+        XCTAssertGreaterThanOrEqual(transcripts[1] - ends[1], 300, "not understood: a longer silence")
     }
 
     func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {

@@ -86,6 +86,20 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertEqual(transcript.firstReading { _ in false }, transcript.text)
     }
 
+    func testOffersOtherReadingsWhileDecoding() throws {
+        let samples = try TestAudio.raw("goforward.raw")
+        let recognizer = try SphinxRecognizer()
+        try recognizer.start()
+        var offered: [String] = []
+        for start in stride(from: 0, to: samples.count, by: 1600) {
+            try recognizer.process(Array(samples[start..<min(start + 1600, samples.count)]))
+            XCTAssertFalse(recognizer.partialAlternatives.contains(recognizer.partial ?? ""))
+            offered += recognizer.partialAlternatives
+        }
+        XCTAssertTrue(offered.contains { $0.hasPrefix("go") }, "\(offered)")
+        XCTAssertEqual(try recognizer.finish().text, "go forward ten meters", "asking does not disturb the search")
+    }
+
     func testSilenceGivesAnEmptyTranscript() throws {
         let recognizer = try SphinxRecognizer()
         let transcript = try recognizer.transcribe(TestAudio.microphone([Int16](repeating: 0, count: 16_000)))

@@ -37,10 +37,17 @@ public protocol SpeechRecognizer: AnyObject {
     func process(_ samples: [Int16]) throws
     /// The best guess so far in the current utterance; nil before anything was recognised.
     var partial: String? { get }
+    /// Other readings of the audio so far, most likely first (see `Transcript.alternatives`).
+    var partialAlternatives: [String] { get }
     /// Whether the engine currently hears speech (its own voice activity detection).
     var isInSpeech: Bool { get }
     /// Ends the utterance and returns the final transcript.
     func finish() throws -> Transcript
+}
+
+extension SpeechRecognizer {
+    /// No other readings: for engines that offer only their best guess.
+    public var partialAlternatives: [String] { [] }
 }
 
 /// Answers a query in the SUSI chat.json shape (local skills, the SUSI server, or both).

@@ -199,15 +199,20 @@ public final class VoicePipeline {
         var pending = history.samples(since: start)
         // The command's audio, kept for a second pass only.
         var command: [Int16] = []
-        // How finished the words so far sound, judged again only when they change.
-        var partial = ""
+        // How finished the words so far sound (in the best reading, or else in another reading
+        // a skill understands), judged again only when the readings change.
+        var readings: [String] = []
         var ending = CommandEnding.unfinished
         while true {
             try stages.recognizer.process(pending)
             if secondPass != nil { command += pending }
-            if endpointer.state == .speaking, let words = stages.recognizer.partial, words != partial {
-                partial = words
-                ending = .of(words, matchesSkill: stages.brain.isCompleteCommand(words))
+            if endpointer.state == .speaking, let words = stages.recognizer.partial {
+                let now = [words] + stages.recognizer.partialAlternatives
+                if now != readings {
+                    readings = now
+                    let understood = readings.first(where: stages.brain.isCompleteCommand)
+                    ending = .of(understood ?? words, matchesSkill: understood != nil)
+                }
             }
             if case .ended = endpointer.process(pending, ending: ending) { break }
             guard let chunk = try stages.source.read() else { break }

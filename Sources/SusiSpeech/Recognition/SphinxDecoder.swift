@@ -273,11 +273,12 @@ public final class SphinxDecoder {
         return value.isEmpty ? nil : value
     }
 
-    /// Up to `limit` different hypotheses of the last utterance from its word lattice, best
-    /// first, as PocketSphinx spells them (fillers included); empty when there is no lattice
-    /// (keyphrase search, or nothing decoded). After `endUtterance` only.
+    /// Up to `limit` different hypotheses from the word lattice of the current utterance
+    /// (so far) or the last one, best first, as PocketSphinx spells them (fillers included),
+    /// with their path scores; empty when there is no lattice (keyphrase search, or nothing
+    /// decoded yet).
     public func alternatives(limit: Int) -> [(text: String, score: Int)] {
-        guard !isInUtterance, limit > 0 else { return [] }
+        guard limit > 0 else { return [] }
         var result: [(text: String, score: Int)] = []
         var iterator = ps_nbest(decoder)
         while let nbest = iterator, result.count < limit {

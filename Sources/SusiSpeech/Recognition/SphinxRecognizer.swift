@@ -96,6 +96,21 @@ public final class SphinxRecognizer: SpeechRecognizer {
         hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }.filter { !isFiller($0) }
     }
 
+    /// Other readings of the audio so far (see `Transcript.alternatives`), during an utterance.
+    public var partialAlternatives: [String] { otherReadings(than: partial ?? "") }
+
+    /// The lattice's readings other than `best`, words only, within `alternativesMargin`.
+    private func otherReadings(than best: String) -> [String] {
+        let readings = decoder.alternatives(limit: Self.alternativesLimit)
+        let top = readings.map(\.score).max() ?? 0
+        var alternatives: [String] = []
+        for reading in readings where top - reading.score <= Self.alternativesMargin {
+            let text = Self.words(of: reading.text).joined(separator: " ")
+            if !text.isEmpty, text != best, !alternatives.contains(text) { alternatives.append(text) }
+        }
+        return alternatives
+    }
+
     /// Whether PocketSphinx's voice activity detector currently hears speech.
     public var isInSpeech: Bool { decoder.isInSpeech }
 
@@ -105,14 +120,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.endUtterance()
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
-        let readings = decoder.alternatives(limit: Self.alternativesLimit)
-        let best = readings.map(\.score).max() ?? 0
-        var alternatives: [String] = []
-        for reading in readings where best - reading.score <= Self.alternativesMargin {
-            let text = Self.words(of: reading.text).joined(separator: " ")
-            if !text.isEmpty, text != transcript.text, !alternatives.contains(text) { alternatives.append(text) }
-        }
-        transcript.alternatives = alternatives
+        transcript.alternatives = otherReadings(than: transcript.text)
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
     }
