@@ -92,11 +92,21 @@ final class HearingTests: XCTestCase {
         let wake = try Hearing.makeWakeDetector(config: Config(), modelsDirectory: TestAudio.modelsDirectory)
         XCTAssertTrue(wake is VerifiedWakeWordDetector)
         var heard: [WakeWordDetection] = []
-        for text in ["susi what time is it", "the sun is shining and the sea is blue"] {
+        let sentences = [
+            "susi what time is it", "the sun is shining and the sea is blue", "she sells sea shells by the sea shore",
+            "see you soon", "who is susan",
+        ]
+        for text in sentences {
             let audio = try TestAudio.spoken(text)
             var found: [WakeWordDetection] = []
             for start in stride(from: 0, to: audio.count, by: 1600) {
-                found += try wake.process(Array(audio[start..<min(audio.count, start + 1600)]))
+                let now = try wake.process(Array(audio[start..<min(audio.count, start + 1600)]))
+                for detection in now {
+                    // Checked only once the audio after the phrase has arrived.
+                    XCTAssertGreaterThanOrEqual(wake.position, detection.endMilliseconds + 200)
+                    XCTAssertGreaterThanOrEqual(detection.endMilliseconds - detection.startMilliseconds, 4 * 60)
+                }
+                found += now
             }
             heard.append(contentsOf: found)
             XCTAssertEqual(found.count, text.hasPrefix("susi") ? 1 : 0, text)

@@ -81,9 +81,16 @@ final class SphinxWakeWordDetectorTests: XCTestCase {
         let first = try TestAudio.spoken("susi stop the music")
         let second = try TestAudio.spoken("hey susi what is the weather")
         let found = try detections(in: first + second, detector: detector)
-        XCTAssertEqual(found.map(\.phrase), ["susi", "susi"])
-        guard found.count == 2 else { return }
-        XCTAssertGreaterThan(found[1].startMilliseconds, first.count / 16, "second one is in the second sentence")
+        // The spotter alone is the eager first stage (the verifier weeds out the rest): it
+        // must find "susi" in both sentences, once each.
+        let susiInSecond = try ESpeakEngine.shared().synthesizeAll("hey susi", voice: VoiceSettings()).milliseconds
+        let inFirst = found.filter { $0.endMilliseconds <= first.count / 16 }
+        let inSecond = found.filter {
+            $0.startMilliseconds >= first.count / 16 && $0.endMilliseconds <= first.count / 16 + TestAudio.padding + susiInSecond + 150
+        }
+        XCTAssertEqual(inFirst.count, 1, "\(found)")
+        XCTAssertEqual(inSecond.count, 1, "\(found)")
+        XCTAssertTrue(found.allSatisfy { $0.phrase == "susi" })
     }
 
     func testUnknownPhraseWordAndBadSetupFailInTheWakeStage() throws {
@@ -109,12 +116,13 @@ final class SphinxWakeWordDetectorTests: XCTestCase {
     }
 
     func testHotwordDictionaryChoosesThePronunciationsSpotted() throws {
-        // cmudict says S UW S IY; the hotword dictionary says S UW Z IY only.
+        // cmudict says S UW S IY only; the hotword dictionary lists how people say the name.
         let dictionaries = try TestAudio.hotwordDictionaries()
-        XCTAssertEqual(dictionaries.flatMap { $0.pronunciations(of: "susi") }, ["S UW Z IY"])
-        let sea = try TestAudio.spoken("she sells sea shells by the sea shore")
-        let chosen = try detector()
-        XCTAssertEqual(try detections(in: sea, detector: chosen), [])
+        XCTAssertEqual(
+            dictionaries.flatMap { $0.pronunciations(of: "susi") },
+            ["S UW Z IY", "Z UW Z IY", "S UW S IY", "S UW Z EY"])
+        XCTAssertEqual(
+            try detector().keyphrases.first?.pronunciations["susi"], dictionaries.flatMap { $0.pronunciations(of: "susi") })
     }
 
     func testKeyphraseNormalisesItsText() {

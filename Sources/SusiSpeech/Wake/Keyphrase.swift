@@ -13,10 +13,10 @@ public struct Keyphrase: Sendable, Equatable, Hashable {
     /// not listed is spotted in every pronunciation the dictionary has.
     public var pronunciations: [String: [String]]
 
-    /// The threshold tuned for "susi" as `S UW Z IY` with the detector's phone-loop prior
-    /// of 1e-2 (see `models/hotword/README.md`): on eSpeak NG speech in ten accents it found
-    /// 26 of 40 wake phrases with no false wake in 30 sentences without it; 1e-17 and
-    /// looser began waking on "this is a nice day in the city" and "who is susan".
+    /// The threshold tuned for "susi" in its four pronunciations (`models/hotword/susi.dict`)
+    /// with the detector's phone-loop prior of 1e-2 and the verifier behind it, on the dev
+    /// corpus (bench/RESULTS.md): 1e-18 and 1e-20 found 1-2% more wake words and twice the
+    /// false wakes.
     public static let defaultThreshold = 1e-16
 
     /// Creates a keyphrase; the phrase is lower-cased and its whitespace collapsed.

@@ -19,11 +19,21 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// Recent raw input, newest last; at most `historyLength` samples.
     private var history: [Int16] = []
     private var consumed = 0
+    /// Candidates spotted whose following audio has not all arrived yet, oldest first.
+    private var pending: [WakeWordDetection] = []
     private let historyLength = 16_000 * 3
     /// Audio taken before the spotted start and after its end, so the verifier hears whole
     /// words around the phrase; in samples.
     private let marginBefore = 16_000 * 3 / 10
     private let marginAfter = 16_000 * 2 / 10
+
+    /// The shortest a spotted phrase may last: `millisecondsPerPhone` for each phone of its
+    /// shortest pronunciation. Ordinary speech that fits "susi" often does so in a squeezed
+    /// stretch (down to 230 ms on the dev corpus's negatives); the name itself takes about
+    /// 300-500 ms, 290 ms in eSpeak NG's quick "susi what time is it".
+    private let minimumMilliseconds: Int
+    /// How short a phone can be, even in quick speech (about 16 phones per second).
+    static let millisecondsPerPhone = 60
 
     /// Candidates rejected so far (for logs and benchmarks).
     public private(set) var rejectedCount = 0
@@ -41,6 +51,11 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         self.logger = logger
         let words = phrase.lowercased().split(separator: " ").map(String.init)
         phraseWords = words
+        let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
+        let phones = words.map { word in
+            (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
+        }
+        minimumMilliseconds = phones.reduce(0, +) * Self.millisecondsPerPhone
         let garbage = Self.commonWords.filter { !words.contains($0) }
         let others = 1 - phrasePrior
         let sentences = [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
@@ -71,14 +86,18 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     public var position: Int { spotter.position }
 
     /// Consumes the next 16 kHz mono samples; returns the phrases spotted and confirmed.
+    ///
+    /// A candidate is checked once the audio after it has arrived (`marginAfter`), because
+    /// the spotter often fires before the last sound of the word ends: so a detection comes
+    /// back from a later call, a fifth of a second after the phrase, with its own times.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
         history += samples
         consumed += samples.count
         if history.count > historyLength { history.removeFirst(history.count - historyLength) }
-        let candidates = try spotter.process(samples)
-        guard !candidates.isEmpty else { return [] }
+        pending += try spotter.process(samples)
         var confirmed: [WakeWordDetection] = []
-        for candidate in candidates {
+        while let candidate = pending.first, candidate.endMilliseconds * 16 + marginAfter <= consumed {
+            pending.removeFirst()
             if try verify(candidate) {
                 confirmed.append(candidate)
             } else {
@@ -89,13 +108,16 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         return confirmed
     }
 
-    /// Forgets any partly heard phrase; positions keep counting.
+    /// Forgets any partly heard phrase, and candidates not yet checked; positions keep counting.
     public func reset() throws(SpeechError) {
+        pending.removeAll()
         try spotter.reset()
     }
 
-    /// Whether the verifier hears the phrase in the audio around `candidate`.
+    /// Whether `candidate` lasts long enough, and the verifier hears the phrase in the audio
+    /// around it.
     private func verify(_ candidate: WakeWordDetection) throws(SpeechError) -> Bool {
+        guard candidate.endMilliseconds - candidate.startMilliseconds >= minimumMilliseconds else { return false }
         let historyStart = consumed - history.count
         let from = max(historyStart, candidate.startMilliseconds * 16 - marginBefore)
         let to = min(consumed, candidate.endMilliseconds * 16 + marginAfter)

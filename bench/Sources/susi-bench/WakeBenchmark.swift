@@ -60,10 +60,15 @@ enum WakeBenchmark {
         let cpuStart = cpuSeconds()
         for negative in negatives {
             let samples = try Corpus.samples(negative.file)
+            let offset = negativeDetector.position
             for start in stride(from: 0, to: samples.count, by: 1600) {
-                figures.negativeWakes += try negativeDetector.process(
-                    Array(samples[start..<min(samples.count, start + 1600)])
-                ).count
+                let found = try negativeDetector.process(Array(samples[start..<min(samples.count, start + 1600)]))
+                figures.negativeWakes += found.count
+                if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+                    for detection in found {
+                        print("NEG", negative.file, detection.startMilliseconds - offset, detection.endMilliseconds - offset)
+                    }
+                }
             }
             figures.negativeSeconds += Double(samples.count) / 16_000
         }
