@@ -53,6 +53,23 @@ final class EndpointerTests: XCTestCase {
         XCTAssertEqual(endpointer.lastVoiceMs ?? 0, 1900, accuracy: 40)
     }
 
+    func testSoftSoundsInsideACommandInNoiseAreNotSilence() {
+        // Loud noise (about -35 dBFS); a command whose middle is only ~8 dB above it, as the
+        // soft sounds of a command are at 10 dB SNR. Even a complete-sounding command must
+        // not end there.
+        func noisy(_ signal: [Int16]) -> [Int16] {
+            signal.map { Int16(max(-32767, min(32767, Double($0) + noise.next() * 0.03 * 32767))) }
+        }
+        let settings = EndpointerSettings(endSilenceMs: 600, shortSilenceMs: 200)
+        let audio = noisy(background(1000, amplitude: 0)) + noisy(voice(500)) + noisy(voice(400, amplitude: 0.09))
+            + noisy(voice(400)) + noisy(background(1500, amplitude: 0))
+        let (endpointer, endedAt) = run(audio, settings: settings, ending: .complete)
+        XCTAssertEqual(endpointer.state, .ended(.completeCommand))
+        // Speech ends at 2300 ms.
+        XCTAssertGreaterThanOrEqual(endedAt ?? 0, 2300 + 150)
+        XCTAssertEqual(endpointer.lastVoiceMs ?? 0, 2300, accuracy: 60)
+    }
+
     func testCompleteCommandEndsAfterShortSilence() {
         let settings = EndpointerSettings(endSilenceMs: 700, shortSilenceMs: 200)
         let audio = background(300) + voice(600) + background(1500)

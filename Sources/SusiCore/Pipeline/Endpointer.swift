@@ -84,6 +84,9 @@ public struct Endpointer: Sendable {
     public private(set) var lastVoiceMs: Int?
 
     private static let onsetFrames = 3
+    /// Margin over the noise floor that starts speech, and that keeps it going (dB).
+    static let onsetMarginDB = 10.0
+    static let speakingMarginDB = 6.0
     private var activity: VoiceActivityDetector
     private var voicedRun = 0
 
@@ -94,7 +97,7 @@ public struct Endpointer: Sendable {
     /// command that is already under way when endpointing starts is still heard as speech.
     public init(settings: EndpointerSettings, noiseFloorDB: Double? = nil) {
         self.settings = settings
-        activity = VoiceActivityDetector(noiseFloorDB: noiseFloorDB)
+        activity = VoiceActivityDetector(noiseFloorDB: noiseFloorDB, marginDB: Self.onsetMarginDB)
     }
 
     /// Consumes samples; `ending` says how finished the words so far sound: complete ones end
@@ -107,6 +110,10 @@ public struct Endpointer: Sendable {
             if case .ended = state { return }
             step(voiced: voiced, ending: ending)
         }
+        // Once speech has begun (from the next chunk on), quieter frames still count as
+        // speech: in noise, soft sounds inside a command ("to", the "f" of "fifty") sit only a
+        // few dB above the floor, and taking them for silence cut commands short.
+        if state == .speaking { detector.marginDB = Self.speakingMarginDB }
         activity = detector
         return state
     }

@@ -8,8 +8,8 @@ import Foundation
 public struct VoiceActivityDetector: Sendable {
     /// Samples per analysis frame (10 ms).
     public static let frameSamples = 160
-    /// Voiced when this many dB above the noise floor.
-    public let marginDB: Double
+    /// Voiced when this many dB above the noise floor; may change between frames.
+    public var marginDB: Double
     /// Never voiced below this level (dBFS): digital silence and a faint hiss.
     static let absoluteMinimumDB = -50.0
 
