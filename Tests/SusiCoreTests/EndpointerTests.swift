@@ -87,6 +87,9 @@ final class EndpointerTests: XCTestCase {
         XCTAssertEqual(CommandEnding.of("play songs by", matchesSkill: false), .unfinished)
         XCTAssertEqual(CommandEnding.of("", matchesSkill: false), .unfinished)
         XCTAssertEqual(CommandEnding.of("how tall is mount everest", matchesSkill: false), .undecided)
+        for command in ["what room are you in", "carry on", "volume up please"] {
+            XCTAssertEqual(CommandEnding.of(command, matchesSkill: true), .complete, command)
+        }
     }
 
     func testNoSpeechTimesOut() {

@@ -34,12 +34,14 @@ public enum CommandEnding: Sendable, Equatable {
     /// none yet: the full end silence.
     case unfinished
 
-    /// Words after which a sentence is not over.
+    /// Words after which a sentence is not over. Not "in", "on", "me" or "please", which
+    /// end many whole commands ("what room are you in", "carry on", "tell me", "volume up
+    /// please").
     static let openEndings: Set<String> = [
         "a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "some",
-        "to", "for", "of", "in", "on", "at", "by", "with", "about", "from", "into", "and", "or", "but", "is", "are",
+        "to", "for", "of", "at", "by", "with", "about", "from", "into", "and", "or", "but", "is", "are",
         "was", "be", "what", "whats", "what's", "who", "how", "when", "where", "which", "why", "can", "could",
-        "would", "will", "please", "me", "set", "play", "tell", "turn", "change", "make", "give", "rate", "i",
+        "would", "will", "set", "play", "tell", "turn", "change", "make", "give", "rate", "i",
     ]
 
     /// The ending of `words` given whether a skill matches them fully.

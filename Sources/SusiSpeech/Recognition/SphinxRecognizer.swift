@@ -78,10 +78,10 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// How many of the lattice's best hypotheses a transcript offers as alternatives.
     static let alternativesLimit = 10
-    /// How much less likely than the lattice's best path an alternative may be, in
-    /// PocketSphinx's log units (1.0001 per unit: 300 is a factor of about 1.03 on the
-    /// language-model-weighted score). Past this, alternatives picked because a skill
-    /// understood them were mostly wrong on the dev corpus (bench/RESULTS.md).
+    /// How much lower than the best path's score an alternative's may be, in PocketSphinx's
+    /// log units (base 1.0001, on the language-model-weighted path score). Further down,
+    /// alternatives picked because a skill understood them were mostly wrong on the dev
+    /// corpus (bench/RESULTS.md).
     static let alternativesMargin = 600
 
     /// The best guess so far, words joined by spaces, alternate suffixes removed.
