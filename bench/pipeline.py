@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(ROOT, "bench/out/corpus"))
     parser.add_argument("--negatives", default=os.path.join(ROOT, "bench/out/negatives"))
     parser.add_argument("--every", type=int, default=4, help="use every Nth corpus file")
-    parser.add_argument("--realtime-files", type=int, default=20)
+    parser.add_argument("--realtime-files", type=int, default=64)
     parser.add_argument("--idle-seconds", type=float, default=60)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
     parser.add_argument("--accuracy-only", action="store_true", help="skip the real-time latency and idle runs")
@@ -95,6 +95,7 @@ def main():
     peak_rss = 0.0
     for row in rows:
         events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav])
+        if rss > 80: print(f"  over 80 MiB: {row['id']}: {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         names = [e["event"] for e in events]
         transcript = next((e["text"] for e in events if e["event"] == "transcript"), "")
@@ -118,11 +119,14 @@ def main():
         return
 
     latencies = []
-    for row in [r for r in rows if r["condition"] == "clean"][:opts.realtime_files]:
+    for row in rows[:opts.realtime_files]:
         events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav, "--realtime"])
+        if rss > 80: print(f"  over 80 MiB: {row['id']} (real time): {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         ready = next((e["wall_ms"] for e in events if e["event"] == "ready"), None)
-        speak = next((e["wall_ms"] for e in events if e["event"] == "speak_start"), None)
+        # The answer's speech, not an announcement (e.g. a timer from an earlier run) before it.
+        answered = next((i for i, e in enumerate(events) if e["event"] == "answer"), len(events))
+        speak = next((e["wall_ms"] for e in events[answered:] if e["event"] == "speak_start"), None)
         if ready is not None and speak is not None:
             latencies.append(speak - ready - row["speech_end_ms"])
             print(f"  latency {row['id']}: {latencies[-1]} ms", file=sys.stderr)
@@ -141,6 +145,7 @@ def main():
     idle = {}
     for name, path in [("quiet room", room_wav), ("conversation, no wake word", talk_wav)]:
         events, cpu, rss = run_susi(opts.susi, config, ["--input", path, "--output", answer_wav, "--realtime"])
+        if rss > 80: print(f"  over 80 MiB: idle, {name}: {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         seconds = duration(path) - duration(short_wav)
         idle[name] = dict(cpu_per_audio_second=max(0.0, cpu - startup_cpu) / seconds, seconds=seconds,
