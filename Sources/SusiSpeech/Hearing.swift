@@ -66,8 +66,10 @@ public enum Hearing {
     /// The wake phrase's prior in the verifier, measured on the dev corpus (bench/RESULTS.md).
     public static let defaultVerifierPrior = 0.3
 
-    /// PocketSphinx options for commands, chosen on the dev corpus (see bench/RESULTS.md).
-    public static let defaultRecognizerOptions: [String: String] = [:]
+    /// PocketSphinx options for commands, chosen on the dev corpus (see bench/RESULTS.md): a
+    /// first-pass language weight of 4 (PocketSphinx's is 6.5) lets more of what the sounds
+    /// say into the lattice, where the skills then pick among the readings.
+    public static let defaultRecognizerOptions: [String: String] = ["-lw": "4"]
 
     /// The recogniser for commands: PocketSphinx with the language model generated from the
     /// skills in `skillsDirectory` (built on first use and cached in `cacheDirectory`), and
