@@ -92,6 +92,13 @@ public struct Endpointer: Sendable {
     private var activity: VoiceActivityDetector
     private var voicedRun = 0
 
+    /// How long it has been silent since speech last had voice, in ms; 0 before speech, while
+    /// voiced, and once ended.
+    public var trailingSilenceMs: Int {
+        guard state == .speaking, let lastVoiceMs else { return 0 }
+        return elapsedMs - lastVoiceMs
+    }
+
     /// The tracked background level in dBFS.
     public var noiseFloorDB: Double? { activity.noiseFloorDB }
 
@@ -143,7 +150,7 @@ public struct Endpointer: Sendable {
             }
         case .speaking:
             if voiced { lastVoiceMs = elapsedMs }
-            let silence = elapsedMs - (lastVoiceMs ?? elapsedMs)
+            let silence = trailingSilenceMs
             if elapsedMs - (speechStartMs ?? 0) >= settings.maxUtteranceMs {
                 state = .ended(.maxLength)
             } else if silence >= silenceMs(for: ending) {

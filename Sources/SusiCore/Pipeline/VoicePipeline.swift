@@ -200,13 +200,14 @@ public final class VoicePipeline {
         // The command's audio, kept for a second pass only.
         var command: [Int16] = []
         // How finished the words so far sound (in the best reading, or else in another reading
-        // a skill understands), judged again only when the readings change.
+        // a skill understands). It only matters once the person pauses, so it is judged then,
+        // and again only when the readings change.
         var readings: [String] = []
         var ending = CommandEnding.unfinished
         while true {
             try stages.recognizer.process(pending)
             if secondPass != nil { command += pending }
-            if endpointer.state == .speaking, let words = stages.recognizer.partial {
+            if endpointer.trailingSilenceMs > 0, let words = stages.recognizer.partial {
                 let now = [words] + stages.recognizer.partialAlternatives
                 if now != readings {
                     readings = now
