@@ -21,7 +21,7 @@ TOOLS = os.path.join(os.path.dirname(ROOT), "shared", "tools", "dev-corpus.py")
 
 
 def run_susi(susi, config, args, env=None):
-    """Runs susi and returns (events, exit status, cpu seconds, peak RSS in MiB)."""
+    """Runs susi and returns (events, cpu seconds, peak RSS in MiB); names a run over the 80 MB target."""
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as events_file:
         events_path = events_file.name
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -33,7 +33,10 @@ def run_susi(susi, config, args, env=None):
     with open(events_path) as f:
         events = [json.loads(line) for line in f if line.strip()]
     os.unlink(events_path)
-    return events, cpu, usage.ru_maxrss / 1024
+    rss = usage.ru_maxrss / 1024
+    if rss > 80:
+        print(f"  over 80 MiB: {' '.join(args)}: {rss:.0f} MiB", file=sys.stderr)
+    return events, cpu, rss
 
 
 def word_errors(reference, hypothesis):
@@ -95,7 +98,6 @@ def main():
     peak_rss = 0.0
     for row in rows:
         events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav])
-        if rss > 80: print(f"  over 80 MiB: {row['id']}: {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         names = [e["event"] for e in events]
         transcript = next((e["text"] for e in events if e["event"] == "transcript"), "")
@@ -121,7 +123,6 @@ def main():
     latencies = []
     for row in rows[:opts.realtime_files]:
         events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav, "--realtime"])
-        if rss > 80: print(f"  over 80 MiB: {row['id']} (real time): {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         ready = next((e["wall_ms"] for e in events if e["event"] == "ready"), None)
         # The answer's speech, not an announcement (e.g. a timer from an earlier run) before it.
@@ -145,7 +146,6 @@ def main():
     idle = {}
     for name, path in [("quiet room", room_wav), ("conversation, no wake word", talk_wav)]:
         events, cpu, rss = run_susi(opts.susi, config, ["--input", path, "--output", answer_wav, "--realtime"])
-        if rss > 80: print(f"  over 80 MiB: idle, {name}: {rss:.0f} MiB", file=sys.stderr)
         peak_rss = max(peak_rss, rss)
         seconds = duration(path) - duration(short_wav)
         idle[name] = dict(cpu_per_audio_second=max(0.0, cpu - startup_cpu) / seconds, seconds=seconds,

@@ -88,7 +88,7 @@ enum CommandBenchmark {
             let elapsed = ContinuousClock.now - clock
             figures.finishMilliseconds.append(
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+            if benchDebug {
                 print(row.id, "|", transcript.text, "|", transcript.alternatives.joined(separator: " / "))
             }
             figures.add(row: row, hypothesis: transcript.firstReading(where: understood), brain: brain)

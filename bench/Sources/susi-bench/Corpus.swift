@@ -51,3 +51,6 @@ enum Corpus {
         return try AudioConverter.convert(chunk, to: .speech).samples
     }
 }
+
+/// With BENCH_DEBUG set, the benchmarks print what each file gave (read once, not per chunk).
+let benchDebug = ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil

@@ -43,7 +43,7 @@ enum WakeBenchmark {
             }
             figures.files[row.condition, default: 0] += 1
             var hit = false
-            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+            if benchDebug {
                 print(row.id, row.wake_ms, row.command_start_ms, detections.map { ($0.startMilliseconds - offset, $0.endMilliseconds - offset) })
             }
             for detection in detections {
@@ -64,7 +64,7 @@ enum WakeBenchmark {
             for start in stride(from: 0, to: samples.count, by: 1600) {
                 let found = try negativeDetector.process(Array(samples[start..<min(samples.count, start + 1600)]))
                 figures.negativeWakes += found.count
-                if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+                if benchDebug {
                     for detection in found {
                         print("NEG", negative.file, detection.startMilliseconds - offset, detection.endMilliseconds - offset)
                     }
