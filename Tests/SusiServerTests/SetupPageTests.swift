@@ -99,13 +99,7 @@ final class SetupPageTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = fixture.directory
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let dom = String(decoding: data, as: UTF8.self)
+        let dom = try standardOutput(of: process)
         XCTAssertTrue(dom.contains("offered=en-us,en-gb"), dom)
         XCTAssertTrue(dom.contains("message=Saved tts.voice = en-gb"), dom)
         XCTAssertTrue(dom.contains("state=idle (setup mode)"), dom)

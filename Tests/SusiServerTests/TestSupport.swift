@@ -17,6 +17,17 @@ func startServer(
     return (server, "http://127.0.0.1:\(port)")
 }
 
+/// Runs `process` to the end and returns what it printed; its standard error is dropped.
+func standardOutput(of process: Process) throws -> String {
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
 /// Runs the `curl` command-line tool as the phone apps' HTTP stacks would be exercised:
 /// returns the status code and body. `-s` keeps it quiet, `-w` appends the status.
 func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
@@ -25,13 +36,7 @@ func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt =
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-s", "--max-time", "10", "-w", "\n%{http_code}"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
+    let text = try standardOutput(of: process)
     guard let newline = text.lastIndex(of: "\n"),
         let status = Int(text[text.index(after: newline)...])
     else {

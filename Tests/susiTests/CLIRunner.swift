@@ -28,8 +28,8 @@ struct CLIRunner {
         return Bundle.main.bundleURL.appendingPathComponent("susi")
     }
 
-    /// Runs `susi ARGS`, with `input` on standard input, and waits for it.
-    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    /// `susi ARGS` with its config under the directory and `extra` in its environment.
+    private func makeProcess(_ arguments: [String], environment extra: [String: String]) -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -37,6 +37,12 @@ struct CLIRunner {
         environment["XDG_CONFIG_HOME"] = directory
         environment.merge(extra) { $1 }
         process.environment = environment
+        return process
+    }
+
+    /// Runs `susi ARGS`, with `input` on standard input, and waits for it.
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        let process = makeProcess(arguments, environment: extra)
         let out = Pipe()
         let err = Pipe()
         let stdin = Pipe()
@@ -56,13 +62,7 @@ struct CLIRunner {
 
     /// Starts `susi ARGS` without waiting; its output goes to files in the directory.
     func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = directory
-        environment.merge(extra) { $1 }
-        process.environment = environment
+        let process = makeProcess(arguments, environment: extra)
         FileManager.default.createFile(atPath: directory + "/background.out", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: directory + "/background.out")
         process.standardError = FileHandle(forWritingAtPath: directory + "/background.out")
