@@ -1,6 +1,7 @@
 #!/bin/sh
 # Accuracy benchmark: this project's wake word and recogniser (through the SusiSpeech
-# factory) side by side with the stock PocketSphinx setup, on the dev corpus.
+# factory) side by side with the stock PocketSphinx setup, on the dev corpus and on the
+# held-out check corpus of bench/heldout.py (other voices and noise).
 #
 #   bench/accuracy.sh [--every N]      (N: keep every Nth command group, for a quicker run)
 #
@@ -16,40 +17,49 @@ mkdir -p "$OUT"
 
 [ -f "$OUT/corpus/manifest.jsonl" ] || (cd "$OUT" && python3 "$CORPUS_TOOL" corpus)
 [ -f "$OUT/negatives/negatives.jsonl" ] || (cd "$OUT" && python3 "$CORPUS_TOOL" negatives --negatives)
+# The held-out check: other voices and noise (bench/heldout.py), never used for tuning.
+[ -f "$OUT/heldout/manifest.jsonl" ] || (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout)
+[ -f "$OUT/heldout-negatives/negatives.jsonl" ] ||
+    (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives --negatives)
 
 # The stock setup the older SUSI speaker used: generic en-us model, cmudict, keyphrase
 # "susi" at 1e-20, PocketSphinx's own defaults otherwise; one pocketsphinx_batch run each.
-python3 - "$OUT" <<'PY'
+# stock CORPUS NEGATIVES PREFIX writes PREFIX-commands.hyp, PREFIX-wake.hyp, PREFIX-negatives.hyp.
+STOCK="-adcin yes -adchdr 44 -cepext .wav -hmm $MODEL/en-us -dict $MODEL/cmudict-en-us.dict"
+stock() {
+    python3 - "$1" "$2" "$3" <<'PY'
 import json, sys, os
-out = sys.argv[1]
-rows = [json.loads(l) for l in open(os.path.join(out, "corpus/manifest.jsonl"))]
-with open(os.path.join(out, "stock-commands.ctl"), "w") as f:
+corpus, negatives, prefix = sys.argv[1:]
+rows = [json.loads(l) for l in open(os.path.join(corpus, "manifest.jsonl"))]
+with open(prefix + "-commands.ctl", "w") as f:
     for r in rows:
         # Same audio as ours: from 150 ms before the command to the end of the file.
         f.write(f"{r['id']} {max(0, (r['command_start_ms'] - 150) // 10)} 100000 {r['id']}\n")
-with open(os.path.join(out, "stock-wake.ctl"), "w") as f:
+with open(prefix + "-wake.ctl", "w") as f:
     for r in rows:
         f.write(r["id"] + "\n")
-with open(os.path.join(out, "stock-negatives.ctl"), "w") as f:
-    for l in open(os.path.join(out, "negatives/negatives.jsonl")):
+with open(prefix + "-negatives.ctl", "w") as f:
+    for l in open(os.path.join(negatives, "negatives.jsonl")):
         f.write(os.path.splitext(os.path.basename(json.loads(l)["file"]))[0] + "\n")
 PY
-STOCK="-adcin yes -adchdr 44 -cepext .wav -hmm $MODEL/en-us -dict $MODEL/cmudict-en-us.dict"
-if [ ! -f "$OUT/stock-commands.hyp" ]; then
-    pocketsphinx_batch $STOCK -cepdir "$OUT/corpus" -ctl "$OUT/stock-commands.ctl" -lm "$MODEL/en-us.lm.bin" \
-        -hyp "$OUT/stock-commands.hyp" > "$OUT/stock-commands.log" 2>&1
-fi
-if [ ! -f "$OUT/stock-wake.hyp" ]; then
-    pocketsphinx_batch $STOCK -cepdir "$OUT/corpus" -ctl "$OUT/stock-wake.ctl" -keyphrase susi -kws_threshold 1e-20 \
-        -hyp "$OUT/stock-wake.hyp" > "$OUT/stock-wake.log" 2>&1
-fi
-if [ ! -f "$OUT/stock-negatives.hyp" ]; then
-    pocketsphinx_batch $STOCK -cepdir "$OUT/negatives" -ctl "$OUT/stock-negatives.ctl" -keyphrase susi \
-        -kws_threshold 1e-20 -hyp "$OUT/stock-negatives.hyp" > "$OUT/stock-negatives.log" 2>&1
-fi
+    if [ ! -f "$3-commands.hyp" ]; then
+        pocketsphinx_batch $STOCK -cepdir "$1" -ctl "$3-commands.ctl" -lm "$MODEL/en-us.lm.bin" \
+            -hyp "$3-commands.hyp" > "$3-commands.log" 2>&1
+    fi
+    if [ ! -f "$3-wake.hyp" ]; then
+        pocketsphinx_batch $STOCK -cepdir "$1" -ctl "$3-wake.ctl" -keyphrase susi -kws_threshold 1e-20 \
+            -hyp "$3-wake.hyp" > "$3-wake.log" 2>&1
+    fi
+    if [ ! -f "$3-negatives.hyp" ]; then
+        pocketsphinx_batch $STOCK -cepdir "$2" -ctl "$3-negatives.ctl" -keyphrase susi \
+            -kws_threshold 1e-20 -hyp "$3-negatives.hyp" > "$3-negatives.log" 2>&1
+    fi
+}
+stock "$OUT/corpus" "$OUT/negatives" "$OUT/stock"
+stock "$OUT/heldout" "$OUT/heldout-negatives" "$OUT/heldout-stock"
 
 swift build -c release --scratch-path "${SCRATCH:-.build}" --product susi-bench >/dev/null
 "${SCRATCH:-.build}/release/susi-bench" --corpus "$OUT/corpus" --negatives "$OUT/negatives" \
-    --cache "$OUT/cache" --stock-commands "$OUT/stock-commands.hyp" --stock-wake "$OUT/stock-wake.hyp" \
-    --stock-wake-negatives "$OUT/stock-negatives.hyp" --dump "$OUT/transcripts.tsv" \
-    --results bench/RESULTS.md "$@"
+    --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
+    --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
+    --heldout-stock "$OUT/heldout-stock" --results bench/RESULTS.md "$@"

@@ -88,10 +88,13 @@ enum CommandBenchmark {
             let elapsed = ContinuousClock.now - clock
             figures.finishMilliseconds.append(
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            let reading = transcript.firstReading(where: understood)
             if benchDebug {
-                print(row.id, "|", transcript.text, "|", transcript.alternatives.joined(separator: " / "))
+                let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)
+                print(same ? "OK " : "BAD", row.id, "|", reading, "|", transcript.text, "|",
+                      transcript.alternatives.joined(separator: " / "))
             }
-            figures.add(row: row, hypothesis: transcript.firstReading(where: understood), brain: brain)
+            figures.add(row: row, hypothesis: reading, brain: brain)
         }
         return figures
     }

@@ -13,9 +13,13 @@ struct Options {
     var skills = "models/skills"
     var models = "models"
     var cache = "bench/out/cache"
-    var stockWake: String?
-    var stockWakeNegatives: String?
-    var stockCommands: String?
+    /// `pocketsphinx_batch` hypotheses of the stock setup: PREFIX-commands.hyp,
+    /// PREFIX-wake.hyp and PREFIX-negatives.hyp.
+    var stock: String?
+    /// The held-out check corpus (`bench/heldout.py`), measured after the dev corpus when given.
+    var heldoutCorpus: String?
+    var heldoutNegatives: String?
+    var heldoutStock: String?
     var results: String?
     var every = 1
     var only: String?
@@ -34,9 +38,10 @@ func parseOptions() -> Options {
         case "--skills": options.skills = value
         case "--models": options.models = value
         case "--cache": options.cache = value
-        case "--stock-wake": options.stockWake = value
-        case "--stock-wake-negatives": options.stockWakeNegatives = value
-        case "--stock-commands": options.stockCommands = value
+        case "--stock": options.stock = value
+        case "--heldout-corpus": options.heldoutCorpus = value
+        case "--heldout-negatives": options.heldoutNegatives = value
+        case "--heldout-stock": options.heldoutStock = value
         case "--results": options.results = value
         case "--every": options.every = max(1, Int(value) ?? 1)
         case "--only": options.only = value
@@ -95,88 +100,107 @@ func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) 
 let options = parseOptions()
 let settings = hearingSettings(options.settings)
 let config = Config()
-let allRows = try Corpus.rows(options.corpus)
-// Files come in groups of one command in each condition; keep whole groups.
-let rows = allRows.enumerated().filter { ($0.offset / 3) % options.every == 0 }.map(\.element)
-let negatives = try Corpus.negatives(options.negatives)
-let conditions = ["clean", "pink20", "pink10"].filter { condition in rows.contains { $0.condition == condition } }
 let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
-let started = Date()
 
-var ourWake: WakeFigures?
-var ourCommands: CommandFigures?
-if options.only != "stt" {
-    ourWake = try WakeBenchmark.run(rows: rows, negatives: negatives) {
-        try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
+/// This project's and (with `stock`) the stock setup's figures on one corpus: the table and
+/// the summary lines, as markdown. `dump` gets both systems' transcripts, one file per line.
+func measure(corpus: String, negativesDirectory: String, stock: String?, dump: String?) throws -> (table: String, summary: String) {
+    let allRows = try Corpus.rows(corpus)
+    // Files come in groups of one command in each condition; keep whole groups.
+    let rows = allRows.enumerated().filter { ($0.offset / 3) % options.every == 0 }.map(\.element)
+    let negatives = try Corpus.negatives(negativesDirectory)
+    // The corpus's conditions in the order they first appear (clean, pink20, pink10 in the dev corpus).
+    let conditions = rows.map(\.condition).reduce(into: [String]()) { seen, condition in
+        if !seen.contains(condition) { seen.append(condition) }
     }
-}
-if options.only != "wake" {
-    let ears = try Hearing.makeEars(
-        config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
-        cacheDirectory: options.cache, settings: settings)
-    let shared = !options.settings.contains { $0.0 == "shared" && $0.1 == "0" }
-    let recognizer = shared ? ears.recognizer : try Hearing.makeRecognizer(
-        config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
-        cacheDirectory: options.cache, settings: settings)
-    // What the pipeline asks of its brain to pick a reading of the audio.
-    let local = LocalChatBrain(brain: brain)
-    ourCommands = try CommandBenchmark.run(
-        rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain,
-        understood: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in false } : local.isCompleteCommand)
-}
-let stockWake = options.stockWake.map { _ in
-    WakeBenchmark.stock(
-        rows: rows, negatives: negatives, positives: StockResults.load(options.stockWake),
-        negativeHyps: StockResults.load(options.stockWakeNegatives))
-}
-let stockCommands = options.stockCommands.map { path in
-    CommandBenchmark.stock(rows: rows, hypotheses: StockResults.load(path), brain: brain)
-}
+    let started = Date()
 
-if let dump = options.dump, let ourCommands {
-    var lines = ""
-    for row in rows {
-        let stock = stockCommands?.transcripts[row.id] ?? ""
-        lines += "\(row.id)\t\(row.text)\t\(ourCommands.transcripts[row.id] ?? "")\t\(stock)\n"
+    var ourWake: WakeFigures?
+    var ourCommands: CommandFigures?
+    if options.only != "stt" {
+        ourWake = try WakeBenchmark.run(rows: rows, negatives: negatives) {
+            try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
+        }
     }
-    try lines.write(toFile: dump, atomically: true, encoding: .utf8)
-}
+    if options.only != "wake" {
+        let ears = try Hearing.makeEars(
+            config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
+            cacheDirectory: options.cache, settings: settings)
+        let shared = !options.settings.contains { $0.0 == "shared" && $0.1 == "0" }
+        let recognizer = shared ? ears.recognizer : try Hearing.makeRecognizer(
+            config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
+            cacheDirectory: options.cache, settings: settings)
+        // What the pipeline asks of its brain to pick a reading of the audio.
+        let local = LocalChatBrain(brain: brain)
+        ourCommands = try CommandBenchmark.run(
+            rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain,
+            understood: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in false } : local.isCompleteCommand)
+    }
+    let stockWake = stock.map { prefix in
+        WakeBenchmark.stock(
+            rows: rows, negatives: negatives, positives: StockResults.load(prefix + "-wake.hyp"),
+            negativeHyps: StockResults.load(prefix + "-negatives.hyp"))
+    }
+    let stockCommands = stock.map { prefix in
+        CommandBenchmark.stock(rows: rows, hypotheses: StockResults.load(prefix + "-commands.hyp"), brain: brain)
+    }
 
-var table = "| condition | system | wake rate | stray wakes | command WER | intent accuracy |\n|---|---|---|---|---|---|\n"
-for condition in conditions {
+    if let dump, let ourCommands {
+        var lines = ""
+        for row in rows {
+            let stock = stockCommands?.transcripts[row.id] ?? ""
+            lines += "\(row.id)\t\(row.text)\t\(ourCommands.transcripts[row.id] ?? "")\t\(stock)\n"
+        }
+        try lines.write(toFile: dump, atomically: true, encoding: .utf8)
+    }
+
+    var table = "| condition | system | wake rate | stray wakes | command WER | intent accuracy |\n|---|---|---|---|---|---|\n"
+    for condition in conditions {
+        for (name, wake, commands) in [("stock", stockWake, stockCommands), ("susi", ourWake, ourCommands)] {
+            guard wake != nil || commands != nil else { continue }
+            table += "| \(condition) | \(name) | \(wake.map { percent($0.rate(condition)) } ?? "-") | "
+            table += "\(wake.map { String($0.strayWakes[condition] ?? 0) } ?? "-") | "
+            table += "\(commands.map { percent($0.wer(condition)) } ?? "-") | "
+            table += "\(commands.map { percent($0.intentAccuracy(condition)) } ?? "-") |\n"
+        }
+    }
     for (name, wake, commands) in [("stock", stockWake, stockCommands), ("susi", ourWake, ourCommands)] {
         guard wake != nil || commands != nil else { continue }
-        table += "| \(condition) | \(name) | \(wake.map { percent($0.rate(condition)) } ?? "-") | "
-        table += "\(wake.map { String($0.strayWakes[condition] ?? 0) } ?? "-") | "
-        table += "\(commands.map { percent($0.wer(condition)) } ?? "-") | "
-        table += "\(commands.map { percent($0.intentAccuracy(condition)) } ?? "-") |\n"
+        table += "| all | \(name) | \(wake.map { percent($0.overallRate) } ?? "-") | "
+        table += "\(wake.map { String($0.strayWakes.values.reduce(0, +)) } ?? "-") | "
+        let words = commands.map { Double($0.errors.values.reduce(0, +)) / Double(max(1, $0.words.values.reduce(0, +))) }
+        let intents = commands.map { Double($0.sameSkill.values.reduce(0, +)) / Double(max(1, $0.commands.values.reduce(0, +))) }
+        table += "\(words.map(percent) ?? "-") | \(intents.map(percent) ?? "-") |\n"
     }
-}
-for (name, wake, commands) in [("stock", stockWake, stockCommands), ("susi", ourWake, ourCommands)] {
-    guard wake != nil || commands != nil else { continue }
-    table += "| all | \(name) | \(wake.map { percent($0.overallRate) } ?? "-") | "
-    table += "\(wake.map { String($0.strayWakes.values.reduce(0, +)) } ?? "-") | "
-    let words = commands.map { Double($0.errors.values.reduce(0, +)) / Double(max(1, $0.words.values.reduce(0, +))) }
-    let intents = commands.map { Double($0.sameSkill.values.reduce(0, +)) / Double(max(1, $0.commands.values.reduce(0, +))) }
-    table += "\(words.map(percent) ?? "-") | \(intents.map(percent) ?? "-") |\n"
-}
-var summary = ""
-for (name, wake) in [("stock", stockWake), ("susi", ourWake)] {
-    guard let wake else { continue }
-    summary += "- \(name): \(wake.negativeWakes) false wakes in \(String(format: "%.1f", wake.negativeSeconds / 60)) min of "
-    summary += "speech without the wake word = \(String(format: "%.1f", wake.falseWakesPerHour)) per hour"
-    if wake.cpuPerAudioSecond > 0 {
-        summary += "; wake detector CPU \(String(format: "%.4f", wake.cpuPerAudioSecond)) s per audio second (on speech)"
+    var summary = ""
+    for (name, wake) in [("stock", stockWake), ("susi", ourWake)] {
+        guard let wake else { continue }
+        summary += "- \(name): \(wake.negativeWakes) false wakes in \(String(format: "%.1f", wake.negativeSeconds / 60)) min of "
+        summary += "speech without the wake word = \(String(format: "%.1f", wake.falseWakesPerHour)) per hour"
+        if wake.cpuPerAudioSecond > 0 {
+            summary += "; wake detector CPU \(String(format: "%.4f", wake.cpuPerAudioSecond)) s per audio second (on speech)"
+        }
+        summary += "\n"
     }
-    summary += "\n"
+    if let ourCommands {
+        summary += "- susi: recogniser finish (last audio to transcript) p95 \(String(format: "%.0f", ourCommands.finishP95)) ms\n"
+    }
+    summary += "- \(rows.count) of \(allRows.count) corpus files\(options.every > 1 ? " (every \(options.every)th)" : ""), "
+    summary += "run took \(String(format: "%.0f", Date().timeIntervalSince(started))) s\n"
+    return (table, summary)
 }
-if let ourCommands {
-    summary += "- susi: recogniser finish (last audio to transcript) p95 \(String(format: "%.0f", ourCommands.finishP95)) ms\n"
-}
-summary += "- \(rows.count) of \(allRows.count) corpus files\(options.every > 1 ? " (every \(options.every)th)" : ""), "
-summary += "run took \(String(format: "%.0f", Date().timeIntervalSince(started))) s\n"
+
+let (table, summary) = try measure(
+    corpus: options.corpus, negativesDirectory: options.negatives, stock: options.stock, dump: options.dump)
 print(table)
 print(summary)
+var heldout = ""
+if let corpus = options.heldoutCorpus, let negatives = options.heldoutNegatives {
+    let measured = try measure(corpus: corpus, negativesDirectory: negatives, stock: options.heldoutStock, dump: nil)
+    heldout = "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
+    print("held-out:\n" + measured.table)
+    print(measured.summary)
+}
 print("settings: \(options.settings.map { "\($0.0)=\($0.1)" }.joined(separator: " "))")
 
 if let results = options.results {
@@ -197,7 +221,7 @@ if let results = options.results {
     var report = (try? String(contentsOfFile: results + ".head", encoding: .utf8)) ?? "# Accuracy benchmark\n\n"
     report += "Run: \(formatter.string(from: Date())) on `\(machine)`, CPU \(cpu), "
     report += "\(ProcessInfo.processInfo.activeProcessorCount) cores.\n\n"
-    report += table + "\n" + summary
+    report += table + "\n" + summary + heldout
     report += "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
     report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
     try report.write(toFile: results, atomically: true, encoding: .utf8)
