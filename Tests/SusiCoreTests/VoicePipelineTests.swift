@@ -101,6 +101,32 @@ final class VoicePipelineTests: XCTestCase {
         }
     }
 
+    /// Quick readings that reach no skill, final ones from `finals`; reopens on `resume`.
+    final class ResumableRecognizer: SpeechRecognizer {
+        var finals: [String]
+        let quick: String
+        var fed = 0
+        var finishes = 0
+        var resumes = 0
+        init(quick: String, finals: [String]) {
+            self.quick = quick
+            self.finals = finals
+        }
+        func start() throws { fed = 0 }
+        func process(_ samples: [Int16]) throws { fed += samples.count }
+        var partial: String? { fed > 0 ? quick : nil }
+        var isInSpeech: Bool { false }
+        var canResume: Bool { true }
+        func resume() throws { resumes += 1 }
+        func finish() throws -> Transcript {
+            finishes += 1
+            let text = finals.isEmpty ? quick : finals.removeFirst()
+            return Transcript(words: text.split(separator: " ").map {
+                Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+            })
+        }
+    }
+
     struct BrainDown: SusiError {
         var stage: Stage { .brain }
         var code: String { "brain-timeout" }
@@ -156,7 +182,8 @@ final class VoicePipelineTests: XCTestCase {
 
     private func run(
         source: ScriptedSource, transcripts: [String], brain: ScriptedBrain,
-        endpointing: EndpointerSettings = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500)
+        endpointing: EndpointerSettings = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
+        recognizer: (any SpeechRecognizer)? = nil
     ) throws -> Run {
         let recorder = RecordingEventSink()
         let synthesizer = ChunkedSynthesizer()
@@ -166,7 +193,7 @@ final class VoicePipelineTests: XCTestCase {
         var voice = "en-us"
         let pipeline = VoicePipeline(
             stages: .init(
-                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(transcripts), brain: brain,
+                source: source, wake: ScriptedWake(), recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
             events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 },
             voice: { VoiceSettings(name: voice) },
@@ -233,6 +260,28 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(ends.count, 2)
         XCTAssertLessThan(transcripts[0] - ends[0], 400)
         XCTAssertGreaterThanOrEqual(transcripts[1] - ends[1], 300, "not understood: a longer silence")
+    }
+
+    func testAPauseGetsTheFinalDecodingWhichEndsTheCommandWhenUnderstood() throws {
+        let source = ScriptedSource([.noise(500), .wake, .voice(900), .noise(1500)])
+        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time is it"])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertEqual(transcript.kind, .transcript(text: "what time is it"))
+        XCTAssertLessThan(transcript.audioMs - speechEnd.audioMs, 300, "ended after the short silence")
+        XCTAssertEqual(recognizer.finishes, 1, "the final decoding at the pause is the transcript")
+        XCTAssertEqual(recognizer.resumes, 0)
+    }
+
+    func testAPauseWhoseFinalDecodingNobodyUnderstandsListensOn() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(300), .voice(600), .noise(1500)])
+        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time", "what time is it"])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        XCTAssertEqual(recognizer.resumes, 1, "reopened after the first pause, then the person went on")
+        XCTAssertEqual(recognizer.finishes, 2)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
     func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {

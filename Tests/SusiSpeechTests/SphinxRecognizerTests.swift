@@ -57,6 +57,23 @@ final class SphinxRecognizerTests: XCTestCase {
         <question> = what time is it | what is the weather | tell me a joke;
         """
 
+    func testAFinishedUtteranceResumesWithAllItsAudio() throws {
+        let samples = try TestAudio.raw("goforward.raw")
+        let recognizer = try SphinxRecognizer()
+        XCTAssertTrue(recognizer.canResume)
+        try recognizer.start()
+        // Ended halfway, in the pause after "go forward", then resumed with the rest.
+        let half = samples.count / 2
+        try recognizer.process(Array(samples[..<half]))
+        let early = try recognizer.finish()
+        XCTAssertEqual(early.text, "go forward")
+        try recognizer.resume()
+        try recognizer.process(Array(samples[half...]))
+        let transcript = try recognizer.finish()
+        XCTAssertEqual(transcript.text, "go forward ten meters")
+        XCTAssertEqual(recognizer.samplesProcessed, samples.count)
+    }
+
     func testRecognisesSynthesizedGoForwardWithACommandGrammar() throws {
         // The generic 5 MB language model hears eSpeak's formant voice saying this as "so far
         // would you use"; the device decodes with a model of the skills' phrasings, which a

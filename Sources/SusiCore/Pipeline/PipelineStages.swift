@@ -43,11 +43,20 @@ public protocol SpeechRecognizer: AnyObject {
     var isInSpeech: Bool { get }
     /// Ends the utterance and returns the final transcript.
     func finish() throws -> Transcript
+    /// Whether `resume` can reopen an utterance that `finish` ended.
+    var canResume: Bool { get }
+    /// Reopens the utterance the last `finish` ended, as if it had not ended: decoding goes
+    /// on after all of its audio. So a pause can be given a final transcript, and the person
+    /// can still go on speaking.
+    func resume() throws
 }
 
 extension SpeechRecognizer {
     /// No other readings: for engines that offer only their best guess.
     public var partialAlternatives: [String] { [] }
+    /// Engines cannot reopen an utterance unless they say so.
+    public var canResume: Bool { false }
+    public func resume() throws {}
 }
 
 /// Answers a query in the SUSI chat.json shape (local skills, the SUSI server, or both).

@@ -204,6 +204,9 @@ public final class VoicePipeline {
         // and again only when the readings change.
         var readings: [String] = []
         var ending = CommandEnding.unfinished
+        // A transcript had at a pause that a skill understands: the command ends there.
+        var early: Transcript?
+        var finishedAtThisPause = false
         while true {
             try stages.recognizer.process(pending)
             if secondPass != nil { command += pending }
@@ -216,11 +219,27 @@ public final class VoicePipeline {
                 }
             }
             if case .ended = endpointer.process(pending, ending: ending) { break }
+            if endpointer.trailingSilenceMs == 0 {
+                finishedAtThisPause = false
+            } else if !finishedAtThisPause, stages.recognizer.canResume,
+                endpointer.trailingSilenceMs >= endpointer.silenceMs(for: .complete)
+            {
+                // The quick readings reach no skill after the short pause that ends a whole
+                // command; the final decoding often hears better, so it is had now, and the
+                // utterance reopened if that reaches no skill either.
+                finishedAtThisPause = true
+                let transcript = try stages.recognizer.finish()
+                if transcript.readings.contains(where: stages.brain.isCompleteCommand) {
+                    early = transcript
+                    break
+                }
+                try stages.recognizer.resume()
+            }
             guard let chunk = try stages.source.read() else { break }
             take(chunk.samples)
             pending = chunk.samples
         }
-        var text = try stages.recognizer.finish().firstReading(where: stages.brain.isCompleteCommand)
+        var text = try (early ?? stages.recognizer.finish()).firstReading(where: stages.brain.isCompleteCommand)
         if let secondPass, !stages.brain.isCompleteCommand(text) {
             let open = try secondPass(command)
             logger.debug("no skill matches \"\(text)\"; second pass heard \"\(open)\"")

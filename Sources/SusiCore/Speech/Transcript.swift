@@ -40,8 +40,11 @@ public struct Transcript: Sendable, Equatable, Codable {
     /// answers), else `text`: recognisers often rank a near miss ("set a timer for five
     /// repeat") just above what was said.
     public func firstReading(where isUnderstood: (String) -> Bool) -> String {
-        ([text] + alternatives).first(where: isUnderstood) ?? text
+        readings.first(where: isUnderstood) ?? text
     }
+
+    /// `text`, then the `alternatives`.
+    public var readings: [String] { [text] + alternatives }
 
     /// The words joined by single spaces; empty when nothing was recognised.
     public var text: String { words.map(\.text).joined(separator: " ") }

@@ -15,6 +15,8 @@ public final class SphinxRecognizer: SpeechRecognizer {
     private let context: AcousticContext?
     /// Samples fed in the current utterance.
     public private(set) var samplesProcessed = 0
+    /// The current utterance's audio as the decoder got it (after the preprocessors), for `resume`.
+    private var decoded: [Int16] = []
 
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
     /// the decoder's dictionary. Audio passes through `preprocessors` first, in order. Each
@@ -59,8 +61,13 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Opens an utterance; transcript times count from here. With a context, first decodes
     /// its recent audio (about 1 s: a few tens of milliseconds of work) to adapt.
+    ///
+    /// Known limit: PocketSphinx 5prealpha's n-gram search numbers frames across utterances,
+    /// so word times after a recogniser's first utterance come late by roughly the audio
+    /// decoded before (`susi transcribe` decodes one utterance; the pipeline uses no word times).
     public func start() throws(SpeechError) {
         samplesProcessed = 0
+        decoded.removeAll(keepingCapacity: true)
         if let recent = context?.recentAudio, !recent.isEmpty {
             // Adapts the front end to the room; the words are not wanted.
             try decoder.startUtterance()
@@ -72,8 +79,13 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
     public func process(_ samples: [Int16]) throws(SpeechError) {
-        try decoder.process(preprocessors.process(samples))
+        try feed(preprocessors.process(samples))
         samplesProcessed += samples.count
+    }
+
+    private func feed(_ cleaned: [Int16]) throws(SpeechError) {
+        try decoder.process(cleaned)
+        decoded += cleaned
     }
 
     /// How many of the lattice's best hypotheses a transcript offers as alternatives.
@@ -116,13 +128,23 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Closes the utterance and returns its words, fillers and silences left out.
     public func finish() throws(SpeechError) -> Transcript {
-        if decoder.isInUtterance { try decoder.process(preprocessors.flush()) }
+        if decoder.isInUtterance { try feed(preprocessors.flush()) }
         try decoder.endUtterance()
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
         transcript.alternatives = otherReadings(than: transcript.text)
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
+    }
+
+    public var canResume: Bool { true }
+
+    /// Reopens the utterance `finish` ended and decodes its audio again (about a tenth of its
+    /// length in time), so that more audio continues it. The front end's adaptation is not
+    /// redone.
+    public func resume() throws(SpeechError) {
+        try decoder.startUtterance()
+        try decoder.process(decoded)
     }
 
     /// Recognises one whole recording.
