@@ -67,6 +67,8 @@ public final class VoicePipeline {
     private static let prerollSamples = 8_000
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
+    /// How much speech a command needs before a pause gets the recogniser's final decoding.
+    static let earlyFinishSpeechMs = 400
     /// Samples handed to the wake detector; it skips audio while a command is heard, so its
     /// positions are mapped back onto `consumed`.
     private var wakeFed = 0
@@ -222,11 +224,14 @@ public final class VoicePipeline {
             if endpointer.trailingSilenceMs == 0 {
                 finishedAtThisPause = false
             } else if !finishedAtThisPause, stages.recognizer.canResume,
-                endpointer.trailingSilenceMs >= endpointer.silenceMs(for: .complete)
+                endpointer.trailingSilenceMs >= endpointer.silenceMs(for: .complete),
+                let first = endpointer.speechStartMs, let last = endpointer.lastVoiceMs,
+                last - first >= Self.earlyFinishSpeechMs
             {
                 // The quick readings reach no skill after the short pause that ends a whole
                 // command; the final decoding often hears better, so it is had now, and the
-                // utterance reopened if that reaches no skill either.
+                // utterance reopened if that reaches no skill either. Not for the first
+                // moments of speech: the end of the wake word, decoded alone, is often "hey".
                 finishedAtThisPause = true
                 let transcript = try stages.recognizer.finish()
                 if transcript.readings.contains(where: stages.brain.isCompleteCommand) {
