@@ -284,6 +284,18 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
+    func testAPauseRightAfterTheWakeWordIsNotDecodedAsACommand() throws {
+        // 200 ms of sound (the tail of the wake word), a pause, then the command.
+        let source = ScriptedSource([.noise(300), .wake, .voice(200), .noise(300), .voice(900), .noise(1500)])
+        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time is it"])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertGreaterThan(speechEnd.audioMs, 1500, "the command after the pause was heard")
+        XCTAssertEqual(recognizer.finishes, 1)
+        XCTAssertEqual(recognizer.resumes, 0)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
     func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .wake, .voice(600), .noise(800)])
         let result = try run(source: source, transcripts: ["play some jazz", "change your voice to british"], brain: timeBrain)
