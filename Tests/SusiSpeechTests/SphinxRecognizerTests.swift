@@ -72,6 +72,15 @@ final class SphinxRecognizerTests: XCTestCase {
         let transcript = try recognizer.finish()
         XCTAssertEqual(transcript.text, "go forward ten meters")
         XCTAssertEqual(recognizer.samplesProcessed, samples.count)
+
+        // A long recording is not kept for resuming.
+        try recognizer.start()
+        try recognizer.process([Int16](repeating: 0, count: SphinxRecognizer.resumableSamples + 1))
+        XCTAssertFalse(recognizer.canResume)
+        _ = try recognizer.finish()
+        XCTAssertThrowsError(try recognizer.resume())
+        try recognizer.start()
+        XCTAssertTrue(recognizer.canResume, "each utterance starts resumable")
     }
 
     func testRecognisesSynthesizedGoForwardWithACommandGrammar() throws {

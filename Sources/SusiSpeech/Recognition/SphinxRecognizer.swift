@@ -15,8 +15,12 @@ public final class SphinxRecognizer: SpeechRecognizer {
     private let context: AcousticContext?
     /// Samples fed in the current utterance.
     public private(set) var samplesProcessed = 0
-    /// The current utterance's audio as the decoder got it (after the preprocessors), for `resume`.
+    /// The current utterance's audio as the decoder got it (after the preprocessors), for
+    /// `resume`; emptied for good once the utterance is longer than `resumableSamples`.
     private var decoded: [Int16] = []
+    private var tooLongToResume = false
+    /// The longest utterance kept for `resume`: 30 s (longer than any command), 1 MB.
+    static let resumableSamples = 16_000 * 30
 
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
     /// the decoder's dictionary. Audio passes through `preprocessors` first, in order. Each
@@ -68,6 +72,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
     public func start() throws(SpeechError) {
         samplesProcessed = 0
         decoded.removeAll(keepingCapacity: true)
+        tooLongToResume = false
         if let recent = context?.recentAudio, !recent.isEmpty {
             // Adapts the front end to the room; the words are not wanted.
             try decoder.startUtterance()
@@ -85,7 +90,14 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     private func feed(_ cleaned: [Int16]) throws(SpeechError) {
         try decoder.process(cleaned)
-        decoded += cleaned
+        guard !tooLongToResume else { return }
+        if decoded.count + cleaned.count > Self.resumableSamples {
+            // A long recording (`susi transcribe`), not a command: not worth a copy.
+            tooLongToResume = true
+            decoded = []
+        } else {
+            decoded += cleaned
+        }
     }
 
     /// How many of the lattice's best hypotheses a transcript offers as alternatives.
@@ -137,12 +149,14 @@ public final class SphinxRecognizer: SpeechRecognizer {
         return transcript
     }
 
-    public var canResume: Bool { true }
+    /// True unless the utterance outgrew `resumableSamples`.
+    public var canResume: Bool { !tooLongToResume }
 
     /// Reopens the utterance `finish` ended and decodes its audio again (about a tenth of its
     /// length in time), so that more audio continues it. The front end's adaptation is not
     /// redone.
     public func resume() throws(SpeechError) {
+        guard canResume else { throw SpeechError(.decodeFailed, "the utterance is too long to resume") }
         try decoder.startUtterance()
         try decoder.process(decoded)
     }
