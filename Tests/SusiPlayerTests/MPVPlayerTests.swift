@@ -61,16 +61,16 @@ final class MPVPlayerTests: XCTestCase {
     }
 
     /// What mpv is playing, nil while it has no path (between entries, still opening).
+    private func path(_ player: MPVPlayer) -> String? {
+        (try? player.property("path"))??.stringValue
+    }
+
     /// The state letter of process `pid` in /proc (R running, S sleeping, T stopped, ...).
     private func processState(_ pid: Int32) -> String? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let end = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: end)...].split(separator: " ").first.map(String.init)
-    }
-
-    private func path(_ player: MPVPlayer) -> String? {
-        (try? player.property("path"))??.stringValue
     }
 
     /// Polls `condition` every 20 ms for up to `timeout` seconds.

@@ -99,6 +99,12 @@ public struct Endpointer: Sendable {
         return elapsedMs - lastVoiceMs
     }
 
+    /// How long the speech has lasted up to its last voiced frame, in ms; 0 before speech.
+    public var speechMs: Int {
+        guard let speechStartMs, let lastVoiceMs else { return 0 }
+        return lastVoiceMs - speechStartMs
+    }
+
     /// The tracked background level in dBFS.
     public var noiseFloorDB: Double? { activity.noiseFloorDB }
 

@@ -225,8 +225,7 @@ public final class VoicePipeline {
                 finishedAtThisPause = false
             } else if !finishedAtThisPause, stages.recognizer.canResume,
                 endpointer.trailingSilenceMs >= endpointer.silenceMs(for: .complete),
-                let first = endpointer.speechStartMs, let last = endpointer.lastVoiceMs,
-                last - first >= Self.earlyFinishSpeechMs
+                endpointer.speechMs >= Self.earlyFinishSpeechMs
             {
                 // The quick readings reach no skill after the short pause that ends a whole
                 // command; the final decoding often hears better, so it is had now, and the
