@@ -108,18 +108,39 @@ final class VoicePipelineTests: XCTestCase {
         var fed = 0
         var finishes = 0
         var resumes = 0
+        /// Samples fed by each `finish`.
+        var fedAtFinish: [Int] = []
+        /// How often the readings of the audio so far were asked for (a lattice search each).
+        var weighings = 0
+        /// Audio fed to a finished utterance (a pipeline bug: it would be lost).
+        var fedWhileFinished = 0
+        private var open = false
         init(quick: String, finals: [String]) {
             self.quick = quick
             self.finals = finals
         }
-        func start() throws { fed = 0 }
-        func process(_ samples: [Int16]) throws { fed += samples.count }
+        func start() throws {
+            fed = 0
+            open = true
+        }
+        func process(_ samples: [Int16]) throws {
+            if open { fed += samples.count } else { fedWhileFinished += samples.count }
+        }
         var partial: String? { fed > 0 ? quick : nil }
+        var partialAlternatives: [String] {
+            weighings += 1
+            return []
+        }
         var isInSpeech: Bool { false }
         var canResume: Bool { true }
-        func resume() throws { resumes += 1 }
+        func resume() throws {
+            resumes += 1
+            open = true
+        }
         func finish() throws -> Transcript {
             finishes += 1
+            fedAtFinish.append(fed)
+            open = false
             let text = finals.isEmpty ? quick : finals.removeFirst()
             return Transcript(words: text.split(separator: " ").map {
                 Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
@@ -282,6 +303,30 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(recognizer.resumes, 1, "reopened after the first pause, then the person went on")
         XCTAssertEqual(recognizer.finishes, 2)
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
+    func testReadingsAreWeighedOnlyWhereAPauseCouldEndTheCommand() throws {
+        // Short gaps between words, then the end of the command.
+        let source = ScriptedSource([.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)])
+        let recognizer = ResumableRecognizer(quick: "what time is it", finals: [])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        XCTAssertEqual(recognizer.weighings, 1, "not in the gaps between words, once at the end")
+        XCTAssertEqual(recognizer.finishes, 1)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
+    func testAPauseDecidedEarlyThenMoreSpeechLosesNoAudio() throws {
+        // The pause after "what time" reaches the decision point, then the person goes on.
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(160), .voice(600), .noise(1500)])
+        let recognizer = ResumableRecognizer(quick: "what time is it", finals: ["what time", "what time is it"])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        XCTAssertEqual(recognizer.finishes, 2)
+        XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on")
+        XCTAssertEqual(recognizer.fedWhileFinished, 0)
+        // Everything up to the decision point of the last pause (100 ms into it).
+        XCTAssertGreaterThanOrEqual(recognizer.fedAtFinish.last ?? 0, (600 + 160 + 600 + 80) * 16, "the held audio was decoded")
     }
 
     func testAPauseRightAfterTheWakeWordIsNotDecodedAsACommand() throws {

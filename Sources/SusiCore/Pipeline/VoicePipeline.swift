@@ -67,8 +67,12 @@ public final class VoicePipeline {
     private static let prerollSamples = 8_000
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
-    /// How much speech a command needs before a pause gets the recogniser's final decoding.
+    /// How much speech a command needs before a pause gets the recogniser's final decoding
+    /// when no quick reading reaches a skill.
     static let earlyFinishSpeechMs = 400
+    /// How long before the short silence that ends a complete command its final decoding
+    /// starts (it takes 50-150 ms).
+    static let decisionLeadMs = 100
     /// Samples handed to the wake detector; it skips audio while a command is heard, so its
     /// positions are mapped back onto `consumed`.
     private var wakeFed = 0
@@ -202,48 +206,78 @@ public final class VoicePipeline {
         // The command's audio, kept for a second pass only.
         var command: [Int16] = []
         // How finished the words so far sound (in the best reading, or else in another reading
-        // a skill understands). It only matters once the person pauses, so it is judged then,
-        // and again only when the readings change.
-        var readings: [String] = []
+        // a skill understands). It only matters where a pause could end the command, so the
+        // readings (a lattice search, and the brain on each) are weighed only at three points
+        // of a pause: `decisionLeadMs` before the short silence that ends a complete command,
+        // at that silence, and at the one that ends an undecided command.
         var ending = CommandEnding.unfinished
-        // A transcript had at a pause that a skill understands: the command ends there.
-        var early: Transcript?
-        var finishedAtThisPause = false
+        let shortMs = endpointer.silenceMs(for: .complete)
+        let decisionMs = max(10, shortMs - Self.decisionLeadMs)
+        let weighingPoints = [decisionMs, shortMs, endpointer.silenceMs(for: .undecided)]
+        // The latest of those points weighed in this pause; 0 while the person speaks.
+        var weighedAt = 0
+        /// Weighs the recogniser's quick readings into `ending`; returns the index of the first
+        /// one a skill understands (0: the best one).
+        func weighReadings(_ silence: Int) -> Int? {
+            guard let words = stages.recognizer.partial else { return nil }
+            let readings = [words] + stages.recognizer.partialAlternatives
+            let understood = readings.firstIndex(where: stages.brain.isCompleteCommand)
+            ending = .of(understood.map { readings[$0] } ?? words, matchesSkill: understood != nil)
+            logger.trace("\(silence) ms into a pause: \(ending) \(readings)")
+            return understood
+        }
+        // The final decoding had in this pause, when the command is to end with it; the audio
+        // after it is held back, and decoded only if the person goes on.
+        var finalAtPause: Transcript?
+        var held: [Int16] = []
         while true {
-            try stages.recognizer.process(pending)
+            if finalAtPause == nil { try stages.recognizer.process(pending) } else { held += pending }
             if secondPass != nil { command += pending }
-            if endpointer.trailingSilenceMs > 0, let words = stages.recognizer.partial {
-                let now = [words] + stages.recognizer.partialAlternatives
-                if now != readings {
-                    readings = now
-                    let understood = readings.first(where: stages.brain.isCompleteCommand)
-                    ending = .of(understood ?? words, matchesSkill: understood != nil)
+            let silence = endpointer.trailingSilenceMs
+            if silence > 0, finalAtPause == nil,
+                let point = weighingPoints.last(where: { $0 > weighedAt && silence + pending.count / 16 >= $0 })
+            {
+                weighedAt = point
+                let understood = weighReadings(silence)
+                // The best quick reading reaches a skill ahead of the short silence: the final
+                // decoding is had now, so the answer is ready when that silence is over. Not on
+                // another reading: then the pause is often a gap inside the command, and
+                // decoding the utterance again when the person goes on shifts what is heard.
+                let ahead = point == decisionMs && understood == 0
+                // No quick reading reaches a skill at the short silence: the final decoding
+                // often hears better (the utterance is reopened if that reaches no skill either).
+                // Not in the first moments of speech: the end of the wake word, decoded alone,
+                // is often "hey".
+                let instead = point == shortMs && understood == nil && endpointer.speechMs >= Self.earlyFinishSpeechMs
+                if ahead || instead, stages.recognizer.canResume {
+                    let transcript = try stages.recognizer.finish()
+                    logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
+                    if ahead || transcript.readings.contains(where: stages.brain.isCompleteCommand) {
+                        finalAtPause = transcript
+                        ending = .complete
+                    } else {
+                        try stages.recognizer.resume()
+                        _ = weighReadings(silence)
+                    }
                 }
             }
             if case .ended = endpointer.process(pending, ending: ending) { break }
             if endpointer.trailingSilenceMs == 0 {
-                finishedAtThisPause = false
-            } else if !finishedAtThisPause, stages.recognizer.canResume,
-                endpointer.trailingSilenceMs >= endpointer.silenceMs(for: .complete),
-                endpointer.speechMs >= Self.earlyFinishSpeechMs
-            {
-                // The quick readings reach no skill after the short pause that ends a whole
-                // command; the final decoding often hears better, so it is had now, and the
-                // utterance reopened if that reaches no skill either. Not for the first
-                // moments of speech: the end of the wake word, decoded alone, is often "hey".
-                finishedAtThisPause = true
-                let transcript = try stages.recognizer.finish()
-                if transcript.readings.contains(where: stages.brain.isCompleteCommand) {
-                    early = transcript
-                    break
+                // The person goes on.
+                if finalAtPause != nil {
+                    finalAtPause = nil
+                    try stages.recognizer.resume()
+                    try stages.recognizer.process(held)
                 }
-                try stages.recognizer.resume()
+                held = []
+                weighedAt = 0
+                ending = .unfinished
             }
             guard let chunk = try stages.source.read() else { break }
             take(chunk.samples)
             pending = chunk.samples
         }
-        var text = try (early ?? stages.recognizer.finish()).firstReading(where: stages.brain.isCompleteCommand)
+        var text = try (finalAtPause ?? stages.recognizer.finish()).firstReading(where: stages.brain.isCompleteCommand)
         if let secondPass, !stages.brain.isCompleteCommand(text) {
             let open = try secondPass(command)
             logger.debug("no skill matches \"\(text)\"; second pass heard \"\(open)\"")

@@ -237,6 +237,27 @@ public final class SphinxDecoder {
         isInUtterance = true
     }
 
+    /// The front end's running cepstral-mean estimate, which each utterance's end updates.
+    public struct FrontEndState {
+        fileprivate var mean: [mfcc_t]
+        fileprivate var sum: [mfcc_t]
+        fileprivate var frames: Int32
+    }
+
+    /// The front end's state now, to decode audio again as it was first decoded.
+    public var frontEndState: FrontEndState {
+        let length = Int(susi_ps_cmn_length(decoder))
+        var state = FrontEndState(mean: Array(repeating: 0, count: length), sum: Array(repeating: 0, count: length), frames: 0)
+        if length > 0 { susi_ps_cmn_get(decoder, &state.mean, &state.sum, &state.frames) }
+        return state
+    }
+
+    /// Puts back a state read from `frontEndState`.
+    public func restore(_ state: FrontEndState) {
+        guard !state.mean.isEmpty, state.mean.count == Int(susi_ps_cmn_length(decoder)) else { return }
+        susi_ps_cmn_set(decoder, state.mean, state.sum, state.frames)
+    }
+
     /// Decodes `samples` (mono int16 at the configured rate) as they arrive.
     ///
     /// - Throws: `stt-decode-failed` outside an utterance or when PocketSphinx fails.

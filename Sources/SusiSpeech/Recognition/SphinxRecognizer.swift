@@ -19,6 +19,8 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// `resume`; emptied for good once the utterance is longer than `resumableSamples`.
     private var decoded: [Int16] = []
     private var tooLongToResume = false
+    /// The front end as the utterance began, for `resume`.
+    private var frontEndAtStart: SphinxDecoder.FrontEndState?
     /// The longest utterance kept for `resume`: 30 s (longer than any command), 1 MB.
     static let resumableSamples = 16_000 * 30
 
@@ -79,6 +81,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
             try decoder.process(preprocessors.process(recent) + preprocessors.flush())
             try decoder.endUtterance()
         }
+        frontEndAtStart = decoder.frontEndState
         try decoder.startUtterance()
     }
 
@@ -153,10 +156,11 @@ public final class SphinxRecognizer: SpeechRecognizer {
     public var canResume: Bool { !tooLongToResume }
 
     /// Reopens the utterance `finish` ended and decodes its audio again (about a tenth of its
-    /// length in time), so that more audio continues it. The front end's adaptation is not
-    /// redone.
+    /// length in time), from the front end's state as the utterance began, so that more audio
+    /// continues it as if it had never been closed.
     public func resume() throws(SpeechError) {
         guard canResume else { throw SpeechError(.decodeFailed, "the utterance is too long to resume") }
+        if let frontEndAtStart { decoder.restore(frontEndAtStart) }
         try decoder.startUtterance()
         try decoder.process(decoded)
     }
