@@ -33,6 +33,8 @@ public enum Hearing {
         public var verifyWake: Bool
         /// The phrase's prior in the verifier (`VerifiedWakeWordDetector` `phrasePrior`).
         public var wakeVerifierPrior: Double
+        /// The verifier's `readingsMargin` (`hotword.verify_margin`).
+        public var wakeVerifierMargin: Int
 
         /// The measured defaults, adjusted by `config` (`hotword.*`, `stt.*`).
         public init(config: Config = Config()) {
@@ -47,6 +49,7 @@ public enum Hearing {
             wakePreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
             verifyWake = config.hotword.verify
             wakeVerifierPrior = Hearing.defaultVerifierPrior
+            wakeVerifierMargin = config.hotword.verifyMargin
         }
     }
 
@@ -158,7 +161,7 @@ public enum Hearing {
         guard settings.verifyWake else { return spotter }
         return try VerifiedWakeWordDetector(
             spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords,
-            phrasePrior: settings.wakeVerifierPrior, logger: logger)
+            phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, logger: logger)
     }
 
     /// The recogniser with PocketSphinx's generic en-us model and all of cmudict (plus the

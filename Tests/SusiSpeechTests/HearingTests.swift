@@ -89,8 +89,28 @@ final class HearingTests: XCTestCase {
     }
 
     func testVerifiedWakeDetectorWakesOnTheNameOnly() throws {
-        let wake = try Hearing.makeWakeDetector(config: Config(), modelsDirectory: TestAudio.modelsDirectory)
-        XCTAssertTrue(wake is VerifiedWakeWordDetector)
+        try assertWakesOnTheNameOnly(config: Config())
+    }
+
+    func testVerifierWithAReadingsMarginStillWakesOnTheNameOnly() throws {
+        var config = Config()
+        config.hotword.verifyMargin = 100
+        XCTAssertEqual(Hearing.Settings(config: config).wakeVerifierMargin, 100)
+        try assertWakesOnTheNameOnly(config: config)
+    }
+
+    func testVerifierMarginAcceptsThePhraseInNearReadingsOnly() {
+        let readings = [(text: "see you", score: -1000), (text: "susi(2) you", score: -1080), (text: "susi", score: -1400)]
+        XCTAssertFalse(VerifiedWakeWordDetector.holds(readings, ["susi"], margin: 0))
+        XCTAssertFalse(VerifiedWakeWordDetector.holds(readings, ["susi"], margin: 50))
+        XCTAssertTrue(VerifiedWakeWordDetector.holds(readings, ["susi"], margin: 100), "an alternate pronunciation counts")
+        XCTAssertFalse(VerifiedWakeWordDetector.holds(readings, ["hey", "susi"], margin: 1000))
+        XCTAssertFalse(VerifiedWakeWordDetector.holds([], ["susi"], margin: 100))
+    }
+
+    private func assertWakesOnTheNameOnly(config: Config, file: StaticString = #filePath, line: UInt = #line) throws {
+        let wake = try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory)
+        XCTAssertTrue(wake is VerifiedWakeWordDetector, file: file, line: line)
         var heard: [WakeWordDetection] = []
         let sentences = [
             "susi what time is it", "the sun is shining and the sea is blue", "she sells sea shells by the sea shore",
@@ -109,8 +129,8 @@ final class HearingTests: XCTestCase {
                 found += now
             }
             heard.append(contentsOf: found)
-            XCTAssertEqual(found.count, text.hasPrefix("susi") ? 1 : 0, text)
+            XCTAssertEqual(found.count, text.hasPrefix("susi") ? 1 : 0, text, file: file, line: line)
         }
-        XCTAssertEqual(heard.first?.phrase, "susi")
+        XCTAssertEqual(heard.first?.phrase, "susi", file: file, line: line)
     }
 }

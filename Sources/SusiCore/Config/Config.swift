@@ -32,6 +32,10 @@ public struct Config: Sendable, Equatable {
         /// Re-decode each candidate wake word before waking (bench/RESULTS.md: far fewer
         /// false wakes on ordinary speech).
         public var verify = true
+        /// How far below the verifier's best reading another reading with the phrase still
+        /// wakes, in PocketSphinx log units; 0: only the best reading (bench/RESULTS.md: 100
+        /// finds more wake words on other voices, with more false wakes).
+        public var verifyMargin = 0
     }
 
     /// Speech recognition and endpointing.

@@ -35,19 +35,27 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// How short a phone can be, even in quick speech (about 16 phones per second).
     static let millisecondsPerPhone = 60
 
+    /// How far below the verifier's best reading (PocketSphinx log units) another reading that
+    /// holds the phrase still confirms it; 0 for the best reading only.
+    private let readingsMargin: Int
+    /// The verifier's readings considered with a margin.
+    static let readingsLimit = 10
+
     /// Candidates rejected so far (for logs and benchmarks).
     public private(set) var rejectedCount = 0
 
     /// Wraps `spotter`; `phrase` is its wake phrase, whose words `dictionaries` (or cmudict)
     /// must pronounce. `phrasePrior` is the phrase's share of the verifier's unigram model:
-    /// larger accepts more.
+    /// larger accepts more. `readingsMargin` also accepts the phrase in the verifier's other
+    /// likely readings down to that far below its best (`hotword.verify_margin`).
     ///
     /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
     public init(
         spotter: SphinxWakeWordDetector, phrase: String, dictionaries: [PronunciationDictionary] = [],
-        phrasePrior: Double = 0.3, logger: Logger = .silent
+        phrasePrior: Double = 0.3, readingsMargin: Int = 0, logger: Logger = .silent
     ) throws(SpeechError) {
         self.spotter = spotter
+        self.readingsMargin = readingsMargin
         self.logger = logger
         let words = phrase.lowercased().split(separator: " ").map(String.init)
         phraseWords = words
@@ -123,7 +131,18 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         let to = min(consumed, candidate.endMilliseconds * 16 + marginAfter)
         guard to > from else { return false }
         let words = try decode(Array(history[(from - historyStart)..<(to - historyStart)]))
-        return Self.contains(words, phraseWords)
+        if Self.contains(words, phraseWords) { return true }
+        guard readingsMargin > 0 else { return false }
+        return Self.holds(verifier.alternatives(limit: Self.readingsLimit), phraseWords, margin: readingsMargin)
+    }
+
+    /// Whether a reading within `margin` of the best one's score has `phrase` in it.
+    static func holds(_ readings: [(text: String, score: Int)], _ phrase: [String], margin: Int) -> Bool {
+        let best = readings.map(\.score).max() ?? 0
+        return readings.contains { reading in
+            best - reading.score <= margin
+                && contains(reading.text.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }, phrase)
+        }
     }
 
     /// The words the verifier hears in `samples`, alternate suffixes removed.

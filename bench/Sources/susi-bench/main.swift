@@ -68,6 +68,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "verify": settings.verifyWake = flag
         case "shared", "alternatives": break
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
+        case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
         case "wake.floor": settings.wakeNoiseFloor = Double(value)
         case "prime": CommandBenchmark.prime = Int(value) ?? 0
