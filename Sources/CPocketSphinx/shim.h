@@ -12,6 +12,9 @@ static inline cmd_ln_t *susi_ps_config_from_argv(int argc, char *argv[]) {
     return cmd_ln_parse_r(NULL, ps_args(), argc, argv, TRUE);
 }
 
+/// The live cepstral mean sits in feat_t/cmn_t struct fields, with no accessor functions that
+/// save and restore all of it (cmn_live_set also rewrites the running sum): these reach it.
+
 /// Length of the front end's cepstral-mean vector (0 without one).
 static inline int susi_ps_cmn_length(ps_decoder_t *ps) {
     feat_t *feat = ps_get_feat(ps);
