@@ -315,6 +315,13 @@ public final class SphinxDecoder {
         return result
     }
 
+    /// The texts of `readings` (from `alternatives`) that score at most `margin` below the
+    /// best one, in their order.
+    public static func texts(of readings: [(text: String, score: Int)], within margin: Int) -> [String] {
+        let best = readings.map(\.score).max() ?? 0
+        return readings.filter { best - $0.score <= margin }.map(\.text)
+    }
+
     /// Whether the decoder's voice activity detector currently hears speech.
     public var isInSpeech: Bool { ps_get_in_speech(decoder) != 0 }
 

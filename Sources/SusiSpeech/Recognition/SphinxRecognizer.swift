@@ -129,10 +129,9 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// The lattice's readings other than `best`, words only, within `alternativesMargin`.
     private func otherReadings(than best: String) -> [String] {
         let readings = decoder.alternatives(limit: Self.alternativesLimit)
-        let top = readings.map(\.score).max() ?? 0
         var alternatives: [String] = []
-        for reading in readings where top - reading.score <= Self.alternativesMargin {
-            let text = Self.words(of: reading.text).joined(separator: " ")
+        for reading in SphinxDecoder.texts(of: readings, within: Self.alternativesMargin) {
+            let text = Self.words(of: reading).joined(separator: " ")
             if !text.isEmpty, text != best, !alternatives.contains(text) { alternatives.append(text) }
         }
         return alternatives

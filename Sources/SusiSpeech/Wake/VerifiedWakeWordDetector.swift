@@ -138,14 +138,10 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
 
     /// Whether a reading within `margin` of the best one's score has `phrase` in it.
     static func holds(_ readings: [(text: String, score: Int)], _ phrase: [String], margin: Int) -> Bool {
-        let best = readings.map(\.score).max() ?? 0
-        return readings.contains { reading in
-            best - reading.score <= margin
-                && contains(reading.text.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }, phrase)
-        }
+        SphinxDecoder.texts(of: readings, within: margin).contains { contains(SphinxRecognizer.words(of: $0), phrase) }
     }
 
-    /// The words the verifier hears in `samples`, alternate suffixes removed.
+    /// The words the verifier hears in `samples` (alternate suffixes and fillers removed).
     func decode(_ samples: [Int16]) throws(SpeechError) -> [String] {
         do {
             try verifier.startUtterance()
@@ -154,7 +150,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw SpeechError(.wakeDecodeFailed, "wake word verifier: \(error.message)")
         }
-        return (verifier.hypothesis ?? "").split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }
+        return SphinxRecognizer.words(of: verifier.hypothesis ?? "")
     }
 
     /// Short, frequent English words, some close to "susi" ("see", "so", "sue", "easy"): the
