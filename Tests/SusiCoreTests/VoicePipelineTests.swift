@@ -199,6 +199,15 @@ final class VoicePipelineTests: XCTestCase {
         let sink: RecordingSink
         let performed: [ChatAction]
         var names: [String] { events.map(\.name) }
+        /// The kind of the first `transcript` event.
+        var transcript: PipelineEvent.Kind? { events.first { $0.name == "transcript" }?.kind }
+    }
+
+    /// A run with a recogniser that can reopen an utterance (`ResumableRecognizer`).
+    private func runResumable(_ segments: [Segment], quick: String, finals: [String]) throws -> (Run, ResumableRecognizer) {
+        let recognizer = ResumableRecognizer(quick: quick, finals: finals)
+        let result = try run(source: ScriptedSource(segments), transcripts: [], brain: timeBrain, recognizer: recognizer)
+        return (result, recognizer)
     }
 
     private func run(
@@ -284,9 +293,8 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testAPauseGetsTheFinalDecodingWhichEndsTheCommandWhenUnderstood() throws {
-        let source = ScriptedSource([.noise(500), .wake, .voice(900), .noise(1500)])
-        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time is it"])
-        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        let (result, recognizer) = try runResumable([.noise(500), .wake, .voice(900), .noise(1500)],
+            quick: "what time sit", finals: ["what time is it"])
         let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
         let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
         XCTAssertEqual(transcript.kind, .transcript(text: "what time is it"))
@@ -296,10 +304,9 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testAPauseWhoseFinalDecodingNobodyUnderstandsListensOn() throws {
-        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(300), .voice(600), .noise(1500)])
-        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time", "what time is it"])
-        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
-        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(600), .noise(300), .voice(600), .noise(1500)],
+            quick: "what time sit", finals: ["what time", "what time is it"])
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.resumes, 1, "reopened after the first pause, then the person went on")
         XCTAssertEqual(recognizer.finishes, 2)
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
@@ -307,10 +314,9 @@ final class VoicePipelineTests: XCTestCase {
 
     func testReadingsAreWeighedOnlyWhereAPauseCouldEndTheCommand() throws {
         // Short gaps between words, then the end of the command.
-        let source = ScriptedSource([.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)])
-        let recognizer = ResumableRecognizer(quick: "what time is it", finals: [])
-        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
-        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)],
+            quick: "what time is it", finals: [])
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.weighings, 1, "not in the gaps between words, once at the end")
         XCTAssertEqual(recognizer.finishes, 1)
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
@@ -318,10 +324,9 @@ final class VoicePipelineTests: XCTestCase {
 
     func testAPauseDecidedEarlyThenMoreSpeechLosesNoAudio() throws {
         // The pause after "what time" reaches the decision point, then the person goes on.
-        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(160), .voice(600), .noise(1500)])
-        let recognizer = ResumableRecognizer(quick: "what time is it", finals: ["what time", "what time is it"])
-        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
-        XCTAssertEqual(result.events.first { $0.name == "transcript" }?.kind, .transcript(text: "what time is it"))
+        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(600), .noise(160), .voice(600), .noise(1500)],
+            quick: "what time is it", finals: ["what time", "what time is it"])
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.finishes, 2)
         XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on")
         XCTAssertEqual(recognizer.fedWhileFinished, 0)
@@ -331,9 +336,8 @@ final class VoicePipelineTests: XCTestCase {
 
     func testAPauseRightAfterTheWakeWordIsNotDecodedAsACommand() throws {
         // 200 ms of sound (the tail of the wake word), a pause, then the command.
-        let source = ScriptedSource([.noise(300), .wake, .voice(200), .noise(300), .voice(900), .noise(1500)])
-        let recognizer = ResumableRecognizer(quick: "what time sit", finals: ["what time is it"])
-        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: recognizer)
+        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(200), .noise(300), .voice(900), .noise(1500)],
+            quick: "what time sit", finals: ["what time is it"])
         let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
         XCTAssertGreaterThan(speechEnd.audioMs, 1500, "the command after the pause was heard")
         XCTAssertEqual(recognizer.finishes, 1)
