@@ -21,6 +21,8 @@ mkdir -p "$OUT"
 [ -f "$OUT/heldout/manifest.jsonl" ] || (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout)
 [ -f "$OUT/heldout-negatives/negatives.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives --negatives)
+# The wake word in one breath with the command, at six speaking rates.
+[ -f "$OUT/breath/manifest.jsonl" ] || python3 bench/one-breath.py "$OUT/breath" >/dev/null
 
 # The stock setup the older SUSI speaker used: generic en-us model, cmudict, keyphrase
 # "susi" at 1e-20, PocketSphinx's own defaults otherwise; one pocketsphinx_batch run each.
@@ -62,4 +64,4 @@ swift build -c release --scratch-path "${SCRATCH:-.build}" --product susi-bench 
 "${SCRATCH:-.build}/release/susi-bench" --corpus "$OUT/corpus" --negatives "$OUT/negatives" \
     --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
-    --heldout-stock "$OUT/heldout-stock" --results bench/RESULTS.md "$@"
+    --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --results bench/RESULTS.md "$@"

@@ -108,6 +108,22 @@ final class HearingTests: XCTestCase {
         XCTAssertFalse(VerifiedWakeWordDetector.holds([], ["susi"], margin: 100))
     }
 
+    func testVerifierWakesOnANameSaidQuicklyInOneBreath() throws {
+        // At 230 words per minute the spotter places "susi" in about 220 ms: short, but not as
+        // short as ordinary speech squeezed into "susi".
+        var voice = VoiceSettings()
+        voice.rate = 230
+        for text in ["susi what time is it", "susi tell me a joke"] {
+            let wake = try Hearing.makeWakeDetector(config: Config(), modelsDirectory: TestAudio.modelsDirectory)
+            let audio = try TestAudio.spoken(text, voice: voice)
+            var found: [WakeWordDetection] = []
+            for start in stride(from: 0, to: audio.count, by: 1600) {
+                found += try wake.process(Array(audio[start..<min(audio.count, start + 1600)]))
+            }
+            XCTAssertEqual(found.count, 1, text)
+        }
+    }
+
     private func assertWakesOnTheNameOnly(config: Config, file: StaticString = #filePath, line: UInt = #line) throws {
         let wake = try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory)
         XCTAssertTrue(wake is VerifiedWakeWordDetector, file: file, line: line)
@@ -124,7 +140,7 @@ final class HearingTests: XCTestCase {
                 for detection in now {
                     // Checked only once the audio after the phrase has arrived.
                     XCTAssertGreaterThanOrEqual(wake.position, detection.endMilliseconds + 200)
-                    XCTAssertGreaterThanOrEqual(detection.endMilliseconds - detection.startMilliseconds, 4 * 60)
+                    XCTAssertGreaterThanOrEqual(detection.endMilliseconds - detection.startMilliseconds, 4 * 50)
                 }
                 found += now
             }

@@ -20,6 +20,8 @@ struct Options {
     var heldoutCorpus: String?
     var heldoutNegatives: String?
     var heldoutStock: String?
+    /// `bench/one-breath.py`'s files: the wake word said in one breath with the command.
+    var breathCorpus: String?
     var results: String?
     var every = 1
     var only: String?
@@ -42,6 +44,7 @@ func parseOptions() -> Options {
         case "--heldout-corpus": options.heldoutCorpus = value
         case "--heldout-negatives": options.heldoutNegatives = value
         case "--heldout-stock": options.heldoutStock = value
+        case "--breath-corpus": options.breathCorpus = value
         case "--results": options.results = value
         case "--every": options.every = max(1, Int(value) ?? 1)
         case "--only": options.only = value
@@ -201,6 +204,19 @@ if let corpus = options.heldoutCorpus, let negatives = options.heldoutNegatives 
     heldout = "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
     print("held-out:\n" + measured.table)
     print(measured.summary)
+}
+if let corpus = options.breathCorpus {
+    let rows = try Corpus.rows(corpus)
+    let figures = try WakeBenchmark.run(rows: rows, negatives: []) {
+        try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
+    }
+    let rates = rows.map(\.condition).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    var table = "| " + rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n"
+    table += "|" + String(repeating: "---|", count: rates.count) + "\n"
+    table += "| " + rates.map { percent(figures.rate($0)) }.joined(separator: " | ") + " |\n"
+    heldout += "\n### Wake word in one breath with the command (`bench/one-breath.py`)\n\n"
+    heldout += "Wake rate by speaking rate (eSpeak NG's default is 175 words per minute), \(rows.count) files:\n\n" + table
+    print("one breath:\n" + table)
 }
 print("settings: \(options.settings.map { "\($0.0)=\($0.1)" }.joined(separator: " "))")
 
