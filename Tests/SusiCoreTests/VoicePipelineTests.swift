@@ -312,6 +312,18 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
+    func testAPauseWhoseFinalDecodingNobodyUnderstandsEndsWithItAfterTheLongerSilence() throws {
+        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(900), .noise(1500)],
+            quick: "what time sit", finals: ["what is the thyme"])
+        XCTAssertEqual(result.transcript, .transcript(text: "what is the thyme"))
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 340, "waited for the undecided silence (350 ms)")
+        XCTAssertEqual(recognizer.finishes, 1, "decoded once, at the short silence")
+        XCTAssertEqual(recognizer.resumes, 0, "not reopened: the person said no more")
+        XCTAssertEqual(recognizer.fedWhileFinished, 0)
+    }
+
     func testReadingsAreWeighedOnlyWhereAPauseCouldEndTheCommand() throws {
         // Short gaps between words, then the end of the command.
         let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)],

@@ -245,20 +245,17 @@ public final class VoicePipeline {
                 // decoding the utterance again when the person goes on shifts what is heard.
                 let ahead = point == decisionMs && understood == 0
                 // No quick reading reaches a skill at the short silence: the final decoding
-                // often hears better (the utterance is reopened if that reaches no skill either).
+                // often hears better. When it reaches no skill either, the command still waits
+                // for the longer silence, and ends with this decoding unless the person goes on.
                 // Not in the first moments of speech: the end of the wake word, decoded alone,
                 // is often "hey".
                 let instead = point == shortMs && understood == nil && endpointer.speechMs >= Self.earlyFinishSpeechMs
                 if ahead || instead, stages.recognizer.canResume {
                     let transcript = try stages.recognizer.finish()
                     logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
-                    if ahead || transcript.readings.contains(where: stages.brain.isCompleteCommand) {
-                        finalAtPause = transcript
-                        ending = .complete
-                    } else {
-                        try stages.recognizer.resume()
-                        _ = weighReadings(silence)
-                    }
+                    finalAtPause = transcript
+                    let reached = ahead || transcript.readings.contains(where: stages.brain.isCompleteCommand)
+                    ending = reached ? .complete : .of(transcript.text, matchesSkill: false)
                 }
             }
             if case .ended = endpointer.process(pending, ending: ending) { break }
