@@ -38,6 +38,8 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// The same for a phrase found only in the verifier's other readings (a readings
     /// margin): weaker evidence, so the phrase must have been spotted at a slower pace.
     static let marginMillisecondsPerPhone = 60
+    /// `minimumMilliseconds` at `marginMillisecondsPerPhone`.
+    private let marginMinimumMilliseconds: Int
 
     /// How far below the verifier's best reading (PocketSphinx log units) another reading that
     /// holds the phrase still confirms it; 0 for the best reading only.
@@ -68,6 +70,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
             (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
         }
         minimumMilliseconds = phones.reduce(0, +) * Self.millisecondsPerPhone
+        marginMinimumMilliseconds = phones.reduce(0, +) * Self.marginMillisecondsPerPhone
         let garbage = Self.commonWords.filter { !words.contains($0) }
         let others = 1 - phrasePrior
         let sentences = [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
@@ -137,8 +140,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         let words = try decode(Array(history[(from - historyStart)..<(to - historyStart)]))
         if Self.contains(words, phraseWords) { return true }
         let spotted = candidate.endMilliseconds - candidate.startMilliseconds
-        let marginMinimum = minimumMilliseconds * Self.marginMillisecondsPerPhone / Self.millisecondsPerPhone
-        guard readingsMargin > 0, spotted >= marginMinimum else { return false }
+        guard readingsMargin > 0, spotted >= marginMinimumMilliseconds else { return false }
         return Self.holds(verifier.alternatives(limit: Self.readingsLimit), phraseWords, margin: readingsMargin)
     }
 

@@ -99,6 +99,13 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
     return settings
 }
 
+/// The conditions of `rows` in the order they first appear.
+func conditionsInOrder(_ rows: [CorpusRow]) -> [String] {
+    rows.map(\.condition).reduce(into: [String]()) { seen, condition in
+        if !seen.contains(condition) { seen.append(condition) }
+    }
+}
+
 func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
 
 let options = parseOptions()
@@ -114,9 +121,7 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
     let rows = allRows.enumerated().filter { ($0.offset / 3) % options.every == 0 }.map(\.element)
     let negatives = try Corpus.negatives(negativesDirectory)
     // The corpus's conditions in the order they first appear (clean, pink20, pink10 in the dev corpus).
-    let conditions = rows.map(\.condition).reduce(into: [String]()) { seen, condition in
-        if !seen.contains(condition) { seen.append(condition) }
-    }
+    let conditions = conditionsInOrder(rows)
     let started = Date()
 
     var ourWake: WakeFigures?
@@ -198,10 +203,10 @@ let (table, summary) = try measure(
     corpus: options.corpus, negativesDirectory: options.negatives, stock: options.stock, dump: options.dump)
 print(table)
 print(summary)
-var heldout = ""
+var moreSections = ""
 if let corpus = options.heldoutCorpus, let negatives = options.heldoutNegatives {
     let measured = try measure(corpus: corpus, negativesDirectory: negatives, stock: options.heldoutStock, dump: nil)
-    heldout = "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
+    moreSections = "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
     print("held-out:\n" + measured.table)
     print(measured.summary)
 }
@@ -210,12 +215,12 @@ if let corpus = options.breathCorpus {
     let figures = try WakeBenchmark.run(rows: rows, negatives: []) {
         try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
     }
-    let rates = rows.map(\.condition).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    let rates = conditionsInOrder(rows)
     var table = "| " + rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n"
     table += "|" + String(repeating: "---|", count: rates.count) + "\n"
     table += "| " + rates.map { percent(figures.rate($0)) }.joined(separator: " | ") + " |\n"
-    heldout += "\n### Wake word in one breath with the command (`bench/one-breath.py`)\n\n"
-    heldout += "Wake rate by speaking rate (eSpeak NG's default is 175 words per minute), \(rows.count) files:\n\n" + table
+    moreSections += "\n### Wake word in one breath with the command (`bench/one-breath.py`)\n\n"
+    moreSections += "Wake rate by speaking rate (eSpeak NG's default is 175 words per minute), \(rows.count) files:\n\n" + table
     print("one breath:\n" + table)
 }
 print("settings: \(options.settings.map { "\($0.0)=\($0.1)" }.joined(separator: " "))")
@@ -238,7 +243,7 @@ if let results = options.results {
     var report = (try? String(contentsOfFile: results + ".head", encoding: .utf8)) ?? "# Accuracy benchmark\n\n"
     report += "Run: \(formatter.string(from: Date())) on `\(machine)`, CPU \(cpu), "
     report += "\(ProcessInfo.processInfo.activeProcessorCount) cores.\n\n"
-    report += table + "\n" + summary + heldout
+    report += table + "\n" + summary + moreSections
     report += "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
     report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
     try report.write(toFile: results, atomically: true, encoding: .utf8)
