@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 [ -f "$OUT/heldout-negatives/negatives.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives --negatives)
 # The wake word in one breath with the command, at six speaking rates.
-[ -f "$OUT/breath/manifest.jsonl" ] || python3 bench/one-breath.py "$OUT/breath" >/dev/null
+[ -f "$OUT/breath/manifest.jsonl" ] || DEV_CORPUS="$CORPUS_TOOL" python3 bench/one-breath.py "$OUT/breath" >/dev/null
 
 # The stock setup the older SUSI speaker used: generic en-us model, cmudict, keyphrase
 # "susi" at 1e-20, PocketSphinx's own defaults otherwise; one pocketsphinx_batch run each.

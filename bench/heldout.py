@@ -10,14 +10,9 @@ usage: heldout.py OUTDIR [--negatives]
 Needs what dev-corpus.py needs (espeak-ng, flite, sox) and its path in DEV_CORPUS or at
 ../shared/tools/dev-corpus.py from the repository.
 """
-import importlib.util, json, os, subprocess, sys
+import json, os, subprocess, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.environ.get("DEV_CORPUS") or os.path.join(HERE, "..", "..", "shared", "tools", "dev-corpus.py")
-
-spec = importlib.util.spec_from_file_location("dev_corpus", TOOL)
-dev = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(dev)
+from devcorpus import dev
 
 # Other eSpeak NG accents and variants, and the other flite voices: none is in the dev corpus.
 dev.VOICES = {

@@ -9,26 +9,15 @@ default is 175), by four voices (en-us, en-029, en-gb-x-rp, en-us-nyc+f2), with 
 noise floor. Writes OUTDIR/manifest.jsonl in the dev corpus's format; the condition is the
 rate ("wpm150"). The wake word starts at 500 ms; where the command starts is not known, so
 command_start_ms is set 500 ms after it (a detection counts up to 600 ms later).
-Deterministic. Needs espeak-ng and sox.
+Needs espeak-ng and sox, and dev-corpus.py (see devcorpus.py).
 """
-import json, os, random, subprocess, sys, wave
+import json, os, random, sys
 
-RATE = 16000
+from devcorpus import dev
+
 VOICES = ["en-us", "en-029", "en-gb-x-rp", "en-us-nyc+f2"]
 SPEEDS = [150, 175, 200, 230, 260, 300]
 COMMANDS = ["what time is it", "tell me a joke", "play some rock music", "set volume to fifty"]
-
-
-def spoken(voice, speed, text, path):
-    tmp = path + ".tmp.wav"
-    subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", tmp, text], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run(["sox", "-V1", tmp, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", path], check=True)
-    os.remove(tmp)
-    with wave.open(path) as w:
-        samples = list(memoryview(w.readframes(w.getnframes())).cast("h"))
-    loud = [i for i, s in enumerate(samples) if abs(s) >= 200]
-    return samples[loud[0]:loud[-1] + 1] if loud else []
 
 
 def main():
@@ -43,17 +32,13 @@ def main():
             for k, command in enumerate(COMMANDS):
                 uid = f"{voice.replace('+', '-')}-{speed}-{k}"
                 path = os.path.join(out, uid + ".wav")
-                speech = spoken(voice, speed, "susi " + command, path)
-                padded = [0] * (RATE // 2) + speech + [0] * RATE
-                noisy = [max(-32768, min(32767, s + rnd.randint(-30, 30))) for s in padded]
-                with wave.open(path, "wb") as w:
-                    w.setnchannels(1)
-                    w.setsampwidth(2)
-                    w.setframerate(RATE)
-                    w.writeframes(b"".join(int(s).to_bytes(2, "little", signed=True) for s in noisy))
+                dev.VOICES[uid] = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", "{out}", "{text}"]
+                speech = dev.trim(dev.synth(uid, "susi " + command, path))
+                padded = dev.silence(0.5) + speech + dev.silence(1.0)
+                dev.write(path, dev.array.array("h", (max(-32768, min(32767, s + rnd.randint(-30, 30))) for s in padded)))
                 rows.append(dict(id=uid, file=path, voice=voice, condition=f"wpm{speed}", intent="",
                                  text=command, wake_ms=500, command_start_ms=1000,
-                                 speech_end_ms=500 + len(speech) * 1000 // RATE))
+                                 speech_end_ms=500 + len(speech) * 1000 // dev.RATE))
     with open(os.path.join(out, "manifest.jsonl"), "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
     print(f"{len(rows)} files in {out}")
