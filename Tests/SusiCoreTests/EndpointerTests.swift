@@ -20,12 +20,16 @@ final class EndpointerTests: XCTestCase {
         (0..<(ms * 16)).map { _ in Int16(noise.next() * amplitude * 32767) }
     }
 
-    /// `ms` of a voiced-like signal: a 200 Hz tone with harmonics plus the background.
+    /// `ms` of a voiced-like signal at an RMS level of `amplitude / 2` (fraction of full
+    /// scale) plus the background: harmonics of 150 Hz, strongest around 450-600 Hz (where a
+    /// vowel's first formant puts most of its energy).
     private func voice(_ ms: Int, amplitude: Double = 0.3) -> [Int16] {
-        (0..<(ms * 16)).map { index in
+        let harmonics: [(hz: Double, weight: Double)] = [(150, 0.4), (300, 0.7), (450, 1), (600, 1), (750, 0.5), (900, 0.3)]
+        let rms = (harmonics.reduce(0) { $0 + $1.weight * $1.weight } / 2).squareRoot()
+        return (0..<(ms * 16)).map { index in
             let t = Double(index) / 16000
-            let tone = sin(2 * .pi * 200 * t) + 0.5 * sin(2 * .pi * 400 * t) + 0.25 * sin(2 * .pi * 800 * t)
-            return Int16(max(-32767, min(32767, (tone / 1.75 * amplitude + noise.next() * 0.003) * 32767)))
+            let tone = harmonics.reduce(0) { $0 + $1.weight * sin(2 * .pi * $1.hz * t) }
+            return Int16(max(-32767, min(32767, (tone / rms * amplitude / 2 + noise.next() * 0.003) * 32767)))
         }
     }
 
@@ -68,6 +72,27 @@ final class EndpointerTests: XCTestCase {
         // Speech ends at 2300 ms.
         XCTAssertGreaterThanOrEqual(endedAt ?? 0, 2300 + 150)
         XCTAssertEqual(endpointer.lastVoiceMs ?? 0, 2300, accuracy: 60)
+    }
+
+    func testLowRumbleAfterACommandIsSilence() {
+        // Brown noise (a fan, traffic, a fridge: most of its energy in the lowest notes) about
+        // 15 dB under the voice. Its slow swells are louder than its average for tens of ms at
+        // a time; judged on all frequencies, they passed for voice and held the command open
+        // long after the person stopped.
+        var level = 0.0
+        func rumbling(_ signal: [Int16]) -> [Int16] {
+            signal.map { sample in
+                level = level * 0.998 + noise.next() * 0.004
+                return Int16(max(-32767, min(32767, Double(sample) + level * 32767)))
+            }
+        }
+        let settings = EndpointerSettings(endSilenceMs: 600)
+        let audio = rumbling(background(1500, amplitude: 0)) + rumbling(voice(800)) + rumbling(background(3000, amplitude: 0))
+        let (endpointer, endedAt) = run(audio, settings: settings)
+        XCTAssertEqual(endpointer.state, .ended(.silence))
+        // Speech ends at 2300 ms.
+        XCTAssertEqual(endpointer.lastVoiceMs ?? 0, 2300, accuracy: 40)
+        XCTAssertEqual(endedAt ?? 0, 2300 + 600, accuracy: 40)
     }
 
     func testCompleteCommandEndsAfterShortSilence() {
