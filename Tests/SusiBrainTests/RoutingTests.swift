@@ -132,6 +132,10 @@ final class RoutingTests: XCTestCase {
             ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: local) as? HybridBrain)
         XCTAssertTrue(hybrid.isCompleteCommand("what time is it"))
         XCTAssertFalse(hybrid.isCompleteCommand("what is the"))
+        // A half-heard "change your voice to american" (Scottish voice, 10 dB noise): one word
+        // of a skill's is no whole command, or the speaker stops listening mid-sentence.
+        XCTAssertFalse(hybrid.isCompleteCommand("a eighteen feel voice do a live"))
+        XCTAssertTrue(hybrid.isCompleteCommand("change your voice to american"))
     }
 
     private func closedPort() -> UInt16? {
