@@ -79,4 +79,18 @@ final class LanguageModelTests: XCTestCase {
         ]
         for value in PhoneMapping.table.values.joined() { XCTAssertTrue(cmu.contains(value), value) }
     }
+
+    func testBritishYodIsAddedWhereBritishEnglishSaysIt() throws {
+        let engine = try ESpeakEngine.shared()
+        func british(_ word: String) throws -> [String] {
+            try XCTUnwrap(PhoneMapping.cmuPhones(fromESpeak: try engine.phonemes(of: word, voice: "en-gb")))
+        }
+        XCTAssertEqual(
+            Lexicon.withBritishYod(["R IH Z UW M", "R EH Z AH M EY"], british: try british("resume")),
+            ["R IH Z UW M", "R EH Z AH M EY", "R IH Z Y UW M"])
+        XCTAssertEqual(Lexicon.withBritishYod(["N UW"], british: try british("new")), ["N UW", "N Y UW"])
+        // Not where British English has no "y" either.
+        XCTAssertEqual(Lexicon.withBritishYod(["T UW"], british: try british("too")), ["T UW"])
+        XCTAssertEqual(Lexicon.withBritishYod(["S UW N"], british: try british("soon")), ["S UW N"])
+    }
 }

@@ -56,14 +56,54 @@ struct Lexicon {
     }
 
     /// The pronunciations of `word`, generating one with `phonemize` (eSpeak NG) when cmudict
-    /// lacks it. Empty when neither gives one.
-    mutating func pronounce(_ word: String, phonemize: (String) -> [String]) -> [String] {
-        if let listed = pronunciations[word], !listed.isEmpty { return listed }
+    /// lacks it, and adding British ones with `phonemizeBritish` (see `withBritishYod`).
+    /// Empty when none is known or made.
+    mutating func pronounce(
+        _ word: String, phonemize: (String) -> [String], phonemizeBritish: (String) -> [String] = { _ in [] }
+    ) -> [String] {
         let spoken = word.replacingOccurrences(of: "'", with: "")
+        if let listed = pronunciations[word], !listed.isEmpty {
+            let british = PhoneMapping.cmuPhones(fromESpeak: phonemizeBritish(spoken)) ?? []
+            let all = Self.withBritishYod(listed, british: british)
+            pronunciations[word] = all
+            return all
+        }
         guard let phones = PhoneMapping.cmuPhones(fromESpeak: phonemize(spoken)) else { return [] }
         let joined = phones.joined(separator: " ")
         pronunciations[word] = [joined]
         generated[word] = joined
         return [joined]
+    }
+
+    /// Consonants after which British English keeps a "y" before "oo" that American English
+    /// drops: "resume" is R IH Z UW M in cmudict, R IH Z Y UW M in Britain ("new", "tune",
+    /// "duke" alike).
+    static let yodConsonants: Set<String> = ["T", "D", "N", "S", "Z", "L", "TH"]
+
+    /// `listed` (cmudict's, American) followed by each of them with the "y" put back where
+    /// the British pronunciation `british` (CMU phones) has it after the same consonant.
+    static func withBritishYod(_ listed: [String], british: [String]) -> [String] {
+        var britishTriples: Set<[String]> = []
+        for index in british.indices.dropFirst(2) where british[index - 1] == "Y" && british[index] == "UW" {
+            britishTriples.insert([british[index - 2], "Y", "UW"])
+        }
+        guard !britishTriples.isEmpty else { return listed }
+        var all = listed
+        for pronunciation in listed {
+            var phones = pronunciation.split(separator: " ").map(String.init)
+            var index = 1
+            while index < phones.count {
+                if phones[index] == "UW", yodConsonants.contains(phones[index - 1]),
+                    britishTriples.contains([phones[index - 1], "Y", "UW"])
+                {
+                    phones.insert("Y", at: index)
+                    index += 1
+                }
+                index += 1
+            }
+            let variant = phones.joined(separator: " ")
+            if !all.contains(variant) { all.append(variant) }
+        }
+        return all
     }
 }

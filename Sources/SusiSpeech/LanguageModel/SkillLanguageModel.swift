@@ -24,7 +24,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "4"
+    static let builderVersion = "5"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
 
@@ -101,7 +101,9 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         var usable: Set<String> = []
         let vocabulary = Set(sentences.flatMap(\.words)).sorted()
         for word in vocabulary {
-            let phones = lexicon.pronounce(word) { text in (try? engine?.phonemes(of: text)) ?? [] }
+            let phones = lexicon.pronounce(
+                word, phonemize: { text in (try? engine?.phonemes(of: text)) ?? [] },
+                phonemizeBritish: { text in (try? engine?.phonemes(of: text, voice: "en-gb")) ?? [] })
             guard !phones.isEmpty else { continue }
             usable.insert(word)
             for (index, pronunciation) in phones.enumerated() {

@@ -179,9 +179,10 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
     ///
     /// - Throws: `tts-voice-unavailable` when the voice cannot be loaded.
     public func phonemes(of text: String, voice: String = "en-us") throws(SynthesisError) -> [String] {
+        let name = catalog.resolve(voice)?.file ?? voice
         lock.lock()
         defer { lock.unlock() }
-        guard espeak_SetVoiceByName(voice) == EE_OK else {
+        guard espeak_SetVoiceByName(name) == EE_OK else {
             throw SynthesisError(.voiceUnavailable, "eSpeak NG could not load voice \"\(voice)\"")
         }
         var names: [String] = []
