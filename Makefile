@@ -44,6 +44,9 @@ bench: build
 	python3 bench/pipeline.py --susi $(RELEASE_BIN)
 	@echo "== hearing accuracy, side by side with the stock PocketSphinx setup (bench/RESULTS.md)"
 	bench/accuracy.sh
+	@echo "== voice pipeline on the held-out corpus (other voices, brown noise)"
+	python3 bench/pipeline.py --susi $(RELEASE_BIN) --corpus bench/out/heldout --negatives bench/out/heldout-negatives \
+		--idle-seconds 10 --json bench/out/pipeline-heldout.json
 
 # Load, fuzz and kill tests of the setup server (figures printed).
 reliability: build

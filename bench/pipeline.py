@@ -10,7 +10,7 @@ reports, side by side in one run:
     median and 95th percentile, with `--realtime` input (audio arrives as from a microphone);
   * CPU seconds per audio second while idle-listening (real-time input of speech without the
     wake word, start-up cost subtracted) and peak resident memory.
-Writes bench/out/pipeline.json and prints a Markdown table.
+Writes bench/out/pipeline.json (or --json) and prints a Markdown table.
 
 usage: bench/pipeline.py [--susi BIN] [--corpus DIR] [--every N] [--realtime-files N]
 """
@@ -81,6 +81,7 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=60)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
     parser.add_argument("--accuracy-only", action="store_true", help="skip the real-time latency and idle runs")
+    parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/pipeline.json"), help="where the results go")
     opts = parser.parse_args()
     ensure_corpus(opts.corpus, opts.negatives)
     rows = [json.loads(line) for line in open(os.path.join(opts.corpus, "manifest.jsonl"))]
@@ -157,8 +158,8 @@ def main():
                             answered=s["answered"] / s["files"], files=s["files"]) for c, s in by_condition.items()},
         latency_ms=dict(median=percentile(latencies, 0.5), p95=percentile(latencies, 0.95), runs=len(latencies)),
         idle=idle, peak_rss_mib=peak_rss)
-    os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench/out/pipeline.json"), "w") as f:
+    os.makedirs(os.path.dirname(os.path.abspath(opts.json)), exist_ok=True)
+    with open(opts.json, "w") as f:
         json.dump(result, f, indent=2)
 
     print(f"pipeline benchmark, {result['date']}, {len(rows)} corpus files (every {opts.every}th), built-in brain")
