@@ -93,4 +93,11 @@ final class LanguageModelTests: XCTestCase {
         XCTAssertEqual(Lexicon.withBritishYod(["T UW"], british: try british("too")), ["T UW"])
         XCTAssertEqual(Lexicon.withBritishYod(["S UW N"], british: try british("soon")), ["S UW N"])
     }
+
+    func testLexiconKeepsOnlyTheEntriesItsWordsNeed() throws {
+        let lexicon = try Lexicon(cmudictPath: SphinxConfiguration().dictionaryPath, words: ["didnt", "resume"])
+        XCTAssertEqual(lexicon.canonical("didnt"), "didn't", "its apostrophe spelling is kept")
+        XCTAssertEqual(lexicon.known("resume").first, "R IH Z UW M")
+        XCTAssertEqual(lexicon.known("zebra"), [], "cmudict has it, but no word asked for it")
+    }
 }

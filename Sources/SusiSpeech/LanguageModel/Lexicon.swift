@@ -11,24 +11,26 @@ struct Lexicon {
     /// Words given a pronunciation from eSpeak NG, with it.
     private(set) var generated: [String: String] = [:]
 
-    /// Reads a CMU-format dictionary (`cmudict-en-us.dict`).
+    /// Reads the entries of a CMU-format dictionary (`cmudict-en-us.dict`) that `words` need:
+    /// their own and those of their spellings with or without apostrophes. Keeping only
+    /// those (a few hundred of cmudict's 135,000) keeps the memory of a model build small.
     ///
     /// - Throws: `stt-model-missing` when it cannot be read.
-    init(cmudictPath: String) throws(SpeechError) {
+    init(cmudictPath: String, words: Set<String>) throws(SpeechError) {
         guard let data = FileManager.default.contents(atPath: cmudictPath) else {
             throw SpeechError(.modelMissing, "pronunciation dictionary not found: \(cmudictPath)")
         }
+        let plainWords = Set(words.map { $0.replacingOccurrences(of: "'", with: "") })
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n") {
             guard let space = line.firstIndex(of: " ") else { continue }
             let word = SphinxDecoder.baseWord(String(line[..<space]).lowercased())
+            let plain = word.replacingOccurrences(of: "'", with: "")
+            guard words.contains(word) || plainWords.contains(plain) else { continue }
             let phones = line[line.index(after: space)...].split(separator: " ").joined(separator: " ")
             guard !phones.isEmpty else { continue }
             pronunciations[word, default: []].append(phones)
-            if word.contains("'") {
-                let plain = word.replacingOccurrences(of: "'", with: "")
-                if apostropheForms[plain] == nil { apostropheForms[plain] = word }
-            }
+            if word.contains("'"), apostropheForms[plain] == nil { apostropheForms[plain] = word }
         }
     }
 

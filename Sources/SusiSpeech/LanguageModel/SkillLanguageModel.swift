@@ -88,9 +88,10 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     static func build(
         phrasings: SkillPhrasings, cmudictPath: String, preferred: [PronunciationDictionary]
     ) throws(SpeechError) -> (arpa: String, dictionary: String, result: SkillLanguageModel) {
-        var lexicon = try Lexicon(cmudictPath: cmudictPath)
+        let spelled = SkillSentences.sentences(from: phrasings)
+        var lexicon = try Lexicon(cmudictPath: cmudictPath, words: Set(spelled.flatMap(\.words)))
         for dictionary in preferred { lexicon.prefer(dictionary) }
-        let sentences = SkillSentences.sentences(from: phrasings).map { sentence in
+        let sentences = spelled.map { sentence in
             (words: sentence.words.map(lexicon.canonical), weight: sentence.weight)
         }
         guard !sentences.isEmpty else {
