@@ -26,7 +26,7 @@ struct Lexicon {
             guard let space = line.firstIndex(of: " ") else { continue }
             let word = SphinxDecoder.baseWord(String(line[..<space]).lowercased())
             let plain = word.replacingOccurrences(of: "'", with: "")
-            guard words.contains(word) || plainWords.contains(plain) else { continue }
+            guard plainWords.contains(plain) else { continue }
             let phones = line[line.index(after: space)...].split(separator: " ").joined(separator: " ")
             guard !phones.isEmpty else { continue }
             pronunciations[word, default: []].append(phones)
