@@ -85,23 +85,15 @@ struct Lexicon {
     /// `listed` (cmudict's, American) followed by each of them with the "y" put back where
     /// the British pronunciation `british` (CMU phones) has it after the same consonant.
     static func withBritishYod(_ listed: [String], british: [String]) -> [String] {
-        var britishTriples: Set<[String]> = []
-        for index in british.indices.dropFirst(2) where british[index - 1] == "Y" && british[index] == "UW" {
-            britishTriples.insert([british[index - 2], "Y", "UW"])
-        }
-        guard !britishTriples.isEmpty else { return listed }
+        let before = british.indices.dropFirst(2).filter { british[$0 - 1] == "Y" && british[$0] == "UW" }
+        let keptAfter = Set(before.map { british[$0 - 2] }).intersection(yodConsonants)
+        guard !keptAfter.isEmpty else { return listed }
         var all = listed
         for pronunciation in listed {
-            var phones = pronunciation.split(separator: " ").map(String.init)
-            var index = 1
-            while index < phones.count {
-                if phones[index] == "UW", yodConsonants.contains(phones[index - 1]),
-                    britishTriples.contains([phones[index - 1], "Y", "UW"])
-                {
-                    phones.insert("Y", at: index)
-                    index += 1
-                }
-                index += 1
+            var phones: [String] = []
+            for phone in pronunciation.split(separator: " ").map(String.init) {
+                if phone == "UW", let last = phones.last, keptAfter.contains(last) { phones.append("Y") }
+                phones.append(phone)
             }
             let variant = phones.joined(separator: " ")
             if !all.contains(variant) { all.append(variant) }

@@ -66,11 +66,12 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         let words = phrase.lowercased().split(separator: " ").map(String.init)
         phraseWords = words
         let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
-        let phones = words.map { word in
+        // The phones of the phrase's shortest pronunciation.
+        let phoneCount = words.map { word in
             (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
-        }
-        minimumMilliseconds = phones.reduce(0, +) * Self.millisecondsPerPhone
-        marginMinimumMilliseconds = phones.reduce(0, +) * Self.marginMillisecondsPerPhone
+        }.reduce(0, +)
+        minimumMilliseconds = phoneCount * Self.millisecondsPerPhone
+        marginMinimumMilliseconds = phoneCount * Self.marginMillisecondsPerPhone
         let garbage = Self.commonWords.filter { !words.contains($0) }
         let others = 1 - phrasePrior
         let sentences = [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
