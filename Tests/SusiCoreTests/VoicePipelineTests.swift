@@ -88,9 +88,7 @@ final class VoicePipelineTests: XCTestCase {
         init(_ transcripts: [String]) { self.transcripts = transcripts }
         func start() throws { fed = 0 }
         func process(_ samples: [Int16]) throws { fed += samples.count }
-        private var readings: [String] { transcripts.first?.components(separatedBy: " | ") ?? [] }
-        var partial: String? { fed > 0 ? readings.first : nil }
-        var partialAlternatives: [String] { fed > 0 ? Array(readings.dropFirst()) : [] }
+        var partial: String? { fed > 0 ? transcripts.first?.components(separatedBy: " | ").first : nil }
         var isInSpeech: Bool { false }
         /// A script entry "best | other | other" is a transcript with alternative readings.
         func finish() throws -> Transcript {
@@ -110,7 +108,7 @@ final class VoicePipelineTests: XCTestCase {
         var resumes = 0
         /// Samples fed by each `finish`.
         var fedAtFinish: [Int] = []
-        /// How often the readings of the audio so far were asked for (a lattice search each).
+        /// How often the reading of the audio so far was weighed.
         var weighings = 0
         /// Audio fed to a finished utterance (a pipeline bug: it would be lost).
         var fedWhileFinished = 0
@@ -126,10 +124,10 @@ final class VoicePipelineTests: XCTestCase {
         func process(_ samples: [Int16]) throws {
             if open { fed += samples.count } else { fedWhileFinished += samples.count }
         }
-        var partial: String? { fed > 0 ? quick : nil }
-        var partialAlternatives: [String] {
+        var partial: String? {
+            guard fed > 0 else { return nil }
             weighings += 1
-            return []
+            return quick
         }
         var isInSpeech: Bool { false }
         var canResume: Bool { true }

@@ -37,8 +37,6 @@ public protocol SpeechRecognizer: AnyObject {
     func process(_ samples: [Int16]) throws
     /// The best guess so far in the current utterance; nil before anything was recognised.
     var partial: String? { get }
-    /// Other readings of the audio so far, most likely first (see `Transcript.alternatives`).
-    var partialAlternatives: [String] { get }
     /// Whether the engine currently hears speech (its own voice activity detection).
     var isInSpeech: Bool { get }
     /// Ends the utterance and returns the final transcript.
@@ -52,8 +50,6 @@ public protocol SpeechRecognizer: AnyObject {
 }
 
 extension SpeechRecognizer {
-    /// No other readings: for engines that offer only their best guess.
-    public var partialAlternatives: [String] { [] }
     /// Engines cannot reopen an utterance unless they say so.
     public var canResume: Bool { false }
     public func resume() throws {}

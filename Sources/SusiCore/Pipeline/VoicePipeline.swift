@@ -205,25 +205,23 @@ public final class VoicePipeline {
         var pending = history.samples(since: start)
         // The command's audio, kept for a second pass only.
         var command: [Int16] = []
-        // How finished the words so far sound (in the best reading, or else in another reading
-        // a skill understands). It only matters where a pause could end the command, so the
-        // readings (a lattice search, and the brain on each) are weighed only at three points
-        // of a pause: `decisionLeadMs` before the short silence that ends a complete command,
-        // at that silence, and at the one that ends an undecided command.
+        // How finished the words so far sound. It only matters where a pause could end the
+        // command, so the best reading is weighed (by the brain) only at three points of a
+        // pause: `decisionLeadMs` before the short silence that ends a complete command, at
+        // that silence, and at the one that ends an undecided command. Other readings come
+        // only from a final decoding: a lattice search mid-utterance can crash PocketSphinx.
         var ending = CommandEnding.unfinished
         let shortMs = endpointer.silenceMs(for: .complete)
         let decisionMs = max(10, shortMs - Self.decisionLeadMs)
         let weighingPoints = [decisionMs, shortMs, endpointer.silenceMs(for: .undecided)]
         // The latest of those points weighed in this pause; 0 while the person speaks.
         var weighedAt = 0
-        /// Weighs the recogniser's quick readings into `ending`; returns the index of the first
-        /// one a skill understands (0: the best one).
-        func weighReadings(_ silence: Int) -> Int? {
-            guard let words = stages.recognizer.partial else { return nil }
-            let readings = [words] + stages.recognizer.partialAlternatives
-            let understood = readings.firstIndex(where: stages.brain.isCompleteCommand)
-            ending = .of(understood.map { readings[$0] } ?? words, matchesSkill: understood != nil)
-            logger.trace("\(silence) ms into a pause: \(ending) \(readings)")
+        /// Weighs the recogniser's quick reading into `ending`; true when a skill understands it.
+        func weighReading(_ silence: Int) -> Bool {
+            guard let words = stages.recognizer.partial else { return false }
+            let understood = stages.brain.isCompleteCommand(words)
+            ending = .of(words, matchesSkill: understood)
+            logger.trace("\(silence) ms into a pause: \(ending) \"\(words)\"")
             return understood
         }
         // The final decoding had in this pause, when the command is to end with it; the audio
@@ -238,18 +236,16 @@ public final class VoicePipeline {
                 let point = weighingPoints.last(where: { $0 > weighedAt && silence + pending.count / 16 >= $0 })
             {
                 weighedAt = point
-                let understood = weighReadings(silence)
-                // The best quick reading reaches a skill ahead of the short silence: the final
-                // decoding is had now, so the answer is ready when that silence is over. Not on
-                // another reading: then the pause is often a gap inside the command, and
-                // decoding the utterance again when the person goes on shifts what is heard.
-                let ahead = point == decisionMs && understood == 0
-                // No quick reading reaches a skill at the short silence: the final decoding
+                let understood = weighReading(silence)
+                // The quick reading reaches a skill ahead of the short silence: the final
+                // decoding is had now, so the answer is ready when that silence is over.
+                let ahead = point == decisionMs && understood
+                // The quick reading reaches no skill at the short silence: the final decoding
                 // often hears better. When it reaches no skill either, the command still waits
                 // for the longer silence, and ends with this decoding unless the person goes on.
                 // Not in the first moments of speech: the end of the wake word, decoded alone,
                 // is often "hey".
-                let instead = point == shortMs && understood == nil && endpointer.speechMs >= Self.earlyFinishSpeechMs
+                let instead = point == shortMs && !understood && endpointer.speechMs >= Self.earlyFinishSpeechMs
                 if ahead || instead, stages.recognizer.canResume {
                     let transcript = try stages.recognizer.finish()
                     logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")

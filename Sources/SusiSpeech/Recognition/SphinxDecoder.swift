@@ -294,12 +294,16 @@ public final class SphinxDecoder {
         return value.isEmpty ? nil : value
     }
 
-    /// Up to `limit` different hypotheses from the word lattice of the current utterance
-    /// (so far) or the last one, best first, as PocketSphinx spells them (fillers included),
-    /// with their path scores; empty when there is no lattice (keyphrase search, or nothing
-    /// decoded yet).
+    /// Up to `limit` different hypotheses from the word lattice of the last utterance, best
+    /// first, as PocketSphinx spells them (fillers included), with their path scores; empty
+    /// when there is no lattice (keyphrase search, nothing decoded yet) and always empty
+    /// during an utterance.
+    ///
+    /// PocketSphinx's N-best search on a lattice taken mid-utterance can crash the process
+    /// (SIGSEGV in `ngram_tg_score`, seen with the skill language model), so it is only ever
+    /// run on a finished utterance.
     public func alternatives(limit: Int) -> [(text: String, score: Int)] {
-        guard limit > 0 else { return [] }
+        guard limit > 0, !isInUtterance else { return [] }
         var result: [(text: String, score: Int)] = []
         var iterator = ps_nbest(decoder)
         while let nbest = iterator, result.count < limit {

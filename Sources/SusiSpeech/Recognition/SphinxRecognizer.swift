@@ -123,9 +123,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
         hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }.filter { !isFiller($0) }
     }
 
-    /// Other readings of the audio so far (see `Transcript.alternatives`), during an utterance.
-    public var partialAlternatives: [String] { otherReadings(than: partial ?? "") }
-
     /// The lattice's readings other than `best`, words only, within `alternativesMargin`.
     private func otherReadings(than best: String) -> [String] {
         let readings = decoder.alternatives(limit: Self.alternativesLimit)
