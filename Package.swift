@@ -19,20 +19,30 @@ var swiftTargets: [Target] = [
     .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio"]),
     .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl"]),
     .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD"]),
-    .target(name: "SusiBrain", dependencies: ["SusiCore", "SusiNet", "SusiServer"]),
+    .target(name: "SusiBrain", dependencies: ["SusiCore"]),
     .target(name: "SusiPlayer", dependencies: ["SusiCore"]),
+    // The runtime: the components wired into a speaker (pipeline assembly, actions, control,
+    // account link, the brain's HTTP glue). The executable only parses arguments and prints.
+    .target(
+        name: "SusiSpeaker",
+        dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
     .executableTarget(
         name: "susi",
-        dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
+        dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
 
     .executableTarget(name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiBrain"], path: "bench/Sources/susi-bench"),
+    // Helpers shared by the test targets (one copy, not one per target).
+    .target(name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer"], path: "Tests/SusiTestSupport"),
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),
     .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
     .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),
     .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer"]),
     .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet"]),
-    .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiServer", "SusiNet"]),
+    .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiTestSupport"]),
     .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer"]),
+    .testTarget(
+        name: "SusiSpeakerTests",
+        dependencies: ["SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiTestSupport"]),
     .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore"]),
 ]
 

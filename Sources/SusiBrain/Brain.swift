@@ -29,10 +29,11 @@ public final class Brain: Sendable {
     ///
     /// Throws `brain-skills-unreadable` only when the directory itself cannot be listed; bad
     /// files are reported in `diagnostics` and skipped. `fetcher` serves console `url`s
-    /// (default: libcurl with short timeouts); `pick` chooses among random answers.
+    /// (default: none, offline; SusiSpeaker passes its libcurl fetcher); `pick` chooses among
+    /// random answers.
     public convenience init(
         directory: String,
-        fetcher: any SkillDataFetcher = HTTPSkillDataFetcher(),
+        fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
         pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
         logger: Logger = .silent
     ) throws(BrainError) {

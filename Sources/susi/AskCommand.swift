@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 import SusiBrain
 import SusiCore
 import SusiNet
@@ -26,7 +27,7 @@ enum AskCommand: Command {
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("missing TEXT") }
 
         let config = try context.store.load()
-        let localBrain = LocalChatBrain(brain: try Assembly.brain(context), context: { Assembly.brainContext(config) })
+        let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: context.environment, logger: context.logger), context: { Assembly.brainContext(config) })
         let mode: ChatBrainFactory.Mode? = local ? .local : server != nil ? .remote : nil
         let logger = context.logger
         let brain = ChatBrainFactory.make(

@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 import SusiBrain
 import SusiCore
 import SusiServer
@@ -19,7 +20,7 @@ enum BrainCommand: Command {
         try arguments.finish()
         guard action == "serve" else { throw UsageError("unknown action '\(action)'; expected serve") }
         let store = context.store
-        let brain = try Assembly.brain(context)
+        let brain = try Assembly.brain(environment: context.environment, logger: context.logger)
         let handler = ChatServerHandler(brain: brain, context: { Assembly.brainContext((try? store.load()) ?? Config()) })
         var router = Router()
         handler.install(on: &router)

@@ -1,11 +1,6 @@
 import Foundation
-import SusiAudio
-import SusiBrain
 import SusiCore
-import SusiNet
-import SusiPlayer
-import SusiServer
-import SusiSpeech
+import SusiSpeaker
 
 /// `susi run`: the assistant.
 enum RunCommand: Command {
@@ -38,153 +33,28 @@ enum RunCommand: Command {
         let logger = context.logger
         var sinks: [any EventSink] = []
         if let eventsPath { sinks.append(JSONLinesEventSink(handle: try eventsHandle(eventsPath))) }
-        let memory = ConversationMemory(ignoredSkills: [SpeakerActions.feedbackSkill])
-        sinks.append(memory)
         if conversation {
             let toStdout = eventsPath != "-"
             sinks.append(ConversationPrinter { line in
                 (toStdout ? FileHandle.standardOutput : FileHandle.standardError).write(Data((line + "\n").utf8))
             })
         }
-        let events = FanOutEventSink(sinks)
-        let clock = ProcessClock.milliseconds
-        let position = PositionBox()
-        @Sendable func report(_ error: any SusiError) {
-            logger.warning("\(error.code): \(error.message)")
-            events.emit(.error(error, wallMs: clock(), audioMs: position.audioMs))
-        }
-
-        let live = try LiveConfig(store: context.store) { error in report(error) }
-        let config = live.current
-        let models = try Assembly.modelsDirectory(environment: context.environment)
-        // Timers follow the audio when a file is read faster than real time.
-        let started = Date()
-        let followsAudio = input != nil && !realtime
-        let actions = SpeakerActions(
-            live: live, configPath: context.store.path, logger: logger.child("actions"), report: report,
-            lastSkill: { memory.lastSkill }
-        ) {
-            followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
-        }
-        defer { actions.shutdown() }
-        let localBrain = LocalChatBrain(brain: try Assembly.brain(context)) {
-            Assembly.brainContext(live.current, volume: actions.volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
-        }
-        let brain = ChatBrainFactory.make(
-            config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
-            account: AccountStore(configStore: context.store), logger: logger.child("brain"),
-            onFallback: { error in report(error) })
-
-        // The input first: an unreadable file is reported before any device is opened.
-        let fileSource: WAVFileSource?
-        let file: WAVFileSink?
-        let sink: any AudioSink
-        do {
-            fileSource = try input.map { path throws(AudioError) in try WAVFileSource(path: path, realtime: realtime) }
-            file = try output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: realtime) }
-            if let file {
-                sink = file
-            } else {
-                sink = try SpeakerSink(
-                    session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
-                    logger: logger.child("audio"))
-            }
-        } catch {
-            report(error)
-            throw error
-        }
-        let makePipeline = { (source: any AudioSource) throws -> VoicePipeline in
-            let ears = try Assembly.ears(config, models: models, environment: context.environment, logger: logger.child("hearing"))
-            let stages = VoicePipeline.Stages(
-                source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
-                sink: sink)
-            let pipeline = VoicePipeline(
-                stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger, clock: clock,
-                voice: { Assembly.voice(live.current) }, perform: actions.perform)
-            pipeline.onAttention = actions.duck
-            if config.stt.openQuestions {
-                let open = OpenQuestionRecognizer(models: models, logger: logger.child("stt"))
-                pipeline.secondPass = open.transcribe
-            }
-            pipeline.dueAnswers = {
-                do throws(ConfigError) {
-                    return try actions.planned.takeDue() + actions.takeAnnouncements()
-                } catch {
-                    report(error)
-                    return []
-                }
-            }
-            position.pipeline = pipeline
-            return pipeline
-        }
-
-        if let fileSource {
-            try makePipeline(fileSource).run()
-            try file?.close()
-            return
-        }
-        let server = noServer ? nil : startServer(context, live: live, actions: actions, report: report)
+        let runtime = try SpeakerRuntime(
+            options: SpeakerRuntime.Options(input: input, output: output, realtime: realtime, server: !noServer),
+            store: context.store, environment: context.environment, logger: logger, sinks: sinks)
+        if runtime.readsFile { return try runtime.run() }
+        let shutdown = runtime.shutdownHandler
         let watch = TerminationWatch {
             // Everything the speaker keeps is saved as it changes; stop what runs and go.
             logger.info("stopping")
-            server?.stop()
-            actions.shutdown()
+            shutdown()
             logger.info("stopped")
             // Nothing is left to flush (events and files are written as they happen); skip the
             // C libraries' exit handlers, which can take a second with a stream open.
             _exit(0)
         }
         defer { withExtendedLifetime(watch) {} }
-        try listenForever(config: live, make: makePipeline, report: report, logger: logger)
-    }
-
-    /// The setup/control server for the SUSI apps beside the pipeline, sharing its player; a
-    /// server that cannot start is reported and the speaker carries on without it.
-    private static func startServer(
-        _ context: CommandContext, live: LiveConfig, actions: SpeakerActions, report: @escaping @Sendable (any SusiError) -> Void
-    ) -> HTTPServer? {
-        let store = context.store
-        let logger = context.logger.child("setup")
-        // One mpv, and one sound device: `/say` is spoken by the pipeline.
-        let control = StandaloneSpeakerControl(
-            configPath: store.path, config: { live.current }, logger: logger.child("control"),
-            player: { actions.mediaPlayer() }, speaker: { actions.announce($0) })
-        let account = SetupAccountLink(store: store, logger: logger.child("account"))
-        let service = SetupService(
-            store: store, control: control, account: account,
-            voices: { SetupCommand.installedVoices(store: store) }, version: SetupCommand.version, logger: logger)
-        let server = service.makeServer(port: nil, host: nil)
-        do {
-            try server.start()
-            logger.info("setup/control server on port \(server.port.map(String.init) ?? "?")")
-            // A login the apps sent while the speaker was offline is retried in the background.
-            PendingLoginRetry(account: account).start()
-            return server
-        } catch {
-            report(error)
-            return nil
-        }
-    }
-
-    /// The microphone loop: a missing or vanished device is reported and retried, never fatal.
-    private static func listenForever(
-        config: LiveConfig, make: (any AudioSource) throws -> VoicePipeline, report: (any SusiError) -> Void,
-        logger: Logger
-    ) throws {
-        let session = try PortAudioSession(logger: logger.child("audio"))
-        var lastCode: String?
-        while true {
-            do {
-                let source = try MicrophoneSource(session: session, device: config.current.audio.input, logger: logger.child("audio"))
-                lastCode = nil
-                try make(source).run()
-            } catch let error as AudioError {
-                // Report each kind of device trouble once, not every retry.
-                if lastCode != error.code { report(error) }
-                lastCode = error.code
-                Thread.sleep(forTimeInterval: 2)
-            }
-        }
+        try runtime.run()
     }
 
     private static func eventsHandle(_ path: String) throws -> FileHandle {
@@ -194,31 +64,4 @@ enum RunCommand: Command {
         }
         return handle
     }
-}
-
-/// Milliseconds since the process started, for `wall_ms`.
-enum ProcessClock {
-    private static let start = ContinuousClock.now
-
-    static func milliseconds() -> Int {
-        Int((ContinuousClock.now - start).milliseconds)
-    }
-
-    /// Starts the clock; call first thing in `main`.
-    static func begin() { _ = start }
-}
-
-/// Where the running pipeline is in its input, for events raised outside it.
-final class PositionBox: @unchecked Sendable {
-    // @unchecked: `current` is only touched while holding `lock`; the pipeline's own
-    // `audioMs` is safe to read from any thread.
-    private let lock = NSLock()
-    private weak var current: VoicePipeline?
-
-    var pipeline: VoicePipeline? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-
-    var audioMs: Int { pipeline?.audioMs ?? 0 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 import SusiAudio
 import SusiCore
 import SusiSpeech

@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 import SusiCore
 import SusiServer
 import SusiSpeech
@@ -19,7 +20,7 @@ enum SetupCommand: Command {
         """
 
     /// Shown by `/status`.
-    static let version = "0.1.0"
+    static let version = Assembly.version
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let reset = arguments.flag("--reset")
@@ -52,7 +53,7 @@ enum SetupCommand: Command {
             configPath: store.path, config: { (try? store.load()) ?? config }, logger: logger.child("control"))
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         let service = SetupService(
-            store: store, control: control, account: account, voices: { installedVoices(store: store) },
+            store: store, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
             version: version, logger: logger)
         let server = service.makeServer(port: port.map { UInt16($0) }, host: bind)
         try server.start()
@@ -67,49 +68,5 @@ enum SetupCommand: Command {
         server.stop()
         control.shutdown()
     }
-
-    /// The installed voices that speak `brain.language`, for the web page; empty when eSpeak NG
-    /// is missing (the page then offers the configured voice only).
-    static func installedVoices(store: ConfigStore) -> [VoiceChoice] {
-        guard let catalog = try? ESpeakEngine.shared().catalog else { return [] }
-        let language = ((try? store.load()) ?? Config()).brain.language
-        var seen = Set<String>()
-        return catalog.voices
-            .filter { voice in
-                !voice.needsMBROLA
-                    && voice.languages.contains { $0.code == language || $0.code.hasPrefix(language + "-") }
-            }
-            .compactMap { voice -> VoiceChoice? in
-                guard seen.insert(voice.identifier).inserted else { return nil }
-                return VoiceChoice(id: voice.identifier, name: voice.name.replacingOccurrences(of: "_", with: " "))
-            }
-            .sorted { $0.name < $1.name }
-    }
 }
 
-/// Retries a login the apps sent while the speaker was offline, once a minute, on its own thread.
-final class PendingLoginRetry: Sendable {
-    private let account: SetupAccountLink
-    private let stopped = Atomic<Bool>(false)
-
-    init(account: SetupAccountLink) {
-        self.account = account
-    }
-
-    func start() {
-        let thread = Thread { [self] in
-            while !stopped.load(ordering: .relaxed) {
-                account.retryPending()
-                for _ in 0..<600 where !stopped.load(ordering: .relaxed) {
-                    Thread.sleep(forTimeInterval: 0.1)
-                }
-            }
-        }
-        thread.name = "susi-login-retry"
-        thread.start()
-    }
-
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-    }
-}

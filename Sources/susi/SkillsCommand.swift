@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 import SusiBrain
 import SusiCore
 
@@ -17,7 +18,7 @@ enum SkillsCommand: Command {
         let action = try arguments.required("an action (list or test)")
         try arguments.finish()
         guard action != "bench" else { return try bench(context) }
-        let brain = try Assembly.brain(context)
+        let brain = try Assembly.brain(environment: context.environment, logger: context.logger)
         switch action {
         case "list":
             for skill in brain.skills {
@@ -51,10 +52,10 @@ enum SkillsCommand: Command {
     private static func bench(_ context: CommandContext) throws {
         let directory = try Assembly.modelsDirectory(environment: context.environment) + "/skills"
         var loads: [Double] = []
-        var brain = try Brain(directory: directory)
+        var brain = try Brain(directory: directory, fetcher: HTTPSkillDataFetcher())
         for _ in 0..<20 {
             let start = ContinuousClock.now
-            brain = try Brain(directory: directory)
+            brain = try Brain(directory: directory, fetcher: HTTPSkillDataFetcher())
             loads.append(milliseconds(since: start))
         }
         let queries = brain.skills.flatMap { $0.intents.flatMap { $0.examples.map(\.query) } }

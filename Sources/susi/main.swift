@@ -1,4 +1,5 @@
 import Foundation
+import SusiSpeaker
 
 ProcessClock.begin()
 exit(SusiCLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,18 +1,9 @@
 import Foundation
 import SusiCore
+@_exported import SusiTestSupport
 import XCTest
 
 @testable import SusiBrain
-
-/// The repository root, found from this file's path (Tests/SusiBrainTests/TestSupport.swift).
-let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
-/// The bundled skills directory.
-let bundledSkillsDirectory = repositoryRoot + "/models/skills"
 
 /// A fetcher serving fixed bodies by URL, counting calls; anything else fails.
 final class InMemoryFetcher: SkillDataFetcher, @unchecked Sendable {
@@ -43,13 +34,4 @@ func makeBrain(
     _ text: String, id: String = "test", fetcher: any SkillDataFetcher = OfflineSkillDataFetcher()
 ) -> Brain {
     Brain(texts: [(id, text)], fetcher: fetcher, pick: { _ in 0 })
-}
-
-/// The spoken text of the answer to `query`, or the error code.
-func say(_ brain: Brain, _ query: String, context: BrainContext = .examples) -> String {
-    do {
-        return try brain.answer(query, context: context).spokenText
-    } catch {
-        return error.code
-    }
 }

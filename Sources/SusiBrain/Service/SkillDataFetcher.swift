@@ -3,7 +3,7 @@ import Foundation
 /// Fetches the JSON a `!console:` block's `url` names.
 ///
 /// Called on the thread that asked the brain, and may block it for up to the fetcher's
-/// timeout. Implementations: `HTTPSkillDataFetcher` (libcurl), `OfflineSkillDataFetcher`,
+/// timeout. Implementations: `HTTPSkillDataFetcher` (libcurl, in SusiSpeaker), `OfflineSkillDataFetcher`,
 /// and in-memory fakes in tests.
 public protocol SkillDataFetcher: Sendable {
     /// The body of a successful (2xx) response, or a `brain-fetch-failed` error.

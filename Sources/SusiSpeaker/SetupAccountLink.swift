@@ -10,17 +10,26 @@ import SusiServer
 ///
 /// A refused login keeps nothing. Neither the password nor the token is ever logged; the email
 /// only in SUSI's anonymised form.
-struct SetupAccountLink: AccountLinking {
-    let store: ConfigStore
-    let logger: Logger
+public struct SetupAccountLink: AccountLinking {
+    /// The config whose `brain.server` is logged in to, and beside which the account is kept.
+    public let store: ConfigStore
+    /// Hears deferred and dropped logins, never secrets.
+    public let logger: Logger
     /// Seconds one login attempt may take; short, so the app's `/auth` call does not hang.
-    var timeout: Double = 4
+    public var timeout: Double = 4
     /// Makes the HTTP client (tests pass one aimed at a loopback server).
-    var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
+    public var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
 
-    var pending: PendingLoginFile { PendingLoginFile(configStore: store) }
+    /// Where credentials wait for the speaker to come online.
+    public var pending: PendingLoginFile { PendingLoginFile(configStore: store) }
 
-    func link(email: String, password: String) throws(SetupError) -> AccountLinkResult {
+    /// An account link for `store`, logging to `logger`.
+    public init(store: ConfigStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    public func link(email: String, password: String) throws(SetupError) -> AccountLinkResult {
         let credentials = PendingLoginFile.Credentials(email: email, password: password)
         switch attempt(credentials) {
         case .loggedIn:
@@ -36,14 +45,14 @@ struct SetupAccountLink: AccountLinking {
         }
     }
 
-    func forgetPending() throws(SetupError) {
+    public func forgetPending() throws(SetupError) {
         try pending.remove()
     }
 
     /// Tries the pending login, if any; returns whether one was done (or refused and dropped).
     /// Call it when the speaker may have come online (at start, then every minute or so).
     @discardableResult
-    func retryPending() -> Bool {
+    public func retryPending() -> Bool {
         guard let credentials = pending.load() else { return false }
         switch attempt(credentials) {
         case .loggedIn:

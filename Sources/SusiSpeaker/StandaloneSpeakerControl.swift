@@ -17,7 +17,7 @@ import SusiSpeech
 ///
 /// `@unchecked Sendable`: every mutable field is guarded by `lock`; the sink is used only by
 /// the thread holding `speaking`.
-final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
+public final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
     private let config: @Sendable () -> Config
     private let makePlayer: @Sendable () -> any MediaPlayer
     private let volumeFile: PlayerStateFile
@@ -45,7 +45,7 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
     ///   - player: makes the media player on first use; default an `MPVPlayer` from `player.*`.
     ///   - speaker: speaks `/say` texts instead of opening the sound device here; the daemon
     ///     hands them to its pipeline, which owns the device.
-    init(
+    public init(
         configPath: String, config: @escaping @Sendable () -> Config, logger: Logger,
         player: (@Sendable () -> any MediaPlayer)? = nil, speaker: (@Sendable (String) -> Void)? = nil
     ) {
@@ -64,7 +64,7 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
         shutdown()
     }
 
-    func status() -> SpeakerStatus {
+    public func status() -> SpeakerStatus {
         lock.lock()
         let player = self.player
         let speakingNow = isSpeaking
@@ -78,22 +78,22 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
             media: playback == PlayerState.idle.rawValue ? nil : media, volume: volume, lastInteraction: last)
     }
 
-    func play(identifier: String, type: String) throws {
+    public func play(identifier: String, type: String) throws {
         try mediaPlayer(starting: true)?.play(identifier: identifier, type: type)
         touch(media: identifier)
     }
 
-    func pause() throws { try command { try $0.pause() } }
-    func resume() throws { try command { try $0.resume() } }
-    func next() throws { try command { try $0.next() } }
-    func previous() throws { try command { try $0.previous() } }
+    public func pause() throws { try command { try $0.pause() } }
+    public func resume() throws { try command { try $0.resume() } }
+    public func next() throws { try command { try $0.next() } }
+    public func previous() throws { try command { try $0.previous() } }
 
-    func stop() throws {
+    public func stop() throws {
         cutSpeech()
         try command { try $0.stop() }
     }
 
-    func setVolume(_ volume: Int) throws {
+    public func setVolume(_ volume: Int) throws {
         // Without a running player the level is remembered for the next start.
         if let player = try mediaPlayer(starting: false) {
             try player.setVolume(volume)
@@ -103,12 +103,12 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
         touch()
     }
 
-    func changeVolume(by delta: Int) throws {
+    public func changeVolume(by delta: Int) throws {
         let current = status().volume
         try setVolume(min(max(current + delta, 0), 100))
     }
 
-    func say(_ text: String) throws {
+    public func say(_ text: String) throws {
         if let speaker {
             touch()
             return speaker(text)
@@ -163,7 +163,7 @@ final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
     }
 
     /// Cuts speech and stops the player process; later calls do nothing.
-    func shutdown() {
+    public func shutdown() {
         lock.lock()
         let player = self.player
         isShutDown = true

@@ -1,3 +1,4 @@
+import SusiBrain
 import SusiCore
 import SusiNet
 

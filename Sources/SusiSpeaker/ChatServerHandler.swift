@@ -1,4 +1,5 @@
 import Foundation
+import SusiBrain
 import SusiCore
 import SusiServer
 import Synchronization

@@ -2,15 +2,16 @@ import Foundation
 import SusiBrain
 import SusiCore
 import SusiNet
+import SusiServer
 import SusiSpeech
 
 /// Where the bundled models (skills, hotword dictionary) are and how the pieces are built
 /// from the config: the wiring shared by several commands.
-enum Assembly {
+public enum Assembly {
     /// The `models` directory: `$SUSI_MODELS`, else the nearest `models/` above the
     /// executable (a build inside the repository), else the current directory's, else the
     /// installed copies.
-    static func modelsDirectory(environment: [String: String]) throws -> String {
+    public static func modelsDirectory(environment: [String: String]) throws -> String {
         if let explicit = environment["SUSI_MODELS"], !explicit.isEmpty {
             guard FileManager.default.fileExists(atPath: explicit + "/skills") else {
                 throw SetupFailure("SUSI_MODELS=\(explicit) has no skills/ directory")
@@ -31,7 +32,7 @@ enum Assembly {
     }
 
     /// What the brain knows of the speaker, from the config.
-    static func brainContext(_ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil)
+    public static func brainContext(_ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil)
         -> BrainContext
     {
         BrainContext(
@@ -40,24 +41,29 @@ enum Assembly {
     }
 
     /// The built-in skills, loaded from the models directory; bad skill files are logged.
-    static func brain(_ context: CommandContext) throws -> Brain {
-        let directory = try modelsDirectory(environment: context.environment) + "/skills"
-        return try Brain(directory: directory, logger: context.logger.child("brain"))
+    /// Console data is fetched with libcurl (`HTTPSkillDataFetcher`).
+    public static func brain(environment: [String: String], logger: Logger) throws -> Brain {
+        let directory = try modelsDirectory(environment: environment) + "/skills"
+        return try Brain(directory: directory, fetcher: HTTPSkillDataFetcher(), logger: logger.child("brain"))
     }
 }
 
 /// A missing piece of the installation (models, devices) named in one line.
-struct SetupFailure: SusiError {
-    let message: String
-    init(_ message: String) { self.message = message }
-    var stage: Stage { .config }
-    var code: String { "setup-missing" }
+public struct SetupFailure: SusiError {
+    /// The missing piece, for people.
+    public let message: String
+    /// A failure saying `message`.
+    public init(_ message: String) { self.message = message }
+    /// Always `.config`.
+    public var stage: Stage { .config }
+    /// Always `setup-missing`.
+    public var code: String { "setup-missing" }
 }
 
 extension Assembly {
     /// The speaker's ears: the wake word detector for `hotword.*` (verified, as measured best)
     /// and the command recogniser, which adapts to the room from what the detector heard.
-    static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
+    public static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
         -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer)
     {
         try Hearing.makeEars(
@@ -67,7 +73,7 @@ extension Assembly {
 
     /// The command recogniser alone, with the language model generated from the skills (cached
     /// in `$XDG_CACHE_HOME/susi`, rebuilt when the skills change).
-    static func recognizer(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
+    public static func recognizer(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
         -> SphinxRecognizer
     {
         try Hearing.makeRecognizer(
@@ -76,31 +82,38 @@ extension Assembly {
     }
 
     /// `$XDG_CACHE_HOME/susi`, else `~/.cache/susi`.
-    static func cacheDirectory(environment: [String: String]) -> String {
+    public static func cacheDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/susi" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/susi"
     }
 
     /// The voice to speak with under `config`.
-    static func voice(_ config: Config) -> VoiceSettings {
+    public static func voice(_ config: Config) -> VoiceSettings {
         VoiceSettings(
             name: config.tts.voice, variant: config.tts.variant, rate: config.tts.rate, pitch: config.tts.pitch,
             volume: config.tts.volume)
     }
 }
 
-/// The generic-model second pass, loaded on first use (it costs about 40 MB).
-final class OpenQuestionRecognizer {
-    private let make: () throws -> SphinxRecognizer
-    private var recognizer: SphinxRecognizer?
+extension Assembly {
+    /// The speaker's version, shown by the control server's `/status`.
+    public static let version = "0.1.0"
 
-    init(models: String, logger: Logger) {
-        make = { try Hearing.makeOpenRecognizer(modelsDirectory: models, logger: logger) }
-    }
-
-    func transcribe(_ samples: [Int16]) throws -> String {
-        let loaded = try recognizer ?? make()
-        recognizer = loaded
-        return try loaded.transcribe(samples).text
+    /// The installed voices that speak `brain.language`, for the web page; empty when eSpeak NG
+    /// is missing (the page then offers the configured voice only).
+    public static func installedVoices(store: ConfigStore) -> [VoiceChoice] {
+        guard let catalog = try? ESpeakEngine.shared().catalog else { return [] }
+        let language = ((try? store.load()) ?? Config()).brain.language
+        var seen = Set<String>()
+        return catalog.voices
+            .filter { voice in
+                !voice.needsMBROLA
+                    && voice.languages.contains { $0.code == language || $0.code.hasPrefix(language + "-") }
+            }
+            .compactMap { voice -> VoiceChoice? in
+                guard seen.insert(voice.identifier).inserted else { return nil }
+                return VoiceChoice(id: voice.identifier, name: voice.name.replacingOccurrences(of: "_", with: " "))
+            }
+            .sorted { $0.name < $1.name }
     }
 }

@@ -5,6 +5,8 @@ import SusiServer
 import XCTest
 
 @testable import SusiBrain
+import SusiSpeaker
+import SusiTestSupport
 
 /// Hybrid routing with the bundled skills and a loopback SUSI server.
 final class RoutingTests: XCTestCase {

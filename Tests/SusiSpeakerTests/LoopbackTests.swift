@@ -5,6 +5,8 @@ import SusiServer
 import XCTest
 
 @testable import SusiBrain
+import SusiSpeaker
+import SusiTestSupport
 
 /// Real SUSI-style skills whose console blocks fetch from a loopback server, and the brain
 /// served as `/susi/chat.json` to libcurl and the curl tool.

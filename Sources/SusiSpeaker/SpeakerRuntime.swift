@@ -1,0 +1,297 @@
+import Foundation
+import SusiAudio
+import SusiBrain
+import SusiCore
+import SusiNet
+import SusiPlayer
+import SusiServer
+import SusiSpeech
+import Synchronization
+
+/// The speaker: the voice pipeline wired to the brain, the player, the config and (with the
+/// microphone) the setup/control server for the SUSI apps. `susi run` parses its arguments
+/// into `Options` and calls `run()`.
+///
+/// Everything the speaker keeps is saved as it changes, so `shutdown()` only stops what runs.
+public final class SpeakerRuntime {
+    /// How `susi run` was asked to run.
+    public struct Options: Sendable {
+        /// A WAV file to listen to instead of the microphone.
+        public var input: String?
+        /// A WAV file to speak into instead of the sound device.
+        public var output: String?
+        /// Pace `input` at real time, as a microphone would.
+        public var realtime = false
+        /// Host the setup/control server beside the pipeline (microphone runs only).
+        public var server = true
+
+        /// Options for a run from the microphone to the sound device, with the server.
+        public init(input: String? = nil, output: String? = nil, realtime: Bool = false, server: Bool = true) {
+            self.input = input
+            self.output = output
+            self.realtime = realtime
+            self.server = server
+        }
+    }
+
+    private let options: Options
+    private let store: ConfigStore
+    private let environment: [String: String]
+    private let logger: Logger
+    private let events: FanOutEventSink
+    private let memory: ConversationMemory
+    private let position = PositionBox()
+    private let report: @Sendable (any SusiError) -> Void
+    private let live: LiveConfig
+    private let actions: SpeakerActions
+    private let brain: any ChatBrain & Sendable
+    private let models: String
+    private let fileSource: WAVFileSource?
+    private let file: WAVFileSink?
+    private let sink: any AudioSink
+    private let services = Services()
+
+    /// Whether the run reads a file (and ends) rather than the microphone (and runs until
+    /// stopped).
+    public var readsFile: Bool { fileSource != nil }
+
+    /// Wires the speaker; opens the input file, output file or sound device.
+    ///
+    /// - Parameters:
+    ///   - sinks: where events go besides the speaker's own memory (JSON Lines, the
+    ///     conversation printer).
+    /// - Throws: `AudioError` for an unreadable input or unusable output (reported as an
+    ///   `error` event first), `ConfigError`, `SetupFailure` for missing models.
+    public init(
+        options: Options, store: ConfigStore, environment: [String: String], logger: Logger, sinks: [any EventSink]
+    ) throws {
+        self.options = options
+        self.store = store
+        self.environment = environment
+        self.logger = logger
+        let memory = ConversationMemory(ignoredSkills: [SpeakerActions.feedbackSkill])
+        self.memory = memory
+        let events = FanOutEventSink(sinks + [memory])
+        self.events = events
+        let position = self.position
+        let report = Self.reporter(logger: logger, events: events, position: position)
+        self.report = report
+
+        let live = try LiveConfig(store: store) { error in report(error) }
+        self.live = live
+        let config = live.current
+        models = try Assembly.modelsDirectory(environment: environment)
+        // Timers follow the audio when a file is read faster than real time.
+        let started = Date()
+        let followsAudio = options.input != nil && !options.realtime
+        let actions = SpeakerActions(
+            live: live, configPath: store.path, logger: logger.child("actions"), report: report,
+            lastSkill: { memory.lastSkill }
+        ) {
+            followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
+        }
+        self.actions = actions
+        services.actions = actions
+        let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: environment, logger: logger)) {
+            Assembly.brainContext(live.current, volume: actions.volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
+        }
+        brain = ChatBrainFactory.make(
+            config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
+            account: AccountStore(configStore: store), logger: logger.child("brain"),
+            onFallback: { error in report(error) })
+
+        // The input first: an unreadable file is reported before any device is opened.
+        do {
+            fileSource = try options.input.map { path throws(AudioError) in
+                try WAVFileSource(path: path, realtime: options.realtime)
+            }
+            file = try options.output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: options.realtime) }
+            if let file {
+                sink = file
+            } else {
+                sink = try SpeakerSink(
+                    session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
+                    logger: logger.child("audio"))
+            }
+        } catch {
+            report(error)
+            actions.shutdown()
+            throw error
+        }
+    }
+
+    deinit {
+        services.stop()
+    }
+
+    /// Runs the speaker: to the end of the input file, or from the microphone until the
+    /// process ends (a missing or vanished device is reported and retried, never fatal).
+    public func run() throws {
+        if let fileSource {
+            try makePipeline(fileSource).run()
+            try file?.close()
+            return
+        }
+        if options.server { startServer() }
+        try listenForever()
+    }
+
+    /// Stops the server, the login retry and the player; the caller then ends the process.
+    public func shutdown() {
+        services.stop()
+    }
+
+    /// `shutdown()` as a closure for another thread, e.g. a signal handler's.
+    public var shutdownHandler: @Sendable () -> Void {
+        { [services] in services.stop() }
+    }
+
+    // MARK: Wiring
+
+    /// The one place the voice pipeline is built: its stages, events, voice, actions and
+    /// what it says unasked (timers, announcements).
+    private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
+        let config = live.current
+        let live = self.live
+        let actions = self.actions
+        let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
+        let stages = VoicePipeline.Stages(
+            source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
+            sink: sink)
+        let pipeline = VoicePipeline(
+            stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
+            clock: ProcessClock.milliseconds, voice: { Assembly.voice(live.current) }, perform: actions.perform)
+        pipeline.onAttention = actions.duck
+        if config.stt.openQuestions {
+            let open = OpenQuestionRecognizer(models: models, logger: logger.child("stt"))
+            pipeline.secondPass = open.transcribe
+        }
+        pipeline.dueAnswers = { [report] in
+            do throws(ConfigError) {
+                return try actions.planned.takeDue() + actions.takeAnnouncements()
+            } catch {
+                report(error)
+                return []
+            }
+        }
+        position.pipeline = pipeline
+        return pipeline
+    }
+
+    /// Logs a failure and emits it as an `error` event at the pipeline's position.
+    private static func reporter(logger: Logger, events: any EventSink, position: PositionBox)
+        -> @Sendable (any SusiError) -> Void
+    {
+        { error in
+            logger.warning("\(error.code): \(error.message)")
+            events.emit(.error(error, wallMs: ProcessClock.milliseconds(), audioMs: position.audioMs))
+        }
+    }
+
+    /// The setup/control server for the SUSI apps beside the pipeline, sharing its player; a
+    /// server that cannot start is reported and the speaker carries on without it.
+    private func startServer() {
+        let store = self.store
+        let live = self.live
+        let actions = self.actions
+        let logger = self.logger.child("setup")
+        // One mpv, and one sound device: `/say` is spoken by the pipeline.
+        let control = StandaloneSpeakerControl(
+            configPath: store.path, config: { live.current }, logger: logger.child("control"),
+            player: { actions.mediaPlayer() }, speaker: { actions.announce($0) })
+        let account = SetupAccountLink(store: store, logger: logger.child("account"))
+        let service = SetupService(
+            store: store, control: control, account: account,
+            voices: { Assembly.installedVoices(store: store) }, version: Assembly.version, logger: logger)
+        let server = service.makeServer(port: nil, host: nil)
+        do {
+            try server.start()
+            logger.info("setup/control server on port \(server.port.map(String.init) ?? "?")")
+            // A login the apps sent while the speaker was offline is retried in the background.
+            let retry = PendingLoginRetry(account: account)
+            retry.start()
+            services.started(server: server, loginRetry: retry)
+        } catch {
+            report(error)
+        }
+    }
+
+    /// The microphone loop: each kind of device trouble is reported once, then retried.
+    private func listenForever() throws {
+        let session = try PortAudioSession(logger: logger.child("audio"))
+        var lastCode: String?
+        while true {
+            do {
+                let source = try MicrophoneSource(session: session, device: live.current.audio.input, logger: logger.child("audio"))
+                lastCode = nil
+                try makePipeline(source).run()
+            } catch let error as AudioError {
+                if lastCode != error.code { report(error) }
+                lastCode = error.code
+                Thread.sleep(forTimeInterval: 2)
+            }
+        }
+    }
+}
+
+/// What runs beside the pipeline and must be stopped from another thread on SIGTERM.
+private final class Services: Sendable {
+    private struct Running {
+        var server: HTTPServer?
+        var loginRetry: PendingLoginRetry?
+        var actions: SpeakerActions?
+    }
+
+    private let running = Mutex(Running())
+
+    var actions: SpeakerActions? {
+        get { running.withLock { $0.actions } }
+        set { running.withLock { $0.actions = newValue } }
+    }
+
+    func started(server: HTTPServer, loginRetry: PendingLoginRetry) {
+        running.withLock {
+            $0.server = server
+            $0.loginRetry = loginRetry
+        }
+    }
+
+    /// Stops everything once; later calls do nothing.
+    func stop() {
+        let stopping = running.withLock { state in
+            defer { state = Running() }
+            return state
+        }
+        stopping.loginRetry?.stop()
+        stopping.server?.stop()
+        stopping.actions?.shutdown()
+    }
+}
+
+/// Milliseconds since the process started, for `wall_ms`.
+public enum ProcessClock {
+    private static let start = ContinuousClock.now
+
+    /// Milliseconds since `begin()` (or the first call).
+    public static func milliseconds() -> Int {
+        Int((ContinuousClock.now - start).milliseconds)
+    }
+
+    /// Starts the clock; call first thing in `main`.
+    public static func begin() { _ = start }
+}
+
+/// Where the running pipeline is in its input, for events raised outside it.
+final class PositionBox: @unchecked Sendable {
+    // @unchecked: `current` is only touched while holding `lock`; the pipeline's own
+    // `audioMs` is safe to read from any thread.
+    private let lock = NSLock()
+    private weak var current: VoicePipeline?
+
+    var pipeline: VoicePipeline? {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+
+    var audioMs: Int { pipeline?.audioMs ?? 0 }
+}
