@@ -43,7 +43,10 @@ public final class SpeakerRuntime {
     private let position = PositionBox()
     private let report: @Sendable (any SusiError) -> Void
     private let live: LiveConfig
-    private let actions: SpeakerActions
+    private let player: SpeakerPlayer
+    private let planned: PlannedAnswers
+    private let announcements = Announcements()
+    private let dispatcher: ActionDispatcher
     private let brain: any ChatBrain & Sendable
     private let models: String
     private let fileSource: WAVFileSource?
@@ -69,7 +72,7 @@ public final class SpeakerRuntime {
         self.store = store
         self.environment = environment
         self.logger = logger
-        let memory = ConversationMemory(ignoredSkills: [SpeakerActions.feedbackSkill])
+        let memory = ConversationMemory(ignoredSkills: [ActionDispatcher.feedbackSkill])
         self.memory = memory
         let events = FanOutEventSink(sinks + [memory])
         self.events = events
@@ -84,20 +87,29 @@ public final class SpeakerRuntime {
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
-        let actions = SpeakerActions(
-            live: live, configPath: store.path, logger: logger.child("actions"), report: report,
-            lastSkill: { memory.lastSkill }
-        ) {
+        planned = PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json") {
             followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
         }
-        self.actions = actions
-        services.actions = actions
+        let announcements = self.announcements
+        let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player")) {
+            error in
+            // Said once per failure; the next request starts mpv again if it died.
+            report(error)
+            announcements.add(error.code == "player-died" ? "Sorry, the music player stopped." : "Sorry, I could not play that.")
+        }
+        self.player = player
+        services.player = player
+        let account = AccountStore(configStore: store)
+        dispatcher = ActionDispatcher(
+            live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
+            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill })
         let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: environment, logger: logger)) {
-            Assembly.brainContext(live.current, volume: actions.volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
+            let volume = player.current?.volume ?? live.current.player.volume
+            return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
         brain = ChatBrainFactory.make(
             config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
-            account: AccountStore(configStore: store), logger: logger.child("brain"),
+            account: account, logger: logger.child("brain"),
             onFallback: { error in report(error) })
 
         // The input first: an unreadable file is reported before any device is opened.
@@ -115,7 +127,7 @@ public final class SpeakerRuntime {
             }
         } catch {
             report(error)
-            actions.shutdown()
+            player.shutdown()
             throw error
         }
     }
@@ -153,22 +165,28 @@ public final class SpeakerRuntime {
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = live.current
         let live = self.live
-        let actions = self.actions
+        let player = self.player
+        let planned = self.planned
+        let announcements = self.announcements
         let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
         let stages = VoicePipeline.Stages(
             source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
             sink: sink)
         let pipeline = VoicePipeline(
             stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
-            clock: ProcessClock.milliseconds, voice: { Assembly.voice(live.current) }, perform: actions.perform)
-        pipeline.onAttention = actions.duck
+            clock: ProcessClock.milliseconds, voice: { Assembly.voice(live.current) }, perform: dispatcher.perform)
+        // Music turns down to `player.duck_volume` while the speaker listens or talks.
+        pipeline.onAttention = { attention in
+            guard let current = player.current else { return }
+            if attention { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
+        }
         if config.stt.openQuestions {
             let open = OpenQuestionRecognizer(models: models, logger: logger.child("stt"))
             pipeline.secondPass = open.transcribe
         }
         pipeline.dueAnswers = { [report] in
             do throws(ConfigError) {
-                return try actions.planned.takeDue() + actions.takeAnnouncements()
+                return try planned.takeDue() + announcements.take()
             } catch {
                 report(error)
                 return []
@@ -193,12 +211,12 @@ public final class SpeakerRuntime {
     private func startServer() {
         let store = self.store
         let live = self.live
-        let actions = self.actions
+        let announcements = self.announcements
         let logger = self.logger.child("setup")
         // One mpv, and one sound device: `/say` is spoken by the pipeline.
         let control = StandaloneSpeakerControl(
-            configPath: store.path, config: { live.current }, logger: logger.child("control"),
-            player: { actions.mediaPlayer() }, speaker: { actions.announce($0) })
+            configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
+            logger: logger.child("control"), speaker: { announcements.add($0) })
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         let service = SetupService(
             store: store, control: control, account: account,
@@ -239,14 +257,14 @@ private final class Services: Sendable {
     private struct Running {
         var server: HTTPServer?
         var loginRetry: PendingLoginRetry?
-        var actions: SpeakerActions?
+        var player: SpeakerPlayer?
     }
 
     private let running = Mutex(Running())
 
-    var actions: SpeakerActions? {
-        get { running.withLock { $0.actions } }
-        set { running.withLock { $0.actions = newValue } }
+    var player: SpeakerPlayer? {
+        get { running.withLock { $0.player } }
+        set { running.withLock { $0.player = newValue } }
     }
 
     func started(server: HTTPServer, loginRetry: PendingLoginRetry) {
@@ -264,7 +282,7 @@ private final class Services: Sendable {
         }
         stopping.loginRetry?.stop()
         stopping.server?.stop()
-        stopping.actions?.shutdown()
+        stopping.player?.shutdown()
     }
 }
 

@@ -1,63 +1,90 @@
 import Foundation
 import SusiAudio
 import SusiCore
+import SusiNet
 import SusiPlayer
 import SusiServer
 import SusiSpeech
+import Synchronization
 
-/// The control routes' `SpeakerControl` without the voice pipeline: mpv for media, eSpeak NG
-/// to the sound device for `/say`. Used by `susi setup serve`; the daemon can reuse it (pass
-/// its own player so both drive one mpv).
+/// The control routes' `SpeakerControl`: media through the speaker's `ActionDispatcher`, and
+/// `/say` either handed to the voice pipeline (the daemon, which owns the sound device) or
+/// spoken here with eSpeak NG on `audio.output` (`susi setup serve`).
 ///
 /// The player starts on the first `play`; controls before that do nothing, as `MediaPlayer`
-/// promises. Speech runs on a thread of its own so `say` returns at once; a new `say` or `stop`
-/// cuts the current sentence. The sound device is opened on the first `say`, and only the
-/// speaking thread touches it. Failures (no mpv, no sound device, a bad voice) are thrown to
-/// the route, which answers them as JSON errors.
-///
-/// `@unchecked Sendable`: every mutable field is guarded by `lock`; the sink is used only by
-/// the thread holding `speaking`.
-public final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable {
+/// promises. Sentences are spoken one at a time by a single worker thread, started by the first
+/// `say`, which alone opens and uses the sound device; `say` returns once its sentence has
+/// started, and a new `say` or `stop` cuts the sentence being spoken. Failures (no mpv, no sound
+/// device, a bad voice) are thrown to the route, which answers them as JSON errors.
+public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     private let config: @Sendable () -> Config
-    private let makePlayer: @Sendable () -> any MediaPlayer
+    private let dispatcher: ActionDispatcher
+    private let player: SpeakerPlayer
     private let volumeFile: PlayerStateFile
     private let logger: Logger
-    private let lock = NSLock()
-    /// Held by the speaking thread for a whole sentence, so sentences never overlap.
-    private let speaking = NSLock()
-    /// Guards opening the sound device, which may take a moment; `lock` stays free meanwhile.
-    private let sinkLock = NSLock()
-    private var player: (any MediaPlayer)?
-    /// Guarded by `sinkLock`.
-    private var sink: SpeakerSink?
-    private var media: String?
-    private var lastInteraction: Date?
-    /// Incremented to cut the sentence being spoken.
-    private var utterance = 0
-    private var isSpeaking = false
-    private var isShutDown = false
     private let speaker: (@Sendable (String) -> Void)?
+    private let state = Mutex(State())
+    /// Signalled once per queued sentence and on shutdown, waking the worker.
+    private let work = DispatchSemaphore(value: 0)
+    /// Signalled by the worker when it has ended.
+    private let finished = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var media: String?
+        var lastInteraction: Date?
+        /// Incremented to cut the sentence being spoken; a sentence speaks while it is current.
+        var utterance = 0
+        var isSpeaking = false
+        var isShutDown = false
+        var workerStarted = false
+        var sentences: [Sentence] = []
+    }
+
+    /// One `/say`, with the answer to "did the sound device open?" for the route.
+    private struct Sentence: Sendable {
+        let text: String
+        let voice: VoiceSettings
+        let device: String
+        let duckVolume: Int
+        let number: Int
+        let opened: Reply
+    }
+
+    /// Carries the worker's answer back to the waiting `say`.
+    private final class Reply: Sendable {
+        private let error = Mutex<(any Error & Sendable)?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        func send(_ failure: (any Error & Sendable)?) {
+            error.withLock { $0 = failure }
+            done.signal()
+        }
+
+        /// Throws what the worker sent; gives up waiting after `timeout` seconds.
+        func wait(timeout: Double) throws {
+            guard done.wait(timeout: .now() + timeout) == .success else { return }
+            if let failure = error.withLock({ $0 }) { throw failure }
+        }
+    }
 
     /// A control reading the config through `config` (e.g. `LiveConfig.current`).
     ///
     /// - Parameters:
     ///   - configPath: the config file; the player's volume file lives beside it.
-    ///   - player: makes the media player on first use; default an `MPVPlayer` from `player.*`.
+    ///   - dispatcher: performs the media commands, on `player`.
+    ///   - player: the speaker's player, shared with the dispatcher; read for `/status`.
     ///   - speaker: speaks `/say` texts instead of opening the sound device here; the daemon
     ///     hands them to its pipeline, which owns the device.
     public init(
-        configPath: String, config: @escaping @Sendable () -> Config, logger: Logger,
-        player: (@Sendable () -> any MediaPlayer)? = nil, speaker: (@Sendable (String) -> Void)? = nil
+        configPath: String, config: @escaping @Sendable () -> Config, dispatcher: ActionDispatcher, player: SpeakerPlayer,
+        logger: Logger, speaker: (@Sendable (String) -> Void)? = nil
     ) {
         self.config = config
+        self.dispatcher = dispatcher
+        self.player = player
         self.logger = logger
         self.speaker = speaker
-        let volumeFile = PlayerStateFile(nextToConfig: configPath)
-        self.volumeFile = volumeFile
-        self.makePlayer =
-            player ?? {
-                MPVPlayer(config: config().player, stateFile: volumeFile, logger: logger.child("player"))
-            }
+        volumeFile = PlayerStateFile(nextToConfig: configPath)
     }
 
     deinit {
@@ -65,12 +92,8 @@ public final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable
     }
 
     public func status() -> SpeakerStatus {
-        lock.lock()
-        let player = self.player
-        let speakingNow = isSpeaking
-        let media = self.media
-        let last = lastInteraction
-        lock.unlock()
+        let (speakingNow, media, last) = state.withLock { ($0.isSpeaking, $0.media, $0.lastInteraction) }
+        let player = self.player.current
         let playback = player?.state.rawValue ?? PlayerState.idle.rawValue
         let volume = player?.volume ?? ((try? volumeFile.loadVolume()) ?? nil) ?? config().player.volume
         return SpeakerStatus(
@@ -79,164 +102,170 @@ public final class StandaloneSpeakerControl: SpeakerControl, @unchecked Sendable
     }
 
     public func play(identifier: String, type: String) throws {
-        try mediaPlayer(starting: true)?.play(identifier: identifier, type: type)
+        try dispatch(.audioPlay(MediaPlayAction(identifier: identifier, identifierType: type)))
         touch(media: identifier)
     }
 
-    public func pause() throws { try command { try $0.pause() } }
-    public func resume() throws { try command { try $0.resume() } }
-    public func next() throws { try command { try $0.next() } }
-    public func previous() throws { try command { try $0.previous() } }
+    public func pause() throws { try dispatch(.pause) }
+    public func resume() throws { try dispatch(.resume) }
+    public func next() throws { try dispatch(.next) }
+    public func previous() throws { try dispatch(.previous) }
 
     public func stop() throws {
-        cutSpeech()
-        try command { try $0.stop() }
+        state.withLock { $0.utterance += 1 }
+        try dispatch(.stop)
     }
 
     public func setVolume(_ volume: Int) throws {
-        // Without a running player the level is remembered for the next start.
-        if let player = try mediaPlayer(starting: false) {
-            try player.setVolume(volume)
+        // Without a player the level is remembered for the next start.
+        if player.current != nil {
+            try dispatch(.audioVolume(VolumeAction(volume: volume)))
         } else {
             try volumeFile.save(volume: min(max(volume, 0), 100))
+            touch()
         }
-        touch()
     }
 
     public func changeVolume(by delta: Int) throws {
-        let current = status().volume
-        try setVolume(min(max(current + delta, 0), 100))
+        try setVolume(min(max(status().volume + delta, 0), 100))
     }
 
     public func say(_ text: String) throws {
-        if let speaker {
-            touch()
-            return speaker(text)
-        }
-        let engine = try ESpeakEngine.shared()
+        touch()
+        if let speaker { return speaker(text) }
         let settings = config()
         let voice = Assembly.voice(settings)
-        // Checked here so a bad voice is the route's error, not a silent thread's.
-        _ = try engine.espeakVoiceName(for: voice)
-        // Opened here so a missing sound device is the route's error too.
-        _ = try speakerSink(device: settings.audio.output, sampleRate: engine.format.sampleRate)
-        let duck = settings.player.duckVolume
-        lock.lock()
-        utterance += 1
-        let mine = utterance
-        lock.unlock()
-        touch()
-        let thread = Thread { [self] in
-            speaking.lock()
-            defer { speaking.unlock() }
-            guard isCurrent(mine), let output = openedSink() else { return }
-            setSpeaking(true)
-            let player = currentPlayer()
-            player?.duck(to: duck)
-            defer {
-                player?.unduck()
-                setSpeaking(false)
-            }
-            do {
-                let end = try engine.synthesize(text, voice: voice) { chunk in
-                    guard isCurrent(mine) else { return false }
-                    do {
-                        try output.play(chunk)
-                    } catch {
-                        logger.warning("speaking failed: \(error)")
-                        return false
-                    }
-                    return isCurrent(mine)
-                }
-                if end == .stopped || !isCurrent(mine) {
-                    output.interrupt()
-                } else {
-                    try output.drain()
-                }
-            } catch {
-                logger.warning("speaking failed: \(error)")
-                output.interrupt()
-            }
+        // Checked here so a bad voice is the route's error, not a silent worker's.
+        _ = try ESpeakEngine.shared().espeakVoiceName(for: voice)
+        let opened = Reply()
+        let startWorker = try state.withLock { state throws(PlayerError) -> Bool in
+            guard !state.isShutDown else { throw PlayerError(.startFailed, "the speaker is shutting down") }
+            state.utterance += 1
+            state.sentences.append(
+                Sentence(
+                    text: text, voice: voice, device: settings.audio.output, duckVolume: settings.player.duckVolume,
+                    number: state.utterance, opened: opened))
+            defer { state.workerStarted = true }
+            return !state.workerStarted
         }
-        thread.name = "susi-say"
-        thread.start()
+        if startWorker {
+            let thread = Thread { [self] in speakSentences() }
+            thread.name = "susi-say"
+            thread.start()
+        }
+        work.signal()
+        // A missing sound device is the route's error too.
+        try opened.wait(timeout: 5)
     }
 
     /// Cuts speech and stops the player process; later calls do nothing.
     public func shutdown() {
-        lock.lock()
-        let player = self.player
-        isShutDown = true
-        utterance += 1
-        lock.unlock()
-        player?.shutdown()
+        let (workerRuns, waiting) = state.withLock { state in
+            defer {
+                state.isShutDown = true
+                state.workerStarted = false
+                state.utterance += 1
+                state.sentences = []
+            }
+            return (state.workerStarted && !state.isShutDown, state.sentences)
+        }
+        for sentence in waiting { sentence.opened.send(nil) }
+        player.shutdown()
+        guard workerRuns else { return }
+        work.signal()
         // Wait for a sentence being cut, so the sound device is quiet when this returns.
-        if speaking.lock(before: Date().addingTimeInterval(1)) { speaking.unlock() }
+        _ = finished.wait(timeout: .now() + 1)
+    }
+
+    // MARK: The worker
+
+    /// The worker: takes sentences in order until shutdown; owns the sound device.
+    private func speakSentences() {
+        var sink: SpeakerSink?
+        defer { finished.signal() }
+        while true {
+            work.wait()
+            let next = state.withLock { state -> Sentence?? in
+                if state.isShutDown { return .none }
+                return .some(state.sentences.isEmpty ? nil : state.sentences.removeFirst())
+            }
+            guard let taken = next else { return }
+            guard let sentence = taken else { continue }
+            do {
+                let engine = try ESpeakEngine.shared()
+                let output = try sink ?? SpeakerSink(
+                    session: try PortAudioSession(logger: logger.child("audio")), device: sentence.device,
+                    sampleRate: engine.format.sampleRate, logger: logger.child("audio"))
+                sink = output
+                sentence.opened.send(nil)
+                speak(sentence, engine: engine, output: output)
+            } catch {
+                sentence.opened.send(error)
+            }
+        }
+    }
+
+    private func speak(_ sentence: Sentence, engine: ESpeakEngine, output: SpeakerSink) {
+        guard isCurrent(sentence.number) else { return }
+        state.withLock { $0.isSpeaking = true }
+        let player = self.player.current
+        player?.duck(to: sentence.duckVolume)
+        defer {
+            player?.unduck()
+            state.withLock { $0.isSpeaking = false }
+        }
+        do {
+            let end = try engine.synthesize(sentence.text, voice: sentence.voice) { chunk in
+                guard isCurrent(sentence.number) else { return false }
+                do {
+                    try output.play(chunk)
+                } catch {
+                    logger.warning("speaking failed: \(error)")
+                    return false
+                }
+                return isCurrent(sentence.number)
+            }
+            if end == .stopped || !isCurrent(sentence.number) {
+                output.interrupt()
+            } else {
+                try output.drain()
+            }
+        } catch {
+            logger.warning("speaking failed: \(error)")
+            output.interrupt()
+        }
     }
 
     // MARK: Helpers
 
-    private func command(_ body: (any MediaPlayer) throws -> Void) throws {
-        if let player = try mediaPlayer(starting: false) { try body(player) }
+    private func dispatch(_ action: ChatAction) throws {
+        if let failure = dispatcher.perform(action).failure { throw failure }
         touch()
     }
 
-    /// The player; created only when `starting` (a control with no player does nothing).
-    private func mediaPlayer(starting: Bool) throws -> (any MediaPlayer)? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isShutDown else { throw PlayerError(.startFailed, "the speaker is shutting down") }
-        if let player { return player }
-        guard starting else { return nil }
-        let created = makePlayer()
-        player = created
-        return created
-    }
-
-    private func speakerSink(device: String, sampleRate: Int) throws -> SpeakerSink {
-        sinkLock.lock()
-        defer { sinkLock.unlock() }
-        if let sink { return sink }
-        let session = try PortAudioSession(logger: logger.child("audio"))
-        let created = try SpeakerSink(session: session, device: device, sampleRate: sampleRate, logger: logger.child("audio"))
-        sink = created
-        return created
-    }
-
-    private func openedSink() -> SpeakerSink? {
-        sinkLock.lock()
-        defer { sinkLock.unlock() }
-        return sink
-    }
-
-    private func currentPlayer() -> (any MediaPlayer)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return player
-    }
-
-    private func cutSpeech() {
-        lock.lock()
-        utterance += 1
-        lock.unlock()
-    }
-
     private func isCurrent(_ number: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return utterance == number && !isShutDown
-    }
-
-    private func setSpeaking(_ value: Bool) {
-        lock.lock()
-        isSpeaking = value
-        lock.unlock()
+        state.withLock { $0.utterance == number && !$0.isShutDown }
     }
 
     private func touch(media: String? = nil) {
-        lock.lock()
-        if let media { self.media = media }
-        lastInteraction = Date()
-        lock.unlock()
+        state.withLock {
+            if let media { $0.media = media }
+            $0.lastInteraction = Date()
+        }
+    }
+}
+
+extension StandaloneSpeakerControl {
+    /// The control of `susi setup serve`: its own mpv and its own sound device, reading the
+    /// config live from `store` (an invalid edit is logged and the last good config kept).
+    public static func standalone(store: ConfigStore, logger: Logger) throws -> StandaloneSpeakerControl {
+        let live = try LiveConfig(store: store) { error in logger.warning("\(error.code): \(error.message)") }
+        let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player"))
+        let dispatcher = ActionDispatcher(
+            live: live, planned: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
+            player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
+            account: AccountStore(configStore: store), logger: logger)
+        return StandaloneSpeakerControl(
+            configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)
     }
 }

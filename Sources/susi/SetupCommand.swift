@@ -49,8 +49,7 @@ enum SetupCommand: Command {
     private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?) throws {
         let config = try store.loadOrCreate()
         let logger = context.logger.child("setup")
-        let control = StandaloneSpeakerControl(
-            configPath: store.path, config: { (try? store.load()) ?? config }, logger: logger.child("control"))
+        let control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         let service = SetupService(
             store: store, control: control, account: account, voices: { Assembly.installedVoices(store: store) },

@@ -233,29 +233,6 @@ final class MPVPlayerTests: XCTestCase {
         XCTAssertLessThan(loaded, ended, "events keep mpv's order")
     }
 
-    func testPerformsChatActions() throws {
-        let song = try tone("song.wav", seconds: 10)
-        let player = makePlayer(volume: 50)
-        XCTAssertFalse(try player.perform(.answer(AnswerAction(expression: "hello"))))
-        XCTAssertTrue(try player.perform(.pause), "a player action, even with nothing to pause")
-        XCTAssertNil(player.processIdentifier, "a control with nothing playing starts nothing")
-
-        XCTAssertTrue(try player.perform(.audioPlay(MediaPlayAction(identifier: song, identifierType: "url"))))
-        XCTAssertTrue(eventually { path(player) == song })
-        XCTAssertTrue(try player.perform(.pause))
-        XCTAssertEqual(try flag(player, "pause"), true)
-        XCTAssertTrue(try player.perform(.resume))
-        XCTAssertEqual(try flag(player, "pause"), false)
-        XCTAssertTrue(try player.perform(.audioVolume(VolumeAction(volume: 30))))
-        XCTAssertEqual(try number(player, "volume"), 30)
-        try player.changeVolume(by: 10)
-        XCTAssertEqual(try number(player, "volume"), 40)
-        try player.changeVolume(by: -100)
-        XCTAssertEqual(player.volume, 0)
-        XCTAssertTrue(try player.perform(.stop))
-        XCTAssertEqual(try flag(player, "idle-active"), true)
-    }
-
     // MARK: Volume and ducking
 
     func testVolumeDuckAndUnduck() throws {

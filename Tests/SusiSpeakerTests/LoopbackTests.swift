@@ -5,7 +5,7 @@ import SusiServer
 import XCTest
 
 @testable import SusiBrain
-import SusiSpeaker
+@testable import SusiSpeaker
 import SusiTestSupport
 
 /// Real SUSI-style skills whose console blocks fetch from a loopback server, and the brain

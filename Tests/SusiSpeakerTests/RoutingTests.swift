@@ -5,7 +5,7 @@ import SusiServer
 import XCTest
 
 @testable import SusiBrain
-import SusiSpeaker
+@testable import SusiSpeaker
 import SusiTestSupport
 
 /// Hybrid routing with the bundled skills and a loopback SUSI server.

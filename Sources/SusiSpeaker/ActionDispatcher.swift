@@ -1,0 +1,113 @@
+import Foundation
+import SusiCore
+import SusiNet
+import SusiPlayer
+
+/// Performs what an answer asks of the speaker besides speech: config changes, timers, web
+/// search, the skill features and media. The one place actions are carried out; the pipeline's
+/// `perform` and the control routes both come here.
+///
+/// Blocking: media commands wait for the player, web search and skill features for the
+/// network (bounded by the HTTP client's timeouts). Safe to call from any thread.
+public final class ActionDispatcher: Sendable {
+    /// The bundled skill that rates, reports and reads reviews of other skills.
+    public static let feedbackSkill = "skill_feedback"
+
+    private let live: LiveConfig
+    private let planned: PlannedAnswers
+    private let player: SpeakerPlayer
+    private let http: any HTTPClient
+    private let account: AccountStore
+    private let logger: Logger
+    /// The skill the voice-side skill features act on (the last SUSI skill that answered).
+    private let lastSkill: @Sendable () -> String?
+
+    /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
+    /// `player`; `http` serves web search and the skill CMS with `account`'s login.
+    public init(
+        live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
+        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }
+    ) {
+        self.live = live
+        self.planned = planned
+        self.player = player
+        self.http = http
+        self.account = account
+        self.logger = logger
+        self.lastSkill = lastSkill
+    }
+
+    /// Performs `action`: what to say about it, or the failure to report. Actions that are
+    /// not the speaker's (plain answers, tables) do nothing.
+    ///
+    /// `next`/`previous` past either end of the playlist, and controls with nothing playing,
+    /// quietly do nothing; only `audio_play`/`video_play` start the player (sound only).
+    public func perform(_ action: ChatAction) -> ActionOutcome {
+        do {
+            switch action {
+            case .settings(let setting):
+                try live.set(setting.key, to: setting.value)
+                logger.info("\(setting.key) = \(setting.value)")
+            case .answer(let answer) where answer.isPlanned:
+                if let delay = answer.planDelay {
+                    try planned.add(answer.expression, inMilliseconds: delay)
+                } else if let text = answer.planDate, let date = ISO8601DateFormatter().date(from: text) {
+                    try planned.add(answer.expression, at: date)
+                }
+            case .unknown(let unknown) where unknown.type == "timer_list":
+                return ActionOutcome(say: planned.describe())
+            case .unknown(let unknown) where unknown.type == "timer_cancel":
+                let cancelled = try planned.cancelNext()
+                return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
+            case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
+                return skillFeedback(unknown)
+            case .websearch(let search):
+                return ActionOutcome(say: WebSearchClient(config: live.current, http: http).spokenAnswer(for: search))
+            case .audioPlay(let media), .videoPlay(let media): try player.player().play(media)
+            case .audioVolume(let volume): try player.player().setVolume(volume.volume)
+            case .stop: try player.player().stop()
+            case .pause: try player.player().pause()
+            case .resume: try player.player().resume()
+            case .restart: try player.player().restart()
+            case .next: try player.player().next()
+            case .previous: try player.player().previous()
+            case .shuffle: try player.player().shuffle()
+            default:
+                break
+            }
+            return .done
+        } catch let error as any SusiError {
+            return .failed(error)
+        } catch {
+            return .failed(PipelineError(stage: .player, code: "player-failed", message: "\(error)"))
+        }
+    }
+
+    /// "rate this skill four stars", "report this skill", "what do people say about this
+    /// skill", "how is this skill rated": the apps' skill features, by voice.
+    private func skillFeedback(_ action: UnknownAction) -> ActionOutcome {
+        let service = SkillFeedbackService(
+            client: SkillCMSClient(server: live.current.brain.server, http: http), account: account)
+        let skill = lastSkill().flatMap { SkillReference(answerSkill: $0) }
+        let outcome: SkillFeedbackService.Outcome
+        switch action.type {
+        case "skill_rate":
+            let stars = action.raw["stars"]?.intValue ?? 0
+            guard (1...5).contains(stars) else { return ActionOutcome(say: "Please give one to five stars.") }
+            outcome = service.rate(skill, stars: stars)
+        case "skill_report": outcome = service.report(skill)
+        case "skill_reviews": outcome = service.reviews(skill)
+        case "skill_ratings": outcome = service.ratings(skill)
+        default: return .done
+        }
+        return ActionOutcome(say: outcome.text, failure: outcome.error)
+    }
+}
+
+extension MediaPlayer {
+    /// Raises (positive `delta`) or lowers the listening volume, e.g. by `player.volume_step`
+    /// for "volume up" / "volume down"; the result is clamped to 0-100.
+    public func changeVolume(by delta: Int) throws(PlayerError) {
+        try setVolume(min(max(volume + delta, 0), 100))
+    }
+}

@@ -1,0 +1,75 @@
+import SusiCore
+import SusiPlayer
+import Synchronization
+
+/// The speaker's one media player, made on first use and shared by the voice pipeline and the
+/// control routes so both drive one mpv.
+///
+/// Making the player starts no process (`MediaPlayer` starts one on `play` only). After
+/// `shutdown()` no player is made again, so a request racing the end of the process fails
+/// instead of starting mpv anew.
+public final class SpeakerPlayer: Sendable {
+    /// A player that may be called from any thread, as `MediaPlayer` promises.
+    public typealias Player = any MediaPlayer & Sendable
+
+    private struct State {
+        var player: Player?
+        var isShutDown = false
+    }
+
+    private let state = Mutex(State())
+    private let make: @Sendable () -> Player
+
+    /// A slot whose player `make` builds on first use.
+    public init(make: @escaping @Sendable () -> Player) {
+        self.make = make
+    }
+
+    /// An `MPVPlayer` from `player.*`, its volume kept beside the config at `configPath`.
+    /// `onFailure` hears the player's own failures (a stream that fails to load, mpv dying).
+    public static func mpv(
+        config: @escaping @Sendable () -> Config, configPath: String, logger: Logger,
+        onFailure: (@Sendable (PlayerError) -> Void)? = nil
+    ) -> SpeakerPlayer {
+        SpeakerPlayer {
+            let player = MPVPlayer(config: config().player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger)
+            if let onFailure {
+                player.setEventHandler { event in
+                    if case .failed(let error) = event { onFailure(error) }
+                }
+            }
+            return player
+        }
+    }
+
+    /// The player if one was made; nil before the first use (nothing plays then).
+    public var current: Player? {
+        state.withLock { $0.player }
+    }
+
+    /// The player, made now if needed.
+    /// - Throws: `PlayerError` `.startFailed` after `shutdown()`.
+    public func player() throws(PlayerError) -> Player {
+        let made: Player? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            if let player = state.player { return player }
+            let created = make()
+            state.player = created
+            return created
+        }
+        guard let made else { throw PlayerError(.startFailed, "the speaker is shutting down") }
+        return made
+    }
+
+    /// Stops the player process, if one was started; later calls do nothing.
+    public func shutdown() {
+        let player = state.withLock { state in
+            defer {
+                state.player = nil
+                state.isShutDown = true
+            }
+            return state.player
+        }
+        player?.shutdown()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SusiCore
+import SusiPlayer
+import SusiTestSupport
+import XCTest
+
+@testable import SusiSpeaker
+
+/// The dispatcher driving the real mpv (`--ao=null`), checked through mpv's own properties.
+final class DispatcherMPVTests: XCTestCase {
+    private var scratch: ScratchConfig!
+
+    override func setUpWithError() throws {
+        scratch = try ScratchConfig()
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    /// Writes a 440 Hz tone WAV of `seconds` and returns its path.
+    private func tone(_ name: String, seconds: Double) throws -> String {
+        let rate = 16_000
+        let samples = (0..<Int(Double(rate) * seconds)).map { index in
+            Int16(8_000 * sin(2 * Double.pi * 440 * Double(index) / Double(rate)))
+        }
+        let path = scratch.directory + "/" + name
+        try WAVFile.write(AudioChunk(format: AudioFormat(sampleRate: rate, channels: 1), samples: samples), to: path)
+        return path
+    }
+
+    func testPerformsChatActions() throws {
+        let song = try tone("song.wav", seconds: 10)
+        let configuration = MPVPlayer.Configuration(
+            command: "mpv", arguments: ["--ao=null", "--no-config"], volume: 50, replyTimeout: 5, startTimeout: 10,
+            runtimeDirectory: scratch.directory)
+        let player = MPVPlayer(configuration: configuration, stateFile: nil)
+        let slot = SpeakerPlayer { player }
+        defer { slot.shutdown() }
+        let (dispatcher, _, _) = try scratch.dispatcher(player: slot)
+        func perform(_ action: ChatAction) {
+            XCTAssertNil(dispatcher.perform(action).failure, action.type)
+        }
+
+        perform(.answer(AnswerAction(expression: "hello")))
+        XCTAssertNil(slot.current, "an answer is no player action")
+        perform(.pause)
+        XCTAssertNotNil(slot.current, "a player action, even with nothing to pause")
+        XCTAssertNil(player.processIdentifier, "a control with nothing playing starts nothing")
+
+        perform(.audioPlay(MediaPlayAction(identifier: song, identifierType: "url")))
+        XCTAssertTrue(eventually { (try? player.property("path"))??.stringValue == song })
+        perform(.pause)
+        XCTAssertEqual(try player.property("pause")?.boolValue, true)
+        perform(.resume)
+        XCTAssertEqual(try player.property("pause")?.boolValue, false)
+        perform(.audioVolume(VolumeAction(volume: 30)))
+        XCTAssertEqual(try player.property("volume")?.doubleValue, 30)
+        try player.changeVolume(by: 10)
+        XCTAssertEqual(try player.property("volume")?.doubleValue, 40)
+        try player.changeVolume(by: -100)
+        XCTAssertEqual(player.volume, 0)
+        perform(.stop)
+        XCTAssertEqual(try player.property("idle-active")?.boolValue, true)
+    }
+}
