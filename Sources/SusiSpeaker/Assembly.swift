@@ -1,4 +1,5 @@
 import Foundation
+import SusiAudio
 import SusiBrain
 import SusiCore
 import SusiNet
@@ -96,6 +97,31 @@ extension Assembly {
 }
 
 extension Assembly {
+    /// Where speech goes: the WAV file at `path` when given (also returned, to close), else
+    /// the sound device `device`, opened at `sampleRate`.
+    public static func speechSink(
+        path: String?, realtime: Bool = false, device: String, sampleRate: Int = 22_050, logger: Logger
+    ) throws(AudioError) -> (sink: any AudioSink, file: WAVFileSink?) {
+        if let path {
+            let file = try WAVFileSink(path: path, realtime: realtime)
+            return (file, file)
+        }
+        let session = try PortAudioSession(logger: logger.child("audio"))
+        return (try SpeakerSink(session: session, device: device, sampleRate: sampleRate, logger: logger.child("audio")), nil)
+    }
+
+    /// The brain that answers: `brain.mode`'s (or `mode`, with `server` for remote), over
+    /// libcurl, with the account of `store` for remote queries. `onFallback` hears each time
+    /// the hybrid brain answers offline because the server failed.
+    public static func chatBrain(
+        config: Config, mode: ChatBrainFactory.Mode? = nil, server: String? = nil, local: LocalChatBrain,
+        store: ConfigStore, logger: Logger, onFallback: @escaping @Sendable (any SusiError) -> Void
+    ) -> any ChatBrain & Sendable {
+        ChatBrainFactory.make(
+            config: config, mode: mode, server: server, http: CurlHTTPClient(logger: logger.child("http")), local: local,
+            account: AccountStore(configStore: store), logger: logger.child("brain"), onFallback: onFallback)
+    }
+
     /// The speaker's version, shown by the control server's `/status`.
     public static let version = "0.1.0"
 

@@ -74,12 +74,20 @@ public struct SetupAccountLink: AccountLinking {
         case offline(SusiAPIError)
     }
 
-    private func attempt(_ credentials: PendingLoginFile.Credentials) -> Outcome {
+    /// Logs in to `brain.server` now and keeps the token; nothing waits on failure.
+    /// - Throws: the login client's `SusiAPIError` (refused, offline, bad reply).
+    @discardableResult
+    public func logIn(email: String, password: String) throws(SusiAPIError) -> AccountToken {
         let server = ((try? store.load()) ?? Config()).brain.server
         let client = SusiLoginClient(server: server, http: http(), timeout: timeout, logger: logger)
+        let token = try client.logIn(email: email, password: password)
+        try AccountStore(configStore: store).save(token)
+        return token
+    }
+
+    private func attempt(_ credentials: PendingLoginFile.Credentials) -> Outcome {
         do throws(SusiAPIError) {
-            let token = try client.logIn(email: credentials.email, password: credentials.password)
-            try AccountStore(configStore: store).save(token)
+            try logIn(email: credentials.email, password: credentials.password)
             return .loggedIn
         } catch {
             switch error.kind {

@@ -107,24 +107,15 @@ public final class SpeakerRuntime {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
-        brain = ChatBrainFactory.make(
-            config: config, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
-            account: account, logger: logger.child("brain"),
-            onFallback: { error in report(error) })
+        brain = Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
 
         // The input first: an unreadable file is reported before any device is opened.
         do {
             fileSource = try options.input.map { path throws(AudioError) in
                 try WAVFileSource(path: path, realtime: options.realtime)
             }
-            file = try options.output.map { path throws(AudioError) in try WAVFileSink(path: path, realtime: options.realtime) }
-            if let file {
-                sink = file
-            } else {
-                sink = try SpeakerSink(
-                    session: try PortAudioSession(logger: logger.child("audio")), device: config.audio.output,
-                    logger: logger.child("audio"))
-            }
+            (sink, file) = try Assembly.speechSink(
+                path: options.output, realtime: options.realtime, device: config.audio.output, logger: logger)
         } catch {
             report(error)
             player.shutdown()
@@ -217,18 +208,11 @@ public final class SpeakerRuntime {
         let control = StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
             logger: logger.child("control"), speaker: { announcements.add($0) })
-        let account = SetupAccountLink(store: store, logger: logger.child("account"))
-        let service = SetupService(
-            store: store, control: control, account: account,
-            voices: { Assembly.installedVoices(store: store) }, version: Assembly.version, logger: logger)
-        let server = service.makeServer(port: nil, host: nil)
+        let setup = SetupServer(store: store, control: control, logger: logger)
         do {
-            try server.start()
-            logger.info("setup/control server on port \(server.port.map(String.init) ?? "?")")
-            // A login the apps sent while the speaker was offline is retried in the background.
-            let retry = PendingLoginRetry(account: account)
-            retry.start()
-            services.started(server: server, loginRetry: retry)
+            try setup.start()
+            logger.info("setup/control server on port \(setup.server.port.map(String.init) ?? "?")")
+            services.started(setup)
         } catch {
             report(error)
         }
@@ -255,8 +239,7 @@ public final class SpeakerRuntime {
 /// What runs beside the pipeline and must be stopped from another thread on SIGTERM.
 private final class Services: Sendable {
     private struct Running {
-        var server: HTTPServer?
-        var loginRetry: PendingLoginRetry?
+        var setup: SetupServer?
         var player: SpeakerPlayer?
     }
 
@@ -267,11 +250,8 @@ private final class Services: Sendable {
         set { running.withLock { $0.player = newValue } }
     }
 
-    func started(server: HTTPServer, loginRetry: PendingLoginRetry) {
-        running.withLock {
-            $0.server = server
-            $0.loginRetry = loginRetry
-        }
+    func started(_ setup: SetupServer) {
+        running.withLock { $0.setup = setup }
     }
 
     /// Stops everything once; later calls do nothing.
@@ -280,8 +260,7 @@ private final class Services: Sendable {
             defer { state = Running() }
             return state
         }
-        stopping.loginRetry?.stop()
-        stopping.server?.stop()
+        stopping.setup?.stop()
         stopping.player?.shutdown()
     }
 }

@@ -215,24 +215,11 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
             state.withLock { $0.isSpeaking = false }
         }
         do {
-            let end = try engine.synthesize(sentence.text, voice: sentence.voice) { chunk in
-                guard isCurrent(sentence.number) else { return false }
-                do {
-                    try output.play(chunk)
-                } catch {
-                    logger.warning("speaking failed: \(error)")
-                    return false
-                }
-                return isCurrent(sentence.number)
-            }
-            if end == .stopped || !isCurrent(sentence.number) {
-                output.interrupt()
-            } else {
-                try output.drain()
+            try SpeechOutput.speak(sentence.text, voice: sentence.voice, engine: engine, into: output) {
+                isCurrent(sentence.number)
             }
         } catch {
             logger.warning("speaking failed: \(error)")
-            output.interrupt()
         }
     }
 

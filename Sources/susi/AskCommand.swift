@@ -30,10 +30,9 @@ enum AskCommand: Command {
         let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: context.environment, logger: context.logger), context: { Assembly.brainContext(config) })
         let mode: ChatBrainFactory.Mode? = local ? .local : server != nil ? .remote : nil
         let logger = context.logger
-        let brain = ChatBrainFactory.make(
-            config: config, mode: mode, server: server, http: CurlHTTPClient(logger: logger.child("http")), local: localBrain,
-            account: AccountStore(configStore: context.store), logger: logger.child("brain"),
-            onFallback: { error in logger.warning("the SUSI server failed (\(error.code)): \(error.message); answering offline") })
+        let brain = Assembly.chatBrain(config: config, mode: mode, server: server, local: localBrain, store: context.store, logger: logger) {
+            error in logger.warning("the SUSI server failed (\(error.code)): \(error.message); answering offline")
+        }
         let reply = try brain.answer(query)
         if json {
             let encoder = JSONEncoder()

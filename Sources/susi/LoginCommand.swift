@@ -1,6 +1,7 @@
 import Foundation
 import SusiCore
 import SusiNet
+import SusiSpeaker
 
 #if canImport(Glibc)
     import Glibc
@@ -34,12 +35,10 @@ enum LoginCommand: Command {
         } else {
             password = try Terminal.prompt("Password for \(email ?? ""): ", echo: false)
         }
-        let client = SusiLoginClient(
-            server: config.brain.server, http: CurlHTTPClient(stage: .brain, logger: context.logger),
-            timeout: max(config.brain.timeoutSeconds, 10), logger: context.logger)
-        let token = try client.logIn(email: email ?? "", password: password)
-        let account = AccountStore(configStore: context.store)
-        try account.save(token)
+        var account = SetupAccountLink(store: context.store, logger: context.logger)
+        account.timeout = max(config.brain.timeoutSeconds, 10)
+        account.http = { [logger = context.logger] in CurlHTTPClient(stage: .brain, logger: logger) }
+        let token = try account.logIn(email: email ?? "", password: password)
         let until = token.expiresAt.formatted(.dateTime.year().month().day().hour().minute())
         context.print(
             "Logged in to \(config.brain.server) as \(SkillReview.anonymized(token.email)); the login is valid until \(until)."

@@ -35,23 +35,9 @@ enum SayCommand: Command {
         // Resolve before opening any output, so a bad voice leaves nothing behind.
         _ = try engine.espeakVoiceName(for: voice)
 
-        let file = try output.map { path throws(AudioError) in try WAVFileSink(path: path) }
-        let sink: any AudioSink
-        if let file {
-            sink = file
-        } else {
-            let session = try PortAudioSession(logger: context.logger.child("audio"))
-            sink = try SpeakerSink(
-                session: session, device: config.audio.output, sampleRate: engine.format.sampleRate,
-                logger: context.logger.child("audio"))
-        }
-        var failure: (any Error)?
-        _ = try engine.synthesize(text, voice: voice) { chunk in
-            do { try sink.play(chunk) } catch { failure = error }
-            return failure == nil
-        }
-        if let failure { throw failure }
-        try sink.drain()
+        let (sink, file) = try Assembly.speechSink(
+            path: output, device: config.audio.output, sampleRate: engine.format.sampleRate, logger: context.logger)
+        try SpeechOutput.speak(text, voice: voice, engine: engine, into: sink)
         if let file, let output {
             try file.close()
             context.print("wrote \(output) (\(file.framesWritten * 1000 / WAVFileSink.format.sampleRate) ms)")

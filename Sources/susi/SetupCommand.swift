@@ -19,9 +19,6 @@ enum SetupCommand: Command {
         audio.output and /play starts the player.
         """
 
-    /// Shown by `/status`.
-    static let version = Assembly.version
-
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let reset = arguments.flag("--reset")
         let port = try arguments.intOption("--port", in: 0...65535)
@@ -50,21 +47,15 @@ enum SetupCommand: Command {
         let config = try store.loadOrCreate()
         let logger = context.logger.child("setup")
         let control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
-        let account = SetupAccountLink(store: store, logger: logger.child("account"))
-        let service = SetupService(
-            store: store, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
-            version: version, logger: logger)
-        let server = service.makeServer(port: port.map { UInt16($0) }, host: bind)
-        try server.start()
+        let setup = SetupServer(store: store, control: control, port: port.map { UInt16($0) }, host: bind, logger: logger)
+        try setup.start()
+        let server = setup.server
         let shownHost = server.host == "0.0.0.0" ? "127.0.0.1" : server.host
         context.print(
             "serving the setup API at http://\(shownHost):\(server.port ?? UInt16(config.setup.port))/ "
-                + "(setup mode \(service.setupState.isInSetupMode ? "on" : "off"))")
-        let retry = PendingLoginRetry(account: account)
-        retry.start()
+                + "(setup mode \(setup.service.setupState.isInSetupMode ? "on" : "off"))")
         waitForTermination()
-        retry.stop()
-        server.stop()
+        setup.stop()
         control.shutdown()
     }
 }

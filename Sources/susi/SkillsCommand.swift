@@ -50,40 +50,12 @@ enum SkillsCommand: Command {
 
     /// Loads the skills 20 times and answers every example query 20 times, in process.
     private static func bench(_ context: CommandContext) throws {
-        let directory = try Assembly.modelsDirectory(environment: context.environment) + "/skills"
-        var loads: [Double] = []
-        var brain = try Brain(directory: directory, fetcher: HTTPSkillDataFetcher())
-        for _ in 0..<20 {
-            let start = ContinuousClock.now
-            brain = try Brain(directory: directory, fetcher: HTTPSkillDataFetcher())
-            loads.append(milliseconds(since: start))
-        }
-        let queries = brain.skills.flatMap { $0.intents.flatMap { $0.examples.map(\.query) } }
-        let answerContext = BrainContext.examples
-        var answers: [Double] = []
-        let total = ContinuousClock.now
-        for _ in 0..<20 {
-            for query in queries {
-                let start = ContinuousClock.now
-                _ = try? brain.answer(query, context: answerContext)
-                answers.append(milliseconds(since: start))
-            }
-        }
-        let seconds = milliseconds(since: total) / 1000
-        context.print("skills: \(brain.skills.count) files, \(queries.count) example queries")
-        context.print(String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", percentile(loads, 0.5), percentile(loads, 0.95)))
+        let result = try SkillsBenchmark.run(
+            directory: try Assembly.modelsDirectory(environment: context.environment) + "/skills")
+        context.print("skills: \(result.skillCount) files, \(result.queryCount) example queries")
+        context.print(String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", result.loadMedian, result.loadP95))
         context.print(String(
-            format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", percentile(answers, 0.5),
-            percentile(answers, 0.95), Double(answers.count) / seconds, answers.count))
-    }
-
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        (ContinuousClock.now - start).milliseconds
-    }
-
-    private static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+            format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", result.answerMedian,
+            result.answerP95, result.queriesPerSecond, result.answerCount))
     }
 }

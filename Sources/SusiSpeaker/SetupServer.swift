@@ -1,0 +1,37 @@
+import SusiCore
+import SusiServer
+
+/// The setup/control HTTP server for the SUSI apps over a `SpeakerControl`, with the account
+/// link and its background retry: what `susi setup serve` and `susi run` both host.
+public final class SetupServer: Sendable {
+    /// The routes, for the setup state the caller may show.
+    public let service: SetupService
+    /// The listening server; `port` is known once started.
+    public let server: HTTPServer
+    private let retry: PendingLoginRetry
+
+    /// A server on `port` and `host` (default `setup.port` and `setup.bind`); nothing listens
+    /// before `start()`.
+    public init(store: ConfigStore, control: any SpeakerControl, port: UInt16? = nil, host: String? = nil, logger: Logger) {
+        let account = SetupAccountLink(store: store, logger: logger.child("account"))
+        service = SetupService(
+            store: store, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
+            version: Assembly.version, logger: logger)
+        server = service.makeServer(port: port, host: host)
+        retry = PendingLoginRetry(account: account)
+    }
+
+    /// Listens, and retries in the background a login the apps sent while the speaker was
+    /// offline.
+    /// - Throws: `ServerError` when the port cannot be bound.
+    public func start() throws(ServerError) {
+        try server.start()
+        retry.start()
+    }
+
+    /// Stops the retry and the server.
+    public func stop() {
+        retry.stop()
+        server.stop()
+    }
+}
