@@ -36,14 +36,14 @@ var swiftTargets: [Target] = [
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),
     .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
     .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),
-    .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer"]),
-    .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet"]),
+    .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer", "SusiTestSupport"]),
+    .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet", "SusiTestSupport"]),
     .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiTestSupport"]),
     .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer"]),
     .testTarget(
         name: "SusiSpeakerTests",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiTestSupport"]),
-    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore"]),
+    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore", "SusiTestSupport"]),
 ]
 
 // One place for the strictness every Swift target shares.

@@ -2,27 +2,7 @@ import Foundation
 import SusiServer
 import XCTest
 
-/// Starts a server on 127.0.0.1 with a free port; the caller stops it (or lets deinit do it).
-func startServer(
-    file: StaticString = #filePath, line: UInt = #line, _ configure: (inout Router) -> Void
-) throws
-    -> (server: HTTPServer, base: String)
-{
-    var router = Router()
-    configure(&router)
-    let server = HTTPServer(port: 0, router: router)
-    try server.start()
-    let port = try XCTUnwrap(server.port, file: file, line: line)
-    return (server, "http://127.0.0.1:\(port)")
-}
-
-/// Parses a JSON object body.
-func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
-    Any]
-{
-    try XCTUnwrap(
-        try JSONSerialization.jsonObject(with: data) as? [String: Any], file: file, line: line)
-}
+@_exported import SusiTestSupport
 
 /// A TCP socket bound to 127.0.0.1 on a free port, listening only if asked; closed on deinit.
 ///

@@ -3,19 +3,7 @@ import SusiNet
 import SusiServer
 import XCTest
 
-/// Starts a server on 127.0.0.1 with a free port; the caller stops it (or lets deinit do it).
-func startServer(
-    limits: ServerLimits = ServerLimits(), file: StaticString = #filePath, line: UInt = #line,
-    _ configure: (inout Router) -> Void
-) throws -> (server: HTTPServer, base: String) {
-    var router = Router()
-    configure(&router)
-    let server = HTTPServer(port: 0, limits: limits, router: router)
-    try server.start()
-    let port = try XCTUnwrap(server.port, "a running server knows its port", file: file, line: line)
-    XCTAssertNotEqual(port, 0, file: file, line: line)
-    return (server, "http://127.0.0.1:\(port)")
-}
+@_exported import SusiTestSupport
 
 /// Runs `process` to the end and returns what it printed; its standard error is dropped.
 func standardOutput(of process: Process) throws -> String {
@@ -44,14 +32,6 @@ func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt =
         return (0, text)
     }
     return (status, String(text[..<newline]))
-}
-
-/// Parses a JSON object body.
-func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
-    Any]
-{
-    let value = try JSONSerialization.jsonObject(with: data)
-    return try XCTUnwrap(value as? [String: Any], "body is a JSON object", file: file, line: line)
 }
 
 /// A plain TCP client socket to 127.0.0.1, closed on deinit; used to hold connections open.

@@ -1,4 +1,5 @@
 import Foundation
+import SusiTestSupport
 import XCTest
 
 @testable import SusiCore
@@ -6,9 +7,7 @@ import XCTest
 /// The README must stay true: every config key and every command is documented.
 final class ReadmeTests: XCTestCase {
     private func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
     }
 
     func testEveryConfigKeyIsDocumented() throws {
