@@ -15,7 +15,8 @@ import Synchronization
 /// promises. Sentences are spoken one at a time by a single worker thread, started by the first
 /// `say`, which alone opens and uses the sound device; `say` returns once its sentence has
 /// started, and a new `say` or `stop` cuts the sentence being spoken. Failures (no mpv, no sound
-/// device, a bad voice) are thrown to the route, which answers them as JSON errors.
+/// device, a bad voice) are thrown to the route, which answers them as JSON errors. Call
+/// `shutdown()` when done: the worker keeps the control alive until then.
 public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     private let config: @Sendable () -> Config
     private let dispatcher: ActionDispatcher

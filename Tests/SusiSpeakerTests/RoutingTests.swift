@@ -2,6 +2,7 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import Synchronization
 import XCTest
 
 @testable import SusiBrain
@@ -150,19 +151,15 @@ final class RoutingTests: XCTestCase {
 }
 
 /// Counts requests seen by a loopback handler.
-final class RequestCounter: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+final class RequestCounter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// Codes passed to `onFallback`.
-final class FallbackLog: @unchecked Sendable {
-    // @unchecked: `entries` is only touched under `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ code: String) { lock.withLock { entries.append(code) } }
-    var codes: [String] { lock.withLock { entries } }
+final class FallbackLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ code: String) { entries.withLock { $0.append(code) } }
+    var codes: [String] { entries.withLock { $0 } }
 }
