@@ -25,7 +25,9 @@ public enum Assembly {
             candidates.append(directory.appendingPathComponent("models").path)
             directory = directory.deletingLastPathComponent()
         }
-        candidates += [FileManager.default.currentDirectoryPath + "/models", "/usr/local/share/susi/models", "/usr/share/susi/models"]
+        candidates += [
+            FileManager.default.currentDirectoryPath + "/models", "/usr/local/share/susi/models", "/usr/share/susi/models",
+        ]
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/skills") }) else {
             throw SetupFailure("cannot find the models directory (set SUSI_MODELS to the repository's models/)")
         }
@@ -37,7 +39,8 @@ public enum Assembly {
         -> BrainContext
     {
         BrainContext(
-            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume, volumeStep: config.player.volumeStep,
+            room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume,
+            volumeStep: config.player.volumeStep,
             lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language)
     }
 

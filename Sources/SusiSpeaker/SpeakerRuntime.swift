@@ -91,12 +91,13 @@ public final class SpeakerRuntime {
             followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
         }
         let announcements = self.announcements
-        let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player")) {
-            error in
+        @Sendable func playerFailed(_ error: PlayerError) {
             // Said once per failure; the next request starts mpv again if it died.
             report(error)
             announcements.add(error.code == "player-died" ? "Sorry, the music player stopped." : "Sorry, I could not play that.")
         }
+        let player = SpeakerPlayer.mpv(
+            config: { live.current }, configPath: store.path, logger: logger.child("player"), onFailure: playerFailed)
         self.player = player
         services.player = player
         let account = AccountStore(configStore: store)
@@ -224,7 +225,8 @@ public final class SpeakerRuntime {
         var lastCode: String?
         while true {
             do {
-                let source = try MicrophoneSource(session: session, device: live.current.audio.input, logger: logger.child("audio"))
+                let source = try MicrophoneSource(
+                    session: session, device: live.current.audio.input, logger: logger.child("audio"))
                 lastCode = nil
                 try makePipeline(source).run()
             } catch let error as AudioError {

@@ -194,9 +194,11 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
             guard let sentence = taken else { continue }
             do {
                 let engine = try ESpeakEngine.shared()
-                let output = try sink ?? SpeakerSink(
-                    session: try PortAudioSession(logger: logger.child("audio")), device: sentence.device,
-                    sampleRate: engine.format.sampleRate, logger: logger.child("audio"))
+                let output =
+                    try sink
+                    ?? SpeakerSink(
+                        session: try PortAudioSession(logger: logger.child("audio")), device: sentence.device,
+                        sampleRate: engine.format.sampleRate, logger: logger.child("audio"))
                 sink = output
                 sentence.opened.send(nil)
                 speak(sentence, engine: engine, output: output)

@@ -17,8 +17,10 @@ final class AssemblyTests: XCTestCase {
     }
 
     func testCacheDirectoryFollowsXDG() {
-        XCTAssertEqual(Assembly.cacheDirectory(environment: ["XDG_CACHE_HOME": "/tmp/cache", "HOME": "/home/x"]), "/tmp/cache/susi")
-        XCTAssertEqual(Assembly.cacheDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/x"]), "/home/x/.cache/susi")
+        XCTAssertEqual(
+            Assembly.cacheDirectory(environment: ["XDG_CACHE_HOME": "/tmp/cache", "HOME": "/home/x"]), "/tmp/cache/susi")
+        XCTAssertEqual(
+            Assembly.cacheDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/x"]), "/home/x/.cache/susi")
     }
 
     func testVoiceAndBrainContextFollowTheConfig() {

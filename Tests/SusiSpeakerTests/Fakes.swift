@@ -1,11 +1,12 @@
-@testable import SusiSpeaker
 import Foundation
 import SusiCore
 import SusiNet
 import SusiPlayer
-import Synchronization
 import SusiTestSupport
+import Synchronization
 import XCTest
+
+@testable import SusiSpeaker
 
 /// A media player that records what it was told, for tests of the code that drives one.
 final class FakePlayer: MediaPlayer, Sendable {
@@ -65,8 +66,18 @@ final class FakePlayer: MediaPlayer, Sendable {
     func setVolume(_ volume: Int) throws(PlayerError) {
         try command("volume \(volume)") { $0.volume = min(max(volume, 0), 100) }
     }
-    func duck(to percent: Int) { recorded.withLock { $0.calls.append("duck \(percent)"); $0.duck = percent } }
-    func unduck() { recorded.withLock { $0.calls.append("unduck"); $0.duck = nil } }
+    func duck(to percent: Int) {
+        recorded.withLock {
+            $0.calls.append("duck \(percent)")
+            $0.duck = percent
+        }
+    }
+    func unduck() {
+        recorded.withLock {
+            $0.calls.append("unduck")
+            $0.duck = nil
+        }
+    }
     func shutdown() { recorded.withLock { $0.isShutDown = true } }
 }
 
@@ -114,7 +125,8 @@ struct ScratchConfig {
 
     /// A dispatcher over this config, `player` and `http`, with its own timers file.
     func dispatcher(
-        player: SpeakerPlayer, http: any HTTPClient = FakeHTTPClient.offline(), lastSkill: @escaping @Sendable () -> String? = { nil }
+        player: SpeakerPlayer, http: any HTTPClient = FakeHTTPClient.offline(),
+        lastSkill: @escaping @Sendable () -> String? = { nil }
     ) throws -> (ActionDispatcher, LiveConfig, PlannedAnswers) {
         let live = try LiveConfig(store: store) { error in XCTFail("invalid config: \(error)") }
         let planned = PlannedAnswers(path: directory + "/timers.json")

@@ -2,11 +2,11 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import SusiTestSupport
 import XCTest
 
 @testable import SusiBrain
 @testable import SusiSpeaker
-import SusiTestSupport
 
 /// Real SUSI-style skills whose console blocks fetch from a loopback server, and the brain
 /// served as `/susi/chat.json` to libcurl and the curl tool.

@@ -2,12 +2,12 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import SusiTestSupport
 import Synchronization
 import XCTest
 
 @testable import SusiBrain
 @testable import SusiSpeaker
-import SusiTestSupport
 
 /// Hybrid routing with the bundled skills and a loopback SUSI server.
 final class RoutingTests: XCTestCase {
@@ -36,8 +36,7 @@ final class RoutingTests: XCTestCase {
         return (server, "http://127.0.0.1:\(try XCTUnwrap(server.port))")
     }
 
-    private func hybrid(_ local: LocalChatBrain, server: String, fallbacks: FallbackLog = FallbackLog()) -> HybridBrain
-    {
+    private func hybrid(_ local: LocalChatBrain, server: String, fallbacks: FallbackLog = FallbackLog()) -> HybridBrain {
         var config = Config()
         config.brain.server = server
         config.brain.timeoutSeconds = 2
