@@ -7,7 +7,7 @@ RELEASE_BIN = .build/release/susi
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
-	libespeak-ng-dev espeak-ng libspeexdsp-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
+	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
 	wpasupplicant chromium wrk
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)

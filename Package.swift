@@ -11,14 +11,15 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 ]
 
 var swiftTargets: [Target] = [
     .target(name: "SusiCore"),
     .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP"]),
     .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio"]),
-    .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl"]),
-    .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD"]),
+    .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl", "CCrypto"]),
+    .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"]),
     .target(name: "SusiBrain", dependencies: ["SusiCore"]),
     .target(name: "SusiPlayer", dependencies: ["SusiCore"]),
     // The runtime: the components wired into a speaker (pipeline assembly, actions, control,
