@@ -28,7 +28,7 @@ enum VoiceCommand: Command {
                         + "\(language.padding(toLength: 8, withPad: " ", startingAt: 0)) "
                         + "\(voice.name.replacingOccurrences(of: "_", with: " ")) (\(voice.gender.rawValue))")
             }
-            context.print("accents: " + VoiceCatalog.friendlyNames.keys.sorted().joined(separator: ", "))
+            context.print("accents: " + AccentCatalog.names.joined(separator: ", "))
             context.print("variants: " + catalog.variants.map(\.identifier).sorted().joined(separator: " "))
         case "get":
             try arguments.finish()

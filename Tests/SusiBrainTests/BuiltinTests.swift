@@ -106,14 +106,14 @@ final class BuiltinTests: XCTestCase {
             ("american english", "en-us"),
         ]
         for (text, id) in cases {
-            XCTAssertEqual(VoiceCatalog.lookup(text)?.id, id, text)
+            XCTAssertEqual(AccentCatalog.entry(mentionedIn: QueryNormalizer.words(text))?.id, id, text)
         }
-        XCTAssertNil(VoiceCatalog.lookup("martian"))
-        XCTAssertNil(VoiceCatalog.lookup("tell us a story"))
-        XCTAssertEqual(VoiceCatalog.name(of: "en-gb"), "British")
-        XCTAssertEqual(VoiceCatalog.name(of: "de"), "de")
-        XCTAssertTrue(VoiceCatalog.spokenList.hasPrefix("American, British"))
-        XCTAssertTrue(VoiceCatalog.spokenList.hasSuffix(" and Lancastrian"))
+        XCTAssertNil(AccentCatalog.entry(mentionedIn: QueryNormalizer.words("martian")))
+        XCTAssertNil(AccentCatalog.entry(mentionedIn: QueryNormalizer.words("tell us a story")))
+        XCTAssertEqual(AccentCatalog.name(of: "en-gb"), "British")
+        XCTAssertEqual(AccentCatalog.name(of: "de"), "de")
+        XCTAssertTrue(AccentCatalog.spokenList.hasPrefix("American, British"))
+        XCTAssertTrue(AccentCatalog.spokenList.hasSuffix(" and Lancastrian"))
     }
 
     func testVoiceIdsExistInESpeakNG() throws {
@@ -135,7 +135,7 @@ final class BuiltinTests: XCTestCase {
                 line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(
                     String.init)
             })
-        for entry in VoiceCatalog.entries {
+        for entry in AccentCatalog.entries {
             XCTAssertTrue(listed.contains(entry.id), "\(entry.id) not in espeak-ng --voices=en")
         }
     }

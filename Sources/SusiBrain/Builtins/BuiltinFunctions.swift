@@ -38,7 +38,7 @@ enum BuiltinFunctions {
                 "duration": .string(DurationParser.spoken(seconds: whole)),
             ]
         case "voice":
-            guard let entry = VoiceCatalog.lookup(argument) else { return nil }
+            guard let entry = AccentCatalog.entry(mentionedIn: QueryNormalizer.words(argument)) else { return nil }
             return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
         case "rate": return rate(argument, current: context.rate)
         case "volume": return volume(argument, current: context.volume, step: context.volumeStep)

@@ -1,4 +1,5 @@
 import Foundation
+import SusiCore
 
 /// Values every answer template can use without a console block.
 ///
@@ -29,8 +30,8 @@ enum BuiltinValues {
         switch name {
         case "room": return context.room
         case "voice": return context.voice
-        case "voice_name": return VoiceCatalog.name(of: context.voice)
-        case "voices": return VoiceCatalog.spokenList
+        case "voice_name": return AccentCatalog.name(of: context.voice)
+        case "voices": return AccentCatalog.spokenList
         case "rate": return String(context.rate)
         case "volume": return String(context.volume)
         case "last": return context.lastAnswer

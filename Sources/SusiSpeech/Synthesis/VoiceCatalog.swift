@@ -1,3 +1,5 @@
+import SusiCore
+
 /// The installed voices and variants, and the resolution of what a person calls a voice
 /// (`scottish`, `English (Scotland)`, `en-gb-scotland`) to one of them.
 ///
@@ -9,18 +11,6 @@ public struct VoiceCatalog: Sendable, Equatable {
     /// Installed variants (`espeak-ng-data/voices/!v`).
     public var variants: [VoiceInfo]
 
-    /// What people call the English accents, mapped to voice ids.
-    public static let friendlyNames: [String: String] = [
-        "american": "en-us", "american english": "en-us", "us": "en-us",
-        "british": "en-gb", "british english": "en-gb", "uk": "en-gb", "english": "en-gb",
-        "scottish": "en-gb-scotland", "scotland": "en-gb-scotland",
-        "caribbean": "en-029",
-        "received pronunciation": "en-gb-x-rp", "rp": "en-gb-x-rp",
-        "new york": "en-us-nyc", "new york city": "en-us-nyc", "nyc": "en-us-nyc",
-        "west midlands": "en-gb-x-gbcwmd",
-        "lancastrian": "en-gb-x-gbclan", "lancaster": "en-gb-x-gbclan",
-    ]
-
     /// Creates a catalog.
     public init(voices: [VoiceInfo], variants: [VoiceInfo]) {
         self.voices = voices
@@ -30,7 +20,7 @@ public struct VoiceCatalog: Sendable, Equatable {
     /// The voice `name` means, or nil when no installed voice matches.
     ///
     /// Tried in order: a language code (the voice preferring it most wins), a voice name, a
-    /// voice file (`gmw/en-GB-scotland` or `en-GB-scotland`), a friendly name.
+    /// voice file (`gmw/en-GB-scotland` or `en-GB-scotland`), an accent name from `AccentCatalog`.
     public func resolve(_ name: String) -> VoiceInfo? {
         let key = Self.normalize(name)
         guard !key.isEmpty else { return nil }
@@ -46,8 +36,8 @@ public struct VoiceCatalog: Sendable, Equatable {
         if let voice = voices.first(where: { Self.normalize($0.file) == key || Self.fileName($0.file) == key }) {
             return voice
         }
-        if let target = Self.friendlyNames[key] {
-            return voices.contains(where: { $0.languages.contains { $0.code == target } }) ? resolve(target) : nil
+        if let accent = AccentCatalog.entry(named: key) {
+            return voices.contains(where: { $0.languages.contains { $0.code == accent.id } }) ? resolve(accent.id) : nil
         }
         return nil
     }
