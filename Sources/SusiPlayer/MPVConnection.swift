@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import Synchronization
 
 /// One JSON IPC session with a running mpv: requests matched to replies by `request_id`, and
 /// everything else (events, property changes) handed to `onEvent`.
@@ -7,8 +8,7 @@ import SusiCore
 /// A dedicated reader thread owns the socket's receive side. `onEvent` and `onClose` run on
 /// that thread, in the order mpv wrote the lines, and must not block on a reply (they would wait
 /// for themselves). Requests may come from any thread.
-/// `@unchecked Sendable`: the pending-reply table and request counter are guarded by `lock`.
-final class MPVConnection: @unchecked Sendable {
+final class MPVConnection: Sendable {
     /// A line from mpv that is not a reply: an `event` object with its fields.
     struct Event: Sendable {
         /// mpv's event name (`end-file`, `property-change`, `file-loaded`, ...).
@@ -18,24 +18,34 @@ final class MPVConnection: @unchecked Sendable {
     }
 
     /// A reply slot one waiting request owns.
-    private final class PendingReply: @unchecked Sendable {
-        // Written by the reader before `done` is signalled, read by the requester after.
-        var result: Result<JSONValue, PlayerError>?
+    private final class PendingReply: Sendable {
+        /// Written by the reader before `done` is signalled, read by the requester after.
+        let result = Mutex<Result<JSONValue, PlayerError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let onSuccess: (@Sendable (JSONValue) -> Void)?
 
         init(onSuccess: (@Sendable (JSONValue) -> Void)?) {
             self.onSuccess = onSuccess
         }
+
+        /// Stores `result` and wakes the requester.
+        func complete(_ result: Result<JSONValue, PlayerError>) {
+            self.result.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    /// The session's bookkeeping, shared by requesters and the reader.
+    private struct State {
+        var nextRequestID = 1
+        var pending: [Int: PendingReply] = [:]
+        var isClosed = false
     }
 
     private let socket: UnixSocket
     private let onEvent: @Sendable (Event) -> Void
     private let onClose: @Sendable () -> Void
-    private let lock = NSLock()
-    private var nextRequestID = 1
-    private var pending: [Int: PendingReply] = [:]
-    private var isClosed = false
+    private let state = Mutex(State())
 
     /// Takes over `socket` and starts reading it at once.
     init(socket: UnixSocket, onEvent: @escaping @Sendable (Event) -> Void, onClose: @escaping @Sendable () -> Void) {
@@ -49,9 +59,7 @@ final class MPVConnection: @unchecked Sendable {
 
     /// Whether the session has ended (mpv closed the socket or `close` was called).
     var closed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isClosed
+        state.withLock { $0.isClosed }
     }
 
     /// Sends `command` and waits up to `timeout` seconds for mpv's reply.
@@ -67,15 +75,16 @@ final class MPVConnection: @unchecked Sendable {
         _ command: [JSONValue], timeout: TimeInterval, onSuccess: (@Sendable (JSONValue) -> Void)? = nil
     ) throws(PlayerError) -> JSONValue {
         let reply = PendingReply(onSuccess: onSuccess)
-        lock.lock()
-        guard !isClosed else {
-            lock.unlock()
+        let registered: Int? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            let id = state.nextRequestID
+            state.nextRequestID += 1
+            state.pending[id] = reply
+            return id
+        }
+        guard let id = registered else {
             throw PlayerError(.died, "the media player is not running (its control socket is closed)")
         }
-        let id = nextRequestID
-        nextRequestID += 1
-        pending[id] = reply
-        lock.unlock()
 
         let line = JSONValue.object(["command": .array(command), "request_id": .number(Double(id))]).jsonText + "\n"
         let name = command.first?.stringValue ?? "?"
@@ -88,7 +97,7 @@ final class MPVConnection: @unchecked Sendable {
             throw PlayerError(
                 .timeout, "the media player did not answer '\(name)' within \(JSONValue.format(timeout)) s")
         }
-        switch reply.result {
+        switch reply.result.withLock({ $0 }) {
         case .success(let data): return data
         case .failure(let error): throw error
         case nil: throw PlayerError(.died, "the media player gave no reply to '\(name)'")
@@ -103,9 +112,7 @@ final class MPVConnection: @unchecked Sendable {
     }
 
     private func forget(_ id: Int) {
-        lock.lock()
-        pending[id] = nil
-        lock.unlock()
+        state.withLock { _ = $0.pending.removeValue(forKey: id) }
     }
 
     private func readLoop() {
@@ -129,31 +136,26 @@ final class MPVConnection: @unchecked Sendable {
             return
         }
         guard let id = object["request_id"]?.intValue else { return }
-        lock.lock()
-        let reply = pending.removeValue(forKey: id)
-        lock.unlock()
-        guard let reply else { return }
+        guard let reply = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
         let status = object["error"]?.stringValue ?? "no status"
         if status == "success" {
             let data = object["data"] ?? .null
             reply.onSuccess?(data)
-            reply.result = .success(data)
+            reply.complete(.success(data))
         } else {
-            reply.result = .failure(PlayerError(.commandFailed, "the media player refused the command: \(status)"))
+            reply.complete(.failure(PlayerError(.commandFailed, "the media player refused the command: \(status)")))
         }
-        reply.done.signal()
     }
 
     private func finish() {
-        lock.lock()
-        isClosed = true
-        let waiting = pending
-        pending = [:]
-        lock.unlock()
+        let waiting = state.withLock { state in
+            state.isClosed = true
+            defer { state.pending = [:] }
+            return Array(state.pending.values)
+        }
         socket.close()
-        for reply in waiting.values {
-            reply.result = .failure(PlayerError(.died, "the media player closed its control socket"))
-            reply.done.signal()
+        for reply in waiting {
+            reply.complete(.failure(PlayerError(.died, "the media player closed its control socket")))
         }
         onClose()
     }

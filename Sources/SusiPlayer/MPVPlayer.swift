@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import Synchronization
 
 /// The `MediaPlayer` that drives one long-lived mpv process over its JSON IPC socket.
 ///
@@ -14,9 +15,11 @@ import SusiCore
 /// at most `Configuration.replyTimeout` each (starting mpv: `startTimeout`). Events are delivered
 /// on a private serial queue, in the order mpv reported them; the handler may call back into the
 /// player.
-/// `@unchecked Sendable`: all mutable state is guarded by `lock`, and command sequences by
-/// `operations`; the reader thread and the process-exit handler only take `lock`.
-public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
+///
+/// All mutable state is one `State` value behind one mutex, held only briefly and never while
+/// waiting for mpv; command sequences are serialised by a second mutex that the reader thread
+/// and the process-exit handler never take.
+public final class MPVPlayer: MediaPlayer, Sendable {
     /// How to run mpv and how long to wait for it.
     public struct Configuration: Sendable, Equatable {
         /// The player executable: a name looked up on `PATH`, or a path.
@@ -82,30 +85,93 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         }
     }
 
+    /// What one mpv is doing, as its replies and events said. Starts over with every session.
+    private struct Playback {
+        var paused = false
+        var idle = true
+        /// What the handler was last told, so repeated reports do not repeat events.
+        var reportedPause = false
+        var reportedIdle = true
+        /// What each playlist entry was asked to play, for load-failure messages.
+        var entries: [Int: String] = [:]
+
+        /// Turns one of mpv's lines into the events it means for the handler.
+        mutating func apply(_ event: MPVConnection.Event) -> [PlayerEvent] {
+            switch event.name {
+            case "property-change":
+                guard let value = event.fields["data"]?.boolValue else { return [] }
+                switch event.fields["name"]?.stringValue {
+                case Observed.pause.name?:
+                    paused = value
+                    guard value != reportedPause else { return [] }
+                    reportedPause = value
+                    return [value ? .paused : .resumed]
+                case Observed.idleActive.name?:
+                    if value { return enterIdle() }
+                    idle = false
+                    reportedIdle = false
+                    return []
+                default:
+                    return []
+                }
+            case "idle":
+                // Property changes can be coalesced away; mpv's own idle event is the backstop.
+                return enterIdle()
+            case "start-file":
+                idle = false
+                reportedIdle = false
+                return []
+            case "file-loaded":
+                return [.fileLoaded]
+            case "end-file":
+                let reason = PlayerEvent.EndReason(mpvReason: event.fields["reason"]?.stringValue)
+                guard reason == .error else { return [.endOfFile(reason: reason)] }
+                let entry = event.fields["playlist_entry_id"]?.intValue
+                let what = entry.flatMap { entries[$0] } ?? "the requested media"
+                let why = event.fields["file_error"]?.stringValue ?? "unknown error"
+                return [
+                    .endOfFile(reason: reason),
+                    .failed(PlayerError(.loadFailed, "the media player could not play \(what): \(why)")),
+                ]
+            default:
+                return []
+            }
+        }
+
+        private mutating func enterIdle() -> [PlayerEvent] {
+            idle = true
+            guard !reportedIdle else { return [] }
+            reportedIdle = true
+            return [.idle]
+        }
+    }
+
+    /// Everything that changes, behind `guarded`.
+    private struct State {
+        var handler: (@Sendable (PlayerEvent) -> Void)?
+        var session: Session?
+        /// Identifies the current session; callbacks from older ones are ignored.
+        var generation = 0
+        var isShutDown = false
+        var directory: String?
+        var listeningVolume: Int
+        var duckPercent: Int?
+        var playback = Playback()
+
+        /// The volume mpv is set to now: the listening volume, or its ducked share.
+        var effectiveVolume: Int {
+            guard let duckPercent else { return listeningVolume }
+            return listeningVolume * duckPercent / 100
+        }
+    }
+
     private let configuration: Configuration
     private let stateFile: PlayerStateFile?
     private let logger: Logger
     private let events = DispatchQueue(label: "susi.player.events")
     /// Held for a whole command sequence, so two threads never start two players.
-    private let operations = NSLock()
-    /// Guards every field below; held only briefly, never while waiting for mpv.
-    private let lock = NSLock()
-
-    private var handler: (@Sendable (PlayerEvent) -> Void)?
-    private var session: Session?
-    /// Identifies the current session; callbacks from older ones are ignored.
-    private var generation = 0
-    private var isShutDown = false
-    private var directory: String?
-    private var paused = false
-    private var idle = true
-    /// What the handler was last told, so repeated reports do not repeat events.
-    private var reportedPause = false
-    private var reportedIdle = true
-    private var listeningVolume: Int
-    private var duckPercent: Int?
-    /// What each playlist entry was asked to play, for load-failure messages.
-    private var entries: [Int: String] = [:]
+    private let operations = Mutex(())
+    private let guarded: Mutex<State>
 
     /// A player that starts mpv when first needed.
     ///
@@ -123,7 +189,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         } catch {
             logger.warning("\(error.code): \(error.message); using volume \(configuration.volume)")
         }
-        listeningVolume = Self.clamp(volume)
+        guarded = Mutex(State(listeningVolume: Self.clamp(volume)))
     }
 
     /// A player configured from the `player.*` config keys.
@@ -138,52 +204,44 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     // MARK: Observing
 
     public var state: PlayerState {
-        lock.lock()
-        defer { lock.unlock() }
-        guard session != nil, !idle else { return .idle }
-        return paused ? .paused : .playing
+        guarded.withLock { state in
+            guard state.session != nil, !state.playback.idle else { return .idle }
+            return state.playback.paused ? .paused : .playing
+        }
     }
 
     public var volume: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return listeningVolume
+        guarded.withLock { $0.listeningVolume }
     }
 
     public var isDucked: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return duckPercent != nil
+        guarded.withLock { $0.duckPercent != nil }
     }
 
     /// The volume mpv is set to now: the listening volume, or its ducked share.
     public var effectiveVolume: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return effectiveVolumeLocked
+        guarded.withLock { $0.effectiveVolume }
     }
 
     /// The running mpv's process id; nil when none runs. For diagnostics and tests.
     public var processIdentifier: Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let session, session.process.isRunning else { return nil }
-        return session.process.identifier
+        guarded.withLock { state in
+            guard let session = state.session, session.process.isRunning else { return nil }
+            return session.process.identifier
+        }
     }
 
     /// The path of mpv's IPC socket while it runs; nil otherwise.
     public var socketPath: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard session != nil, let directory else { return nil }
-        return directory + "/mpv.sock"
+        guarded.withLock { state in
+            guard state.session != nil, let directory = state.directory else { return nil }
+            return directory + "/mpv.sock"
+        }
     }
 
     /// Handlers run on a private serial queue, in the order mpv reported the events.
     public func setEventHandler(_ handler: (@Sendable (PlayerEvent) -> Void)?) {
-        lock.lock()
-        self.handler = handler
-        lock.unlock()
+        guarded.withLock { $0.handler = handler }
     }
 
     /// Reads an mpv property (`volume`, `pause`, `path`, `time-pos`, ...); nil when mpv is not
@@ -191,10 +249,11 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     ///
     /// - Throws: `player-command-failed` when mpv has no such property or it is unavailable now.
     public func property(_ name: String) throws(PlayerError) -> JSONValue? {
-        operations.lock()
-        defer { operations.unlock() }
-        guard let session = liveSession() else { return nil }
-        return try session.connection.request(["get_property", .string(name)], timeout: configuration.replyTimeout)
+        try operations.withLock { _ throws(PlayerError) -> JSONValue? in
+            guard let session = liveSession() else { return nil }
+            return try session.connection.request(
+                ["get_property", .string(name)], timeout: configuration.replyTimeout)
+        }
     }
 
     // MARK: Commands
@@ -204,9 +263,9 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     ///
     /// - Throws: `player-missing`, `player-start-failed` or `player-timeout`.
     public func start() throws(PlayerError) {
-        operations.lock()
-        defer { operations.unlock() }
-        _ = try runningSession()
+        try operations.withLock { _ throws(PlayerError) in
+            _ = try runningSession()
+        }
     }
 
     public func play(identifier: String, type: String) throws(PlayerError) {
@@ -236,9 +295,9 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     public func stop() throws(PlayerError) {
         try control { session throws(PlayerError) in
             try session.connection.request(["stop"], timeout: configuration.replyTimeout) { [weak self] _ in
-                self?.update { player in
-                    player.idle = true
-                    player.entries = [:]
+                self?.guarded.withLock { state in
+                    state.playback.idle = true
+                    state.playback.entries = [:]
                 }
             }
         }
@@ -277,61 +336,61 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     /// Also saves the volume to the state file; a failure to save is logged, not thrown, as
     /// the volume itself did change.
     public func setVolume(_ volume: Int) throws(PlayerError) {
-        operations.lock()
-        defer { operations.unlock() }
-        lock.lock()
-        listeningVolume = Self.clamp(volume)
-        let saved = listeningVolume
-        let effective = effectiveVolumeLocked
-        lock.unlock()
-        if let stateFile {
-            do {
-                try stateFile.save(volume: saved)
-            } catch {
-                logger.warning("\(error.code): \(error.message)")
+        try operations.withLock { _ throws(PlayerError) in
+            let (saved, effective) = guarded.withLock { state -> (Int, Int) in
+                state.listeningVolume = Self.clamp(volume)
+                return (state.listeningVolume, state.effectiveVolume)
             }
+            save(volume: saved)
+            guard let session = liveSession() else { return }
+            try applyVolume(effective, on: session)
         }
-        guard let session = liveSession() else { return }
-        try applyVolume(effective, on: session)
+    }
+
+    private func save(volume: Int) {
+        guard let stateFile else { return }
+        do {
+            try stateFile.save(volume: volume)
+        } catch {
+            logger.warning("\(error.code): \(error.message)")
+        }
     }
 
     public func duck(to percent: Int) {
-        operations.lock()
-        defer { operations.unlock() }
-        lock.lock()
-        duckPercent = Self.clamp(percent)
-        let effective = effectiveVolumeLocked
-        lock.unlock()
-        applyVolumeQuietly(effective)
+        operations.withLock { _ in
+            let effective = guarded.withLock { state in
+                state.duckPercent = Self.clamp(percent)
+                return state.effectiveVolume
+            }
+            applyVolumeQuietly(effective)
+        }
     }
 
     public func unduck() {
-        operations.lock()
-        defer { operations.unlock() }
-        lock.lock()
-        guard duckPercent != nil else {
-            lock.unlock()
-            return
+        operations.withLock { _ in
+            let effective: Int? = guarded.withLock { state in
+                guard state.duckPercent != nil else { return nil }
+                state.duckPercent = nil
+                return state.effectiveVolume
+            }
+            if let effective { applyVolumeQuietly(effective) }
         }
-        duckPercent = nil
-        let effective = effectiveVolumeLocked
-        lock.unlock()
-        applyVolumeQuietly(effective)
     }
 
     public func shutdown() {
-        operations.lock()
-        defer { operations.unlock() }
-        lock.lock()
-        isShutDown = true
-        let ending = session
-        session = nil
-        idle = true
-        let directory = self.directory
-        self.directory = nil
-        lock.unlock()
-        if let ending { stop(ending) }
-        if let directory { removeDirectory(directory) }
+        operations.withLock { _ in
+            let (ending, directory) = guarded.withLock { state in
+                state.isShutDown = true
+                defer {
+                    state.session = nil
+                    state.directory = nil
+                    state.playback = Playback()
+                }
+                return (state.session, state.directory)
+            }
+            if let ending { stop(ending) }
+            if let directory { removeDirectory(directory) }
+        }
     }
 
     // MARK: Sessions
@@ -339,10 +398,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     /// The current session when its mpv is alive; a dead one is cleared (and reported).
     /// Call with `operations` held.
     private func liveSession() -> Session? {
-        lock.lock()
-        let current = session
-        lock.unlock()
-        guard let current else { return nil }
+        guard let current = guarded.withLock({ $0.session }) else { return nil }
         if current.isAlive { return current }
         sessionEnded(generation: current.generation)
         return nil
@@ -355,17 +411,11 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     }
 
     private func startSession() throws(PlayerError) -> Session {
-        lock.lock()
-        let shutDown = isShutDown
-        generation += 1
-        let generation = self.generation
-        idle = true
-        paused = false
-        reportedIdle = true
-        reportedPause = false
-        entries = [:]
-        let volume = effectiveVolumeLocked
-        lock.unlock()
+        let (shutDown, generation, volume) = guarded.withLock { state in
+            state.generation += 1
+            state.playback = Playback()
+            return (state.isShutDown, state.generation, state.effectiveVolume)
+        }
         guard !shutDown else {
             throw PlayerError(.startFailed, "the media player has been shut down")
         }
@@ -395,9 +445,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
             onEvent: { [weak self] event in self?.handle(event, generation: generation) },
             onClose: { [weak self] in self?.sessionEnded(generation: generation) })
         let started = Session(generation: generation, process: process, connection: connection)
-        lock.lock()
-        session = started
-        lock.unlock()
+        guarded.withLock { $0.session = started }
         do throws(PlayerError) {
             for property in Observed.allCases {
                 try connection.request(
@@ -405,9 +453,9 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
                     timeout: configuration.replyTimeout)
             }
         } catch {
-            lock.lock()
-            if session === started { session = nil }
-            lock.unlock()
+            guarded.withLock { state in
+                if state.session === started { state.session = nil }
+            }
             stop(started)
             throw error
         }
@@ -443,19 +491,17 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     /// Forgets session `generation` if it is still the current one and reports that it died.
     /// Called from the reader thread, the process-exit handler, or a command that found it dead.
     private func sessionEnded(generation: Int) {
-        lock.lock()
-        guard let ending = session, ending.generation == generation else {
-            lock.unlock()
-            return
+        let ended: Session? = guarded.withLock { state in
+            guard let ending = state.session, ending.generation == generation else { return nil }
+            state.session = nil
+            state.playback = Playback()
+            emit(
+                .failed(
+                    PlayerError(
+                        .died, "the media player stopped unexpectedly; it will be restarted on the next request")))
+            return ending
         }
-        session = nil
-        idle = true
-        paused = false
-        entries = [:]
-        emitLocked(
-            .failed(
-                PlayerError(.died, "the media player stopped unexpectedly; it will be restarted on the next request")))
-        lock.unlock()
+        guard let ending = ended else { return }
         logger.warning("player-died: mpv (pid \(ending.process.identifier)) went away")
         // Off this thread: the reader or exit handler must not wait for the process to be reaped.
         DispatchQueue.global().async { [ending] in
@@ -472,10 +518,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
 
     /// The private directory for the socket, made on first use.
     private func runtimeDirectory() throws(PlayerError) -> String {
-        lock.lock()
-        let existing = directory
-        lock.unlock()
-        if let existing, FileManager.default.fileExists(atPath: existing) { return existing }
+        if let existing = guarded.withLock({ $0.directory }), FileManager.default.fileExists(atPath: existing) { return existing }
         let environment = ProcessInfo.processInfo.environment
         var base = configuration.runtimeDirectory ?? environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
         if base.hasSuffix("/") { base.removeLast() }
@@ -498,9 +541,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         guard failure.isEmpty else {
             throw PlayerError(.startFailed, "cannot create the player's socket directory \(path): \(failure)")
         }
-        lock.lock()
-        directory = path
-        lock.unlock()
+        guarded.withLock { $0.directory = path }
         return path
     }
 
@@ -518,14 +559,14 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     /// Loads `location` with loadfile `mode`, starting mpv if needed. A session that turns out
     /// to have died since the last command is replaced once, transparently.
     private func load(_ location: String, mode: String) throws(PlayerError) {
-        operations.lock()
-        defer { operations.unlock() }
-        let (session, isNew) = try runningSession()
-        do throws(PlayerError) {
-            try load(location, mode: mode, on: session)
-        } catch  where error.kind == .died && !isNew {
-            sessionEnded(generation: session.generation)
-            try load(location, mode: mode, on: try startSession())
+        try operations.withLock { _ throws(PlayerError) in
+            let (session, isNew) = try runningSession()
+            do throws(PlayerError) {
+                try load(location, mode: mode, on: session)
+            } catch where error.kind == .died && !isNew {
+                sessionEnded(generation: session.generation)
+                try load(location, mode: mode, on: try startSession())
+            }
         }
     }
 
@@ -536,10 +577,10 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
         try session.connection.request(
             ["loadfile", .string(location), .string(mode)], timeout: configuration.replyTimeout
         ) { [weak self] data in
-            self?.update { player in
-                if mode == "replace" { player.entries = [:] }
-                if let entry = data["playlist_entry_id"]?.intValue { player.entries[entry] = location }
-                player.idle = false
+            self?.guarded.withLock { state in
+                if mode == "replace" { state.playback.entries = [:] }
+                if let entry = data["playlist_entry_id"]?.intValue { state.playback.entries[entry] = location }
+                state.playback.idle = false
             }
         }
         logger.debug("loadfile \(mode): \(location)")
@@ -547,30 +588,30 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
 
     /// Runs `body` on the live session; nothing when mpv is not running.
     private func control(_ body: (Session) throws(PlayerError) -> Void) throws(PlayerError) {
-        operations.lock()
-        defer { operations.unlock() }
-        guard let session = liveSession() else { return }
-        try body(session)
+        try operations.withLock { _ throws(PlayerError) in
+            guard let session = liveSession() else { return }
+            try body(session)
+        }
     }
 
     /// playlist-next / playlist-prev; false when idle or there is no such entry.
     private func step(_ command: String) throws(PlayerError) -> Bool {
-        operations.lock()
-        defer { operations.unlock() }
-        guard let session = liveSession(), !isIdle else { return false }
-        do throws(PlayerError) {
-            try session.connection.request([.string(command)], timeout: configuration.replyTimeout)
-            return true
-        } catch  where error.kind == .commandFailed {
-            // mpv refuses to step past either end of the playlist; that is an answer, not a fault.
-            return false
+        try operations.withLock { _ throws(PlayerError) -> Bool in
+            guard let session = liveSession(), !isIdle else { return false }
+            do throws(PlayerError) {
+                try session.connection.request([.string(command)], timeout: configuration.replyTimeout)
+                return true
+            } catch where error.kind == .commandFailed {
+                // mpv refuses to step past either end of the playlist; that is an answer, not a fault.
+                return false
+            }
         }
     }
 
     private func setPause(_ value: Bool, on session: Session) throws(PlayerError) {
         try session.connection.request(["set_property", "pause", .bool(value)], timeout: configuration.replyTimeout) {
             [weak self] _ in
-            self?.update { $0.paused = value }
+            self?.guarded.withLock { $0.playback.paused = value }
         }
     }
 
@@ -590,21 +631,7 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
     }
 
     private var isIdle: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle
-    }
-
-    /// Must be called with `lock` held.
-    private var effectiveVolumeLocked: Int {
-        guard let duckPercent else { return listeningVolume }
-        return listeningVolume * duckPercent / 100
-    }
-
-    private func update(_ change: (MPVPlayer) -> Void) {
-        lock.lock()
-        change(self)
-        lock.unlock()
+        guarded.withLock { $0.playback.idle }
     }
 
     private static func clamp(_ value: Int) -> Int {
@@ -613,70 +640,21 @@ public final class MPVPlayer: MediaPlayer, @unchecked Sendable {
 
     // MARK: Events
 
-    /// Turns one of mpv's lines into state and `PlayerEvent`s. Runs on the reader thread.
+    /// Applies one of mpv's lines to the playback state and queues the events it means, under
+    /// the state's mutex so events keep mpv's order. Runs on the reader thread.
     private func handle(_ event: MPVConnection.Event, generation: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard self.generation == generation else { return }
-        switch event.name {
-        case "property-change":
-            guard let value = event.fields["data"]?.boolValue else { return }
-            switch event.fields["name"]?.stringValue {
-            case Observed.pause.name?:
-                paused = value
-                if value != reportedPause {
-                    reportedPause = value
-                    emitLocked(value ? .paused : .resumed)
-                }
-            case Observed.idleActive.name?:
-                if value {
-                    enterIdleLocked()
-                } else {
-                    idle = false
-                    reportedIdle = false
-                }
-            default:
-                return
-            }
-        case "idle":
-            // Property changes can be coalesced away; mpv's own idle event is the backstop.
-            enterIdleLocked()
-        case "start-file":
-            idle = false
-            reportedIdle = false
-        case "file-loaded":
-            emitLocked(.fileLoaded)
-        case "end-file":
-            let reason = PlayerEvent.EndReason(mpvReason: event.fields["reason"]?.stringValue)
-            emitLocked(.endOfFile(reason: reason))
-            if reason == .error {
-                let entry = event.fields["playlist_entry_id"]?.intValue
-                let what = entry.flatMap { entries[$0] } ?? "the requested media"
-                let why = event.fields["file_error"]?.stringValue ?? "unknown error"
-                emitLocked(.failed(PlayerError(.loadFailed, "the media player could not play \(what): \(why)")))
-            }
-        default:
-            return
+        guarded.withLock { state in
+            guard state.generation == generation else { return }
+            for reported in state.playback.apply(event) { emit(reported) }
         }
     }
 
-    /// Must be called with `lock` held.
-    private func enterIdleLocked() {
-        idle = true
-        if !reportedIdle {
-            reportedIdle = true
-            emitLocked(.idle)
-        }
-    }
-
-    /// Queues `event` for the handler; called with `lock` held so events keep their order.
-    private func emitLocked(_ event: PlayerEvent) {
+    /// Queues `event` for the handler; called with the state's mutex held so events keep their
+    /// order, while the handler itself runs later without it (it may call back into the player).
+    private func emit(_ event: PlayerEvent) {
         events.async { [weak self] in
-            guard let self else { return }
-            self.lock.lock()
-            let handler = self.handler
-            self.lock.unlock()
-            handler?(event)
+            guard let handler = self?.guarded.withLock({ $0.handler }) else { return }
+            handler(event)
         }
     }
 }

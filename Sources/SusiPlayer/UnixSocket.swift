@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,21 +9,21 @@ import Foundation
 
 /// A connected `AF_UNIX` stream socket: the one place this module calls the C socket API.
 ///
-/// Reads happen on one thread (the connection's reader). Sends, `shutdown` and `close` take the
-/// lock, so a descriptor number is never used after it was closed and possibly reused;
-/// `@unchecked Sendable` rests on that lock.
-final class UnixSocket: @unchecked Sendable {
+/// Reads happen on one thread (the connection's reader). Sends, `shutdown` and `close` hold the
+/// descriptor's mutex, so a descriptor number is never used after it was closed and possibly
+/// reused.
+final class UnixSocket: Sendable {
     /// Why a socket could not be connected.
     struct Failure: Error, Sendable {
         /// One line naming the path and the system's reason.
         let reason: String
     }
 
-    private let lock = NSLock()
-    private var descriptor: Int32
+    /// The open descriptor, -1 once closed.
+    private let descriptor: Mutex<Int32>
 
     private init(descriptor: Int32) {
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     deinit {
@@ -65,11 +66,14 @@ final class UnixSocket: @unchecked Sendable {
 
     /// Sends all of `data`; false when the peer is gone or the socket is closed.
     func send(_ data: Data) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard descriptor >= 0 else { return false }
-        let fd = descriptor
-        return data.withUnsafeBytes { buffer -> Bool in
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return false }
+            return Self.send(data, to: fd)
+        }
+    }
+
+    private static func send(_ data: Data, to fd: Int32) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
@@ -85,12 +89,10 @@ final class UnixSocket: @unchecked Sendable {
 
     /// Blocks until bytes arrive and appends them to `buffer`; false at end of stream or error.
     ///
-    /// Only the reader thread calls this, so it reads without the lock (a blocking read must not
-    /// hold it); `close` is only called by that same thread once it stops reading.
+    /// Only the reader thread calls this, so it reads without the mutex (a blocking read must
+    /// not hold it); `close` is only called by that same thread once it stops reading.
     func receive(into buffer: inout [UInt8]) -> Bool {
-        lock.lock()
-        let fd = descriptor
-        lock.unlock()
+        let fd = descriptor.withLock { $0 }
         guard fd >= 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -107,18 +109,18 @@ final class UnixSocket: @unchecked Sendable {
     /// Wakes a blocked `receive` (it returns false) and stops further sends; does not free the
     /// descriptor, so the reader can still finish with it.
     func shutdown() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard descriptor >= 0 else { return }
-        _ = Foundation.shutdown(descriptor, Int32(SHUT_RDWR))
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            _ = Foundation.shutdown(fd, Int32(SHUT_RDWR))
+        }
     }
 
     /// Frees the descriptor; afterwards every call fails quietly.
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard descriptor >= 0 else { return }
-        _ = Foundation.close(descriptor)
-        descriptor = -1
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            _ = Foundation.close(fd)
+            fd = -1
+        }
     }
 }
