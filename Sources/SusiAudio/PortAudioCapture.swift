@@ -128,10 +128,10 @@ public final class PortAudioCapture {
     }
 }
 
-/// What the real-time callback touches: immutable references only, so it is shared with the
-/// PortAudio thread without locks. `@unchecked Sendable` because `RingBuffer` is SPSC-safe and
-/// the atomic counter is an `Atomic`; the callback is the ring's only producer.
-private final class CaptureContext: @unchecked Sendable {
+/// What the real-time callback touches: immutable references only (the SPSC ring, whose only
+/// producer the callback is, and an atomic counter), so it is shared with the PortAudio thread
+/// without locks.
+private final class CaptureContext: Sendable {
     let ring: RingBuffer
     let channels: Int
     let driverOverflows = Atomic<Int>(0)

@@ -9,9 +9,9 @@ import Foundation
 /// One child player process: started from a resolved executable, stopped with SIGTERM and then
 /// SIGKILL, so the speaker never leaves it behind.
 ///
-/// `@unchecked Sendable`: the wrapped `Process` is only started in `launch` and afterwards only
-/// queried and signalled, which Foundation allows from any thread.
-final class MPVProcess: @unchecked Sendable {
+/// The wrapped `Process` is only started in `launch` and afterwards only queried and signalled,
+/// which Foundation allows from any thread.
+final class MPVProcess: Sendable {
     private let process: Process
 
     private init(process: Process) {

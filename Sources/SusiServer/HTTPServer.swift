@@ -22,9 +22,8 @@ public final class HTTPServer: Sendable {
     /// The running daemon and its bound port; nil while stopped.
     private let running = Mutex<Running?>(nil)
 
+    // @unchecked Sendable: the C daemon handle, only used under `running`'s mutex.
     private struct Running: @unchecked Sendable {
-        // The daemon handle is only passed to libmicrohttpd, which is thread-safe for
-        // MHD_stop_daemon and MHD_get_daemon_info; it is only touched under `running`'s lock.
         let daemon: OpaquePointer
         let port: UInt16
     }

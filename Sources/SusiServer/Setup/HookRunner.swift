@@ -75,11 +75,9 @@ public final class HookRunner: Sendable {
     }
 }
 
-/// A running hook's `Process`.
-///
-/// `@unchecked Sendable`: the process is only started before it is shared, and afterwards only
-/// `terminate()` is called on it, which Foundation allows from any thread.
-private final class HookProcess: @unchecked Sendable {
+/// A running hook's `Process`: started before it is shared, afterwards only terminated, which
+/// Foundation allows from any thread.
+private final class HookProcess: Sendable {
     private let process: Process
 
     init(_ process: Process) {

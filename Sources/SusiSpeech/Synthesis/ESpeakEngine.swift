@@ -6,23 +6,22 @@ import Synchronization
 /// The process-wide eSpeak NG synthesizer; the only Swift file that calls eSpeak NG.
 ///
 /// eSpeak NG keeps its voice, parameters and callback in global state, so there is one engine
-/// per process (`shared()`), and a lock lets one synthesis run at a time; other callers wait.
+/// per process (`shared()`), and one mutex lets one eSpeak NG call run at a time; other callers
+/// wait.
 /// Synthesis runs in eSpeak NG's synchronous mode on the caller's thread and blocks it, so
 /// call `synthesize` from a thread of your own, or use `stream`, which makes one.
 ///
 /// Audio is 16-bit mono at the engine's own rate (`format`, 22050 Hz), in chunks of about
 /// `chunkMilliseconds`.
-public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
-    // @unchecked Sendable: every eSpeak NG call happens while holding `lock`, and the stored
-    // properties are immutable after init.
-
+public final class ESpeakEngine: SpeechSynthesizer, Sendable {
     /// Mono int16 at eSpeak NG's output rate.
     public let format: AudioFormat
     /// The installed voices and variants, read once at start.
     public let catalog: VoiceCatalog
     /// Requested length of each delivered chunk.
     public static let chunkMilliseconds = 50
-    private let lock = NSLock()
+    /// Held around every eSpeak NG call after `init`, as its state is global.
+    private let library = Mutex(())
 
     private static let sharedEngine: Result<ESpeakEngine, SynthesisError> = {
         do throws(SynthesisError) {
@@ -121,20 +120,21 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
         let name = try espeakVoiceName(for: voice)
         return try withoutActuallyEscaping(onChunk) { (escapable) throws(SynthesisError) -> SynthesisEnd in
             let sink = ChunkSink(format: format, onChunk: escapable)
-            lock.lock()
-            defer { lock.unlock() }
-            try apply(name: name, voice: voice)
-            let status = withExtendedLifetime(sink) {
-                text.withCString { cText in
-                    espeak_Synth(
-                        cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil,
-                        Unmanaged.passUnretained(sink).toOpaque())
+            return try library.withLock { _ throws(SynthesisError) -> SynthesisEnd in
+                try apply(name: name, voice: voice)
+                let status = withExtendedLifetime(sink) {
+                    text.withCString { cText in
+                        espeak_Synth(
+                            cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil,
+                            Unmanaged.passUnretained(sink).toOpaque())
+                    }
                 }
+                guard status == EE_OK else {
+                    throw SynthesisError(
+                        .synthesisFailed, "eSpeak NG failed (status \(status.rawValue)) on \"\(text.prefix(40))\"")
+                }
+                return sink.stopped ? .stopped : .finished
             }
-            guard status == EE_OK else {
-                throw SynthesisError(.synthesisFailed, "eSpeak NG failed (status \(status.rawValue)) on \"\(text.prefix(40))\"")
-            }
-            return sink.stopped ? .stopped : .finished
         }
     }
 
@@ -180,25 +180,25 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
     /// - Throws: `tts-voice-unavailable` when the voice cannot be loaded.
     public func phonemes(of text: String, voice: String = "en-us") throws(SynthesisError) -> [String] {
         let name = catalog.resolve(voice)?.file ?? voice
-        lock.lock()
-        defer { lock.unlock() }
-        guard espeak_SetVoiceByName(name) == EE_OK else {
-            throw SynthesisError(.voiceUnavailable, "eSpeak NG could not load voice \"\(voice)\"")
-        }
-        var names: [String] = []
-        // Bits 8-23 of the phoneme mode give the separator put between phoneme names.
-        let separator = Int32(UInt8(ascii: "_")) << 8
-        text.withCString { cText in
-            var cursor: UnsafeRawPointer? = UnsafeRawPointer(cText)
-            // espeak_TextToPhonemes translates up to a clause per call and advances `cursor`,
-            // setting it to NULL at the end; its result is an internal buffer, copied at once.
-            while cursor != nil {
-                guard let output = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, separator) else { break }
-                let clause = String(cString: output)
-                names += clause.split(whereSeparator: { $0 == "_" || $0 == " " }).map(String.init)
+        return try library.withLock { _ throws(SynthesisError) -> [String] in
+            guard espeak_SetVoiceByName(name) == EE_OK else {
+                throw SynthesisError(.voiceUnavailable, "eSpeak NG could not load voice \"\(voice)\"")
             }
+            var names: [String] = []
+            // Bits 8-23 of the phoneme mode give the separator put between phoneme names.
+            let separator = Int32(UInt8(ascii: "_")) << 8
+            text.withCString { cText in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(cText)
+                // espeak_TextToPhonemes translates up to a clause per call and advances `cursor`,
+                // setting it to NULL at the end; its result is an internal buffer, copied at once.
+                while cursor != nil {
+                    guard let output = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, separator) else { break }
+                    let clause = String(cString: output)
+                    names += clause.split(whereSeparator: { $0 == "_" || $0 == " " }).map(String.init)
+                }
+            }
+            return names
         }
-        return names
     }
 
     /// The voice string eSpeak NG loads (`gmw/en-GB-scotland+f3`) for `voice`.
@@ -222,7 +222,7 @@ public final class ESpeakEngine: SpeechSynthesizer, @unchecked Sendable {
         return "\(base.file)+\(variant.identifier)"
     }
 
-    /// Loads the voice and prosody; called with `lock` held.
+    /// Loads the voice and prosody; called with `library` held.
     private func apply(name: String, voice: VoiceSettings) throws(SynthesisError) {
         guard espeak_SetVoiceByName(name) == EE_OK else {
             throw SynthesisError(
