@@ -53,8 +53,6 @@ public struct SetupError: SusiError, Equatable {
 
     /// The JSON error reply: `{"error": message, "code": code, "parameter": name}`.
     var response: ServerResponse {
-        var body = ["error": message, "code": code]
-        if let parameter { body["parameter"] = parameter }
-        return .json(body, status: httpStatus)
+        .json(ErrorReply(error: message, code: code, parameter: parameter), status: httpStatus)
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import SusiCore
+
+/// The status and control routes for apps and home automation: `/status`, `/play`, `/pause`,
+/// `/resume`, `/stop`, `/next`, `/previous`, `/volume/N|up|down` and `/say`.
+///
+/// A control route answers with the status after the command, or with the JSON error of a
+/// failing player or sound device (503, its own code).
+struct ControlRoutes: Sendable {
+    let config: SetupConfigAccess
+    let setupState: SetupStateFile
+    let control: any SpeakerControl
+    let version: String
+    let startedAt: Date
+    let logger: Logger
+
+    /// Adds the status and control routes to `router`.
+    func install(on router: inout Router) {
+        let both = ["GET", "POST"]
+        router.get("/status") { [self] _ in .json(status()) }
+        router.add(both, "/play") { [self] in try route($0, play) }
+        for (name, action) in simpleCommands {
+            router.add(both, "/" + name) { [self] in
+                try route($0) { _ throws in
+                    try action()
+                    return name
+                }
+            }
+        }
+        router.add(both, "/volume/up") { [self] in try route($0) { _ throws in try changeVolume(up: true) } }
+        router.add(both, "/volume/down") { [self] in try route($0) { _ throws in try changeVolume(up: false) } }
+        router.add(both, "/volume/:level") { [self] in try route($0, setVolume) }
+        router.add(both, "/say") { [self] in try route($0, say) }
+    }
+
+    /// The `/status` reply.
+    func status() -> StatusReply {
+        let current = config.current
+        let status = control.status()
+        return StatusReply(
+            state: status.state, setupMode: setupState.isInSetupMode, room: current.room, voice: current.tts.voice,
+            rate: current.tts.rate, brainMode: current.brain.mode, volume: status.volume,
+            playing: status.playback == "playing", playback: status.playback, media: status.media,
+            lastInteraction: status.lastInteraction.map { ISO8601DateFormatter().string(from: $0) },
+            version: version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)))
+    }
+
+    /// What a control route answers after its command.
+    struct CommandReply: Encodable {
+        let command: String
+        let playback: String
+        let volume: Int
+        let state: String
+    }
+
+    private var simpleCommands: [(String, @Sendable () throws -> Void)] {
+        let control = self.control
+        return [
+            ("pause", { try control.pause() }), ("resume", { try control.resume() }),
+            ("stop", { try control.stop() }), ("next", { try control.next() }),
+            ("previous", { try control.previous() }),
+        ]
+    }
+
+    /// Runs a control action (which returns the command's name) and answers with the status.
+    private func route(_ request: ServerRequest, _ action: (ServerRequest) throws -> String) throws
+        -> ServerResponse
+    {
+        do {
+            let command = try action(request)
+            let status = control.status()
+            return .json(
+                CommandReply(command: command, playback: status.playback, volume: status.volume, state: status.state))
+        } catch let error as SetupError {
+            return error.response
+        } catch let error as any SusiError {
+            logger.warning("control failed: \(error.code): \(error.message)")
+            return .error(status: 503, code: error.code, message: error.message)
+        } catch {
+            logger.warning("control failed: \(error)")
+            return .error(status: 503, code: SetupError.Kind.unavailable.rawValue, message: "the speaker could not do that")
+        }
+    }
+
+    private func play(_ request: ServerRequest) throws -> String {
+        if let id = request.parameter("ytb") {
+            try control.play(identifier: SetupParameters.youtubeID(id), type: "youtube")
+        } else if let url = request.parameter("url") {
+            try control.play(identifier: SetupParameters.mediaURL(url), type: "url")
+        } else {
+            throw SetupError.bad("ytb", "give ytb (a YouTube video id) or url (an http(s) URL)")
+        }
+        return "play"
+    }
+
+    private func setVolume(_ request: ServerRequest) throws -> String {
+        try control.setVolume(SetupParameters.volume(request.pathParameters["level"] ?? ""))
+        return "volume"
+    }
+
+    private func changeVolume(up: Bool) throws -> String {
+        let step = config.current.player.volumeStep
+        try control.changeVolume(by: up ? step : -step)
+        return up ? "volume-up" : "volume-down"
+    }
+
+    private func say(_ request: ServerRequest) throws -> String {
+        try control.say(SetupParameters.speech(SetupParameters.required(request, "text")))
+        return "say"
+    }
+}
+
+/// The `/status` reply: what the speaker is doing and how it is set up.
+public struct StatusReply: Encodable, Sendable, Equatable {
+    /// The assistant's state (`idle`, `listening`, `thinking`, `speaking`, `setup-only`).
+    public let state: String
+    /// Whether the setup routes are open.
+    public let setupMode: Bool
+    /// The configured room.
+    public let room: String
+    /// The configured voice id.
+    public let voice: String
+    /// The configured speaking rate.
+    public let rate: Int
+    /// The configured brain mode.
+    public let brainMode: String
+    /// The listening volume, 0-100.
+    public let volume: Int
+    /// Whether the player is playing.
+    public let playing: Bool
+    /// The player: `idle`, `playing` or `paused`.
+    public let playback: String
+    /// What is loaded in the player; JSON `null` when nothing is.
+    public let media: String?
+    /// When the last interaction ended (ISO 8601); JSON `null` when there has been none.
+    public let lastInteraction: String?
+    /// The program version.
+    public let version: String
+    /// Seconds since the service started.
+    public let uptimeSeconds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case state, room, voice, rate, volume, playing, playback, media, version
+        case setupMode = "setup_mode"
+        case brainMode = "brain_mode"
+        case lastInteraction = "last_interaction"
+        case uptimeSeconds = "uptime_seconds"
+    }
+
+    /// Writes every key, `media` and `last_interaction` as `null` when absent (apps read them).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(setupMode, forKey: .setupMode)
+        try container.encode(room, forKey: .room)
+        try container.encode(voice, forKey: .voice)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(brainMode, forKey: .brainMode)
+        try container.encode(volume, forKey: .volume)
+        try container.encode(playing, forKey: .playing)
+        try container.encode(playback, forKey: .playback)
+        try container.encode(media, forKey: .media)
+        try container.encode(lastInteraction, forKey: .lastInteraction)
+        try container.encode(version, forKey: .version)
+        try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
+    }
+}
