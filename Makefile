@@ -12,7 +12,7 @@ DEB_PACKAGES = pkg-config portaudio19-dev \
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench reliability install clean format
+.PHONY: all deps build test lint demo bench reliability install clean format
 
 all: build
 
@@ -29,7 +29,7 @@ deps:
 build: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
@@ -62,8 +62,15 @@ install: build
 	install -d $(DESTDIR)/usr/local/share/susi && cp -r models $(DESTDIR)/usr/local/share/susi/
 	[ -n "$(DESTDIR)" ] || systemctl daemon-reload
 
+# swift-format's rules from .swift-format (no force unwraps, no try!, no implicitly unwrapped
+# optionals, ...), as errors. Layout is `make format`'s job: the pretty-printer's findings are
+# left out (--debug-disable-pretty-print) until the whole tree has been formatted once.
+LINT_PATHS = Sources Tests Package.swift bench/Sources
+lint:
+	$(SWIFT) format lint --strict --debug-disable-pretty-print -r $(LINT_PATHS)
+
 format:
-	$(SWIFT) format -i -r Sources Tests Package.swift
+	$(SWIFT) format -i -r $(LINT_PATHS)
 
 clean:
 	rm -rf .build demo-out

@@ -6,7 +6,7 @@
 public enum FormEncoding {
     /// Encodes one name or value.
     public static func encode(_ text: String) -> String {
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {

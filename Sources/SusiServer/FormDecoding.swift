@@ -3,7 +3,7 @@ public enum FormDecoding {
     /// Decodes one component: `+` is a space, `%XX` a byte; the bytes must be UTF-8.
     /// Returns nil for a truncated or non-hex escape or bytes that are not UTF-8.
     public static func decodeComponent(_ text: Substring) -> String? {
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {

@@ -9,7 +9,8 @@ final class RingBufferTests: XCTestCase {
         var expected: Int16 = 0
         for round in 0..<500 {
             let size = round % 23 + 1
-            let batch = (0..<size).map { _ in defer { next &+= 1 }; return next }
+            let batch = (0..<size).map { offset in next &+ Int16(truncatingIfNeeded: offset) }
+            next &+= Int16(truncatingIfNeeded: size)
             XCTAssertTrue(ring.write(batch))
             XCTAssertEqual(ring.available, size)
             let read = ring.read(maxCount: 100)

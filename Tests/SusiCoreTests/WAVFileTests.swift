@@ -136,11 +136,23 @@ final class WAVFileTests: XCTestCase {
         assertAudioError(.notWAV) { _ = try decode(Data("RIFF\u{4}\0\0\0AVI ".utf8)) }
         assertAudioError(.notWAV) { _ = try decode(Data("RIFF\u{4}\0\0\0WAVE".utf8)) }
         var noData = WAVBytes()
-        noData.text("RIFF"); noData.u32(28); noData.text("WAVEfmt "); noData.u32(16)
-        noData.u16(1); noData.u16(1); noData.u32(16_000); noData.u32(32_000); noData.u16(2); noData.u16(16)
+        noData.text("RIFF")
+        noData.u32(28)
+        noData.text("WAVEfmt ")
+        noData.u32(16)
+        noData.u16(1)
+        noData.u16(1)
+        noData.u32(16_000)
+        noData.u32(32_000)
+        noData.u16(2)
+        noData.u16(16)
         assertAudioError(.notWAV) { _ = try decode(Data(noData.bytes)) }
         var dataFirst = WAVBytes()
-        dataFirst.text("RIFF"); dataFirst.u32(14); dataFirst.text("WAVEdata"); dataFirst.u32(2); dataFirst.u16(1)
+        dataFirst.text("RIFF")
+        dataFirst.u32(14)
+        dataFirst.text("WAVEdata")
+        dataFirst.u32(2)
+        dataFirst.u16(1)
         assertAudioError(.notWAV) { _ = try decode(Data(dataFirst.bytes)) }
         assertAudioError(.notWAV) { _ = try decode(WAVBytes.file(tag: 1, channels: 0, rate: 16_000, bits: 16, data: [])) }
         assertAudioError(.notWAV) { _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: 0, bits: 16, data: [])) }

@@ -93,7 +93,7 @@ final class SetupFuzzTests: XCTestCase {
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // Nothing more is coming: a request shorter than it announced ends now, not at a timeout.
         shutdown(descriptor, Int32(SHUT_WR))
-        var reply = [UInt8]()
+        var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)

@@ -96,7 +96,7 @@ public struct AudioConverter: Sendable {
     /// Interleaves the working channels into the target layout, copying mono to every channel.
     private func interleave(_ channels: [[Float]]) -> [Int16] {
         let frames = channels.map(\.count).min() ?? 0
-        var samples = [Int16]()
+        var samples: [Int16] = []
         samples.reserveCapacity(frames * target.channels)
         for frame in 0..<frames {
             for channel in 0..<target.channels {

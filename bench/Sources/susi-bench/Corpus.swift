@@ -9,8 +9,12 @@ struct CorpusRow: Decodable {
     var condition: String
     var intent: String
     var text: String
+    // The corpus's own column names (snake_case JSON), read as they are.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var wake_ms: Int
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var command_start_ms: Int
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var speech_end_ms: Int
 }
 
