@@ -17,7 +17,7 @@ let systemLibraries: [Target] = [
 var swiftTargets: [Target] = [
     .target(name: "SusiCore"),
     .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP"]),
-    .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio"]),
+    .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio", "CSpeexDSP"]),
     .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl", "CCrypto"]),
     .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"]),
     .target(name: "SusiBrain", dependencies: ["SusiCore"]),
@@ -31,7 +31,7 @@ var swiftTargets: [Target] = [
         name: "susi",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
 
-    .executableTarget(name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiBrain"], path: "bench/Sources/susi-bench"),
+    .executableTarget(name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
     // Helpers shared by the test targets (one copy, not one per target).
     .target(name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer"], path: "Tests/SusiTestSupport"),
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),
@@ -44,7 +44,7 @@ var swiftTargets: [Target] = [
     .testTarget(
         name: "SusiSpeakerTests",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiTestSupport"]),
-    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore", "SusiTestSupport"]),
+    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiTestSupport"]),
 ]
 
 // One place for the strictness every Swift target shares.

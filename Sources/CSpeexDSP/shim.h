@@ -1,6 +1,7 @@
 #ifndef SUSI_CSPEEXDSP_SHIM_H
 #define SUSI_CSPEEXDSP_SHIM_H
 #include <speex/speex_preprocess.h>
+#include <speex/speex_resampler.h>
 
 /// speex_preprocess_ctl takes its value as void*; typed setters keep the casts here.
 static inline int susi_speex_set_int(SpeexPreprocessState *state, int request, int value) {

@@ -1,6 +1,7 @@
 import Foundation
-import SusiSpeaker
+import SusiAudio
 import SusiCore
+import SusiSpeaker
 import SusiSpeech
 
 /// `susi transcribe WAV [--json]`: recognition only, no wake word.

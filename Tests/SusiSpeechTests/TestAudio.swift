@@ -1,4 +1,5 @@
 import Foundation
+import SusiAudio
 import SusiCore
 import XCTest
 

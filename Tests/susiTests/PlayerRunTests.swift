@@ -1,4 +1,5 @@
 import Foundation
+import SusiAudio
 import XCTest
 
 @testable import SusiCore

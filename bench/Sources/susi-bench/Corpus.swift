@@ -1,4 +1,5 @@
 import Foundation
+import SusiAudio
 import SusiCore
 
 /// The dev corpus that `/work/shared/tools/dev-corpus.py` writes: one row per file.

@@ -1,4 +1,5 @@
 import Foundation
+import SusiCore
 
 /// Reads a WAV file of any rate and channel count as 16 kHz mono chunks for the pipeline.
 ///
@@ -77,6 +78,11 @@ public final class WAVFileSink: AudioSink {
             converted = try converter.convert(chunk)
             converters[chunk.format] = converter
         }
+        try write(converted)
+    }
+
+    /// Appends converted audio; with `realtime`, takes about as long as it lasts.
+    private func write(_ converted: AudioChunk) throws {
         try writer.append(converted)
         guard realtime else { return }
         let now = ContinuousClock.now
@@ -93,7 +99,15 @@ public final class WAVFileSink: AudioSink {
         playedUntil = nil
     }
 
+    /// Writes what the converters still hold (the resampling filter's tail), then waits, with
+    /// `realtime`, until the audio would have been heard.
     public func drain() throws {
+        let tails = converters.values.map { converter in
+            var converter = converter
+            return converter.flush()
+        }
+        converters = [:]
+        for tail in tails where !tail.samples.isEmpty { try write(tail) }
         guard realtime, let until = playedUntil else { return }
         let now = ContinuousClock.now
         if until > now {
@@ -109,12 +123,4 @@ public final class WAVFileSink: AudioSink {
 
     /// Frames written so far.
     public var framesWritten: Int { writer.framesWritten }
-}
-
-extension Duration {
-    /// The duration in seconds, for `Thread.sleep` and rates.
-    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
-    /// The duration in milliseconds.
-    public var milliseconds: Double { seconds * 1000 }
 }

@@ -1,19 +1,24 @@
+import SusiCore
+
 /// Converts a stream of `AudioChunk`s to another rate and channel count, by default to the
 /// 16 kHz mono int16 the recogniser and wake word consume.
 ///
 /// Channels are mixed down by averaging (or, when the source and target channel counts are
 /// equal, each channel is resampled on its own); a mono source is copied to every target
-/// channel. Rates are changed by `Resampler`, whose state carries across chunks, so converting
-/// a stream chunk by chunk and then calling `flush()` gives exactly the samples that converting
-/// it in one piece does. Identical formats pass through untouched.
-public struct AudioConverter: Sendable {
+/// channel. Rates are changed by `SpeexResampler`, whose state carries across chunks, so
+/// converting a stream chunk by chunk and then calling `flush()` gives exactly the samples that
+/// converting it in one piece does. Identical formats pass through untouched.
+///
+/// The resamplers are reference types: copies of a converter share them, so keep one converter
+/// per stream.
+public struct AudioConverter {
     /// The format every input chunk must have.
     public let source: AudioFormat
     /// The format of every output chunk.
     public let target: AudioFormat
 
     /// One resampler per channel that is resampled: all of them, or just the mixed-down one.
-    private var resamplers: [Resampler]
+    private var resamplers: [SpeexResampler]
 
     /// Creates a converter from `source` to `target`.
     ///
@@ -24,8 +29,11 @@ public struct AudioConverter: Sendable {
         self.source = source
         self.target = target
         let working = source.channels == target.channels ? source.channels : 1
-        let resampler = try Resampler(inputRate: source.sampleRate, outputRate: target.sampleRate)
-        resamplers = Array(repeating: resampler, count: working)
+        var resamplers: [SpeexResampler] = []
+        for _ in 0..<working {
+            resamplers.append(try SpeexResampler(inputRate: source.sampleRate, outputRate: target.sampleRate))
+        }
+        self.resamplers = resamplers
     }
 
     /// Converts the next chunk of the stream.

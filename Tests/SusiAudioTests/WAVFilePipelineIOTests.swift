@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiAudio
+import SusiCore
 
 final class WAVFilePipelineIOTests: XCTestCase {
     private let directory = NSTemporaryDirectory() + "susi-io-\(UUID().uuidString)"
