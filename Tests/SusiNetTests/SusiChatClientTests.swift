@@ -2,6 +2,7 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import Synchronization
 import XCTest
 
 /// The chat client against loopback servers replying with recorded SUSI-shaped bodies.
@@ -156,11 +157,9 @@ final class SusiChatClientTests: XCTestCase {
 }
 
 /// Queries seen by a loopback handler (which runs on a server thread).
-final class QueryLog: @unchecked Sendable {
-    // @unchecked: `entries` is only touched under `lock`.
-    private let lock = NSLock()
-    private var entries: [[String: String]] = []
+final class QueryLog: Sendable {
+    private let entries = Mutex<[[String: String]]>([])
 
-    func append(_ query: [String: String]) { lock.withLock { entries.append(query) } }
-    var all: [[String: String]] { lock.withLock { entries } }
+    func append(_ query: [String: String]) { entries.withLock { $0.append(query) } }
+    var all: [[String: String]] { entries.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SusiServer
+import Synchronization
 import XCTest
 
 @_exported import SusiTestSupport
@@ -8,8 +9,8 @@ import XCTest
 ///
 /// Bound but not listening, it is a port where connections are refused and that no other
 /// process can take meanwhile.
-final class RawSocket: @unchecked Sendable {
-    // @unchecked: the descriptor is immutable; the tests hand it to one helper thread at a time.
+final class RawSocket: Sendable {
+    /// Immutable; the tests hand it to one helper thread at a time.
     let descriptor: Int32
     let port: UInt16
 
@@ -60,11 +61,10 @@ final class RawSocket: @unchecked Sendable {
 /// Serves exactly one connection on a helper thread: reads the request head, then sends
 /// `head` followed by `chunk` repeated up to `maxBytes` or until the client goes away.
 /// `bytesSent` reports how much body left before the client hung up.
-final class StreamingServer: @unchecked Sendable {
-    // @unchecked: `sent` is guarded by `lock`; the socket is only used by the helper thread.
+final class StreamingServer: Sendable {
+    /// Only used by the helper thread.
     private let listener: RawSocket
-    private let lock = NSLock()
-    private var sent = 0
+    private let sent = Mutex(0)
     private let done = DispatchSemaphore(value: 0)
 
     var port: UInt16 { listener.port }
@@ -81,7 +81,7 @@ final class StreamingServer: @unchecked Sendable {
     /// Waits (bounded) for the helper thread and returns the body bytes it managed to send.
     func bytesSent(waiting seconds: Double = 10) -> Int? {
         guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return lock.withLock { sent }
+        return sent.withLock { $0 }
     }
 
     private func serve(head: String, chunkSize: Int, maxBytes: Int) {
@@ -107,6 +107,6 @@ final class StreamingServer: @unchecked Sendable {
             guard written > 0 else { break }
             total += written
         }
-        lock.withLock { sent = total }
+        sent.withLock { $0 = total }
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import SusiPlayer
+import Synchronization
 
 /// Collects a player's events from its event queue and lets a test wait for one.
-final class EventRecorder: @unchecked Sendable {
-    // `condition` guards `events`; that is what makes the unchecked Sendable safe.
-    private let condition = NSCondition()
-    private var events: [PlayerEvent] = []
+final class EventRecorder: Sendable {
+    private let events = Mutex<[PlayerEvent]>([])
 
     /// Attaches to `player`, replacing its handler.
     func attach(to player: any MediaPlayer) {
@@ -13,34 +12,27 @@ final class EventRecorder: @unchecked Sendable {
     }
 
     private func record(_ event: PlayerEvent) {
-        condition.lock()
-        events.append(event)
-        condition.broadcast()
-        condition.unlock()
+        events.withLock { $0.append(event) }
     }
 
     /// Everything received so far.
     var all: [PlayerEvent] {
-        condition.lock()
-        defer { condition.unlock() }
-        return events
+        events.withLock { $0 }
     }
 
     /// Forgets what was received so far.
     func clear() {
-        condition.lock()
-        events.removeAll()
-        condition.unlock()
+        events.withLock { $0.removeAll() }
     }
 
-    /// The first event matching `predicate`, waiting up to `timeout` seconds for it.
+    /// The first event matching `predicate`, waiting up to `timeout` seconds for it (checked
+    /// every 10 ms).
     func wait(timeout: TimeInterval = 5, for predicate: (PlayerEvent) -> Bool) -> PlayerEvent? {
         let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
         while true {
-            if let found = events.first(where: predicate) { return found }
-            guard condition.wait(until: deadline) else { return events.first(where: predicate) }
+            if let found = all.first(where: predicate) { return found }
+            guard Date() < deadline else { return nil }
+            Thread.sleep(forTimeInterval: 0.01)
         }
     }
 
