@@ -1,8 +1,8 @@
 import Foundation
+import SusiCore
 import XCTest
 
 @testable import SusiAudio
-import SusiCore
 
 final class WAVFilePipelineIOTests: XCTestCase {
     private let directory = NSTemporaryDirectory() + "susi-io-\(UUID().uuidString)"
