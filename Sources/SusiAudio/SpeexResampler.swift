@@ -12,7 +12,7 @@ import SusiCore
 /// at the end to get the samples still held back by the filter.
 ///
 /// A reference type owning a C handle: use one per stream, from one thread at a time.
-public final class SpeexResampler {
+public final class SpeexResampler: SampleRateConverter {
     /// Input rate in Hz.
     public let inputRate: Int
     /// Output rate in Hz.
@@ -53,6 +53,11 @@ public final class SpeexResampler {
 
     deinit {
         if let state { speex_resampler_destroy(state) }
+    }
+
+    /// A `SampleRateConverterMaker` for `AudioConverter`.
+    public static func make(inputRate: Int, outputRate: Int) throws(AudioError) -> any SampleRateConverter {
+        try SpeexResampler(inputRate: inputRate, outputRate: outputRate)
     }
 
     /// Whether the rates are equal, so samples pass through untouched.
@@ -112,5 +117,19 @@ public final class SpeexResampler {
             offset += Int(taken)
         }
         return output
+    }
+}
+
+extension AudioConverter {
+    /// A converter from `source` to `target` that resamples with `SpeexResampler`.
+    ///
+    /// - Throws: `audio-invalid-format` when either format has a non-positive rate or channel count.
+    public init(from source: AudioFormat, to target: AudioFormat = .speech) throws(AudioError) {
+        try self.init(from: source, to: target, resampler: SpeexResampler.make)
+    }
+
+    /// Converts a whole recording in one call, resampling with `SpeexResampler`.
+    public static func convert(_ chunk: AudioChunk, to target: AudioFormat = .speech) throws(AudioError) -> AudioChunk {
+        try convert(chunk, to: target, resampler: SpeexResampler.make)
     }
 }

@@ -1,13 +1,12 @@
-import SusiCore
-
 /// Converts a stream of `AudioChunk`s to another rate and channel count, by default to the
 /// 16 kHz mono int16 the recogniser and wake word consume.
 ///
 /// Channels are mixed down by averaging (or, when the source and target channel counts are
 /// equal, each channel is resampled on its own); a mono source is copied to every target
-/// channel. Rates are changed by `SpeexResampler`, whose state carries across chunks, so
-/// converting a stream chunk by chunk and then calling `flush()` gives exactly the samples that
-/// converting it in one piece does. Identical formats pass through untouched.
+/// channel. Rates are changed by the `SampleRateConverter`s the caller's maker gives (SusiAudio
+/// adds `init(from:to:)` and `convert(_:to:)` with its speex resampler), whose state carries
+/// across chunks, so converting a stream chunk by chunk and then calling `flush()` gives exactly
+/// the samples that converting it in one piece does. Identical formats pass through untouched.
 ///
 /// The resamplers are reference types: copies of a converter share them, so keep one converter
 /// per stream.
@@ -18,20 +17,33 @@ public struct AudioConverter {
     public let target: AudioFormat
 
     /// One resampler per channel that is resampled: all of them, or just the mixed-down one.
-    private var resamplers: [SpeexResampler]
+    /// Empty when the rates are equal.
+    private var resamplers: [any SampleRateConverter]
+    /// How many channels are worked on: the source's, or one when mixing down.
+    private let working: Int
 
-    /// Creates a converter from `source` to `target`.
+    /// Creates a converter from `source` to `target`, resampling with converters from
+    /// `resampler`; without one, only the channel count may change.
     ///
-    /// - Throws: `audio-invalid-format` when either format has a non-positive rate or channel count.
-    public init(from source: AudioFormat, to target: AudioFormat = .speech) throws(AudioError) {
+    /// - Throws: `audio-invalid-format` when either format has a non-positive rate or channel
+    ///   count, or the rates differ and there is no `resampler`.
+    public init(
+        from source: AudioFormat, to target: AudioFormat = .speech, resampler: SampleRateConverterMaker? = nil
+    ) throws(AudioError) {
         try source.validate()
         try target.validate()
         self.source = source
         self.target = target
-        let working = source.channels == target.channels ? source.channels : 1
-        var resamplers: [SpeexResampler] = []
-        for _ in 0..<working {
-            resamplers.append(try SpeexResampler(inputRate: source.sampleRate, outputRate: target.sampleRate))
+        working = source.channels == target.channels ? source.channels : 1
+        var resamplers: [any SampleRateConverter] = []
+        if source.sampleRate != target.sampleRate {
+            guard let resampler else {
+                throw AudioError(
+                    .invalidFormat, "changing \(source.sampleRate) Hz to \(target.sampleRate) Hz needs a resampler")
+            }
+            for _ in 0..<working {
+                resamplers.append(try resampler(source.sampleRate, target.sampleRate))
+            }
         }
         self.resamplers = resamplers
     }
@@ -55,7 +67,7 @@ public struct AudioConverter {
         var outputs: [[Float]] = []
         outputs.reserveCapacity(channels.count)
         for index in channels.indices {
-            outputs.append(resamplers[index].process(channels[index]))
+            outputs.append(resamplers.isEmpty ? channels[index] : resamplers[index].process(channels[index]))
         }
         return AudioChunk(format: target, samples: interleave(outputs))
     }
@@ -71,9 +83,11 @@ public struct AudioConverter {
         return AudioChunk(format: target, samples: interleave(outputs))
     }
 
-    /// Converts a whole recording in one call.
-    public static func convert(_ chunk: AudioChunk, to target: AudioFormat = .speech) throws(AudioError) -> AudioChunk {
-        var converter = try AudioConverter(from: chunk.format, to: target)
+    /// Converts a whole recording in one call, resampling with converters from `resampler`.
+    public static func convert(
+        _ chunk: AudioChunk, to target: AudioFormat = .speech, resampler: SampleRateConverterMaker? = nil
+    ) throws(AudioError) -> AudioChunk {
+        var converter = try AudioConverter(from: chunk.format, to: target, resampler: resampler)
         var result = try converter.convert(chunk)
         result.samples.append(contentsOf: converter.flush().samples)
         return result
@@ -82,7 +96,7 @@ public struct AudioConverter {
     /// De-interleaves into the working channels, averaging when mixing down.
     private func split(_ samples: [Int16]) -> [[Float]] {
         let frames = samples.count / source.channels
-        if resamplers.count == source.channels {
+        if working == source.channels {
             return (0..<source.channels).map { channel in
                 (0..<frames).map { Float(samples[$0 * source.channels + channel]) }
             }
