@@ -12,12 +12,11 @@ import Synchronization
 /// not overwrite, so the consumer can look back at what it has already read (the wake word
 /// needs the audio just before it was detected).
 ///
-/// The storage is shared between exactly two threads whose regions never overlap: the producer
-/// only writes slots in the free region `[writeIndex, readIndex - historyCapacity + capacity)`,
-/// the consumer only reads slots in `[readIndex - historyCapacity, writeIndex)`, and each side
-/// publishes its index with a release store that the other side acquires before touching the
-/// slots.
-// @unchecked Sendable: raw storage the audio thread writes without locks (regions above).
+/// It is `@unchecked Sendable` because its storage is shared between exactly two threads
+/// whose regions never overlap: the producer only writes slots in the free region
+/// `[writeIndex, readIndex - historyCapacity + capacity)`, the consumer only reads slots in
+/// `[readIndex - historyCapacity, writeIndex)`, and each side publishes its index with a
+/// release store that the other side acquires before touching the slots.
 public final class RingBuffer: @unchecked Sendable {
     /// Samples that can be held unread.
     public let capacity: Int
