@@ -72,80 +72,6 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         var isAlive: Bool { process.isRunning && !connection.closed }
     }
 
-    /// mpv's observed properties, by the ids used in `observe_property`.
-    private enum Observed: Int, CaseIterable {
-        case pause = 1
-        case idleActive = 2
-
-        var name: String {
-            switch self {
-            case .pause: return "pause"
-            case .idleActive: return "idle-active"
-            }
-        }
-    }
-
-    /// What one mpv is doing, as its replies and events said. Starts over with every session.
-    private struct Playback {
-        var paused = false
-        var idle = true
-        /// What the handler was last told, so repeated reports do not repeat events.
-        var reportedPause = false
-        var reportedIdle = true
-        /// What each playlist entry was asked to play, for load-failure messages.
-        var entries: [Int: String] = [:]
-
-        /// Turns one of mpv's lines into the events it means for the handler.
-        mutating func apply(_ event: MPVConnection.Event) -> [PlayerEvent] {
-            switch event.name {
-            case "property-change":
-                guard let value = event.fields["data"]?.boolValue else { return [] }
-                switch event.fields["name"]?.stringValue {
-                case Observed.pause.name?:
-                    paused = value
-                    guard value != reportedPause else { return [] }
-                    reportedPause = value
-                    return [value ? .paused : .resumed]
-                case Observed.idleActive.name?:
-                    if value { return enterIdle() }
-                    idle = false
-                    reportedIdle = false
-                    return []
-                default:
-                    return []
-                }
-            case "idle":
-                // Property changes can be coalesced away; mpv's own idle event is the backstop.
-                return enterIdle()
-            case "start-file":
-                idle = false
-                reportedIdle = false
-                return []
-            case "file-loaded":
-                return [.fileLoaded]
-            case "end-file":
-                let reason = PlayerEvent.EndReason(mpvReason: event.fields["reason"]?.stringValue)
-                guard reason == .error else { return [.endOfFile(reason: reason)] }
-                let entry = event.fields["playlist_entry_id"]?.intValue
-                let what = entry.flatMap { entries[$0] } ?? "the requested media"
-                let why = event.fields["file_error"]?.stringValue ?? "unknown error"
-                return [
-                    .endOfFile(reason: reason),
-                    .failed(PlayerError(.loadFailed, "the media player could not play \(what): \(why)")),
-                ]
-            default:
-                return []
-            }
-        }
-
-        private mutating func enterIdle() -> [PlayerEvent] {
-            idle = true
-            guard !reportedIdle else { return [] }
-            reportedIdle = true
-            return [.idle]
-        }
-    }
-
     /// Everything that changes, behind `guarded`.
     private struct State {
         var handler: (@Sendable (PlayerEvent) -> Void)?
@@ -156,7 +82,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         var directory: String?
         var listeningVolume: Int
         var duckPercent: Int?
-        var playback = Playback()
+        var playback = MPVPlayback()
 
         /// The volume mpv is set to now: the listening volume, or its ducked share.
         var effectiveVolume: Int {
@@ -384,7 +310,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
                 defer {
                     state.session = nil
                     state.directory = nil
-                    state.playback = Playback()
+                    state.playback = MPVPlayback()
                 }
                 return (state.session, state.directory)
             }
@@ -413,7 +339,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
     private func startSession() throws(PlayerError) -> Session {
         let (shutDown, generation, volume) = guarded.withLock { state in
             state.generation += 1
-            state.playback = Playback()
+            state.playback = MPVPlayback()
             return (state.isShutDown, state.generation, state.effectiveVolume)
         }
         guard !shutDown else {
@@ -447,7 +373,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         let started = Session(generation: generation, process: process, connection: connection)
         guarded.withLock { $0.session = started }
         do throws(PlayerError) {
-            for property in Observed.allCases {
+            for property in MPVPlayback.Observed.allCases {
                 try connection.request(
                     ["observe_property", .number(Double(property.rawValue)), .string(property.name)],
                     timeout: configuration.replyTimeout)
@@ -494,7 +420,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         let ended: Session? = guarded.withLock { state in
             guard let ending = state.session, ending.generation == generation else { return nil }
             state.session = nil
-            state.playback = Playback()
+            state.playback = MPVPlayback()
             emit(
                 .failed(
                     PlayerError(
