@@ -1,8 +1,8 @@
 import Foundation
-import SusiSpeaker
 import SusiBrain
 import SusiCore
 import SusiNet
+import SusiSpeaker
 
 /// `susi ask TEXT [--json] [--local | --server URL]`: one query, printed as it would be spoken.
 enum AskCommand: Command {

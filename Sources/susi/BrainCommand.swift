@@ -1,8 +1,8 @@
 import Foundation
-import SusiSpeaker
 import SusiBrain
 import SusiCore
 import SusiServer
+import SusiSpeaker
 
 /// `susi brain serve [--port N]`: the built-in brain as a SUSI-compatible `/susi/chat.json`.
 enum BrainCommand: Command {

@@ -1,7 +1,7 @@
 import Foundation
-import SusiSpeaker
 import SusiAudio
 import SusiCore
+import SusiSpeaker
 import SusiSpeech
 
 /// `susi say TEXT [--voice NAME] [--output WAV]`: speak with the configured voice.

@@ -1,7 +1,7 @@
 import Foundation
-import SusiSpeaker
 import SusiCore
 import SusiServer
+import SusiSpeaker
 import SusiSpeech
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Foundation
-import SusiSpeaker
 import SusiBrain
 import SusiCore
+import SusiSpeaker
 
 /// `susi skills list|test`: the bundled skills and their examples.
 enum SkillsCommand: Command {

@@ -1,9 +1,8 @@
 import Foundation
 import SusiServer
+@_exported import SusiTestSupport
 import Synchronization
 import XCTest
-
-@_exported import SusiTestSupport
 
 /// A TCP socket bound to 127.0.0.1 on a free port, listening only if asked; closed on deinit.
 ///

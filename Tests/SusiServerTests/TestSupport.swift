@@ -1,9 +1,8 @@
 import Foundation
 import SusiNet
 import SusiServer
-import XCTest
-
 @_exported import SusiTestSupport
+import XCTest
 
 /// Runs `process` to the end and returns what it printed; its standard error is dropped.
 func standardOutput(of process: Process) throws -> String {
