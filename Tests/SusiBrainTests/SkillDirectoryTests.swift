@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import Synchronization
 import XCTest
 
 @testable import SusiBrain
@@ -49,12 +50,11 @@ final class SkillDirectoryTests: XCTestCase {
     }
 
     func testLogsDiagnostics() throws {
-        final class Capture: LogHandler, @unchecked Sendable {
-            // Only appended under `lock`.
-            let lock = NSLock()
-            var lines: [String] = []
+        final class Capture: LogHandler, Sendable {
+            private let written = Mutex<[String]>([])
+            var lines: [String] { written.withLock { $0 } }
             func write(level: LogLevel, label: String, message: String) {
-                lock.withLock { lines.append("\(level.name) \(message)") }
+                written.withLock { $0.append("\(level.name) \(message)") }
             }
         }
         try write("bad.txt", Data("lonely\n".utf8))

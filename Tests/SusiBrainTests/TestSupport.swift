@@ -1,27 +1,27 @@
 import Foundation
 import SusiCore
 @_exported import SusiTestSupport
+import Synchronization
 import XCTest
 
 @testable import SusiBrain
 
 /// A fetcher serving fixed bodies by URL, counting calls; anything else fails.
-final class InMemoryFetcher: SkillDataFetcher, @unchecked Sendable {
-    // Only touched under `lock`; tests read `requested` after the brain returns.
-    private let lock = NSLock()
+final class InMemoryFetcher: SkillDataFetcher, Sendable {
     private let bodies: [String: String]
-    private var log: [String] = []
+    /// The URLs asked for, in order; tests read it after the brain returns.
+    private let log = Mutex<[String]>([])
 
     init(_ bodies: [String: String]) {
         self.bodies = bodies
     }
 
     var requested: [String] {
-        lock.withLock { log }
+        log.withLock { $0 }
     }
 
     func fetchJSON(url: String) throws(BrainError) -> Data {
-        lock.withLock { log.append(url) }
+        log.withLock { $0.append(url) }
         guard let body = bodies[url] else {
             throw BrainError(.fetchFailed, "no body for \(url)")
         }
