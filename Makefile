@@ -8,11 +8,11 @@ RELEASE_BIN = .build/release/susi
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
 	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
-	wpasupplicant chromium wrk
+	wpasupplicant chromium wrk unzip python3-pip python3-venv
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test lint demo bench reliability install clean format
+.PHONY: all deps frontend wakeword build test lint demo bench reliability install clean format
 
 all: build
 
@@ -25,6 +25,18 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: all Debian packages present"; fi
+	@scripts/wake-frontend.sh
+
+# The neural wake word's front end (TensorFlow Lite and two models from the pinned wheel
+# pyopen-wakeword 1.1.0, sha256-checked; not in git): models/hotword/README.md.
+frontend:
+	scripts/wake-frontend.sh
+
+# Rebuilds the wake word's training data and trains its classifier head
+# (models/hotword/<phrase>.head.json); PHRASE="hey computer" for another phrase.
+PHRASE ?= susi
+wakeword: deps
+	nice -n 10 bench/wakeword/train.sh "$(PHRASE)"
 
 build: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)

@@ -19,6 +19,10 @@ public enum Hearing {
         public var recognizerNoiseFloor: Double?
         /// The wake phrase.
         public var wakePhrase: String
+        /// The wake word detector: `neural` or `pocketsphinx` (`hotword.engine`).
+        public var wakeEngine: String
+        /// The neural detector's threshold; nil for the head's own (`hotword.neural_threshold`).
+        public var neuralWakeThreshold: Double?
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -43,6 +47,8 @@ public enum Hearing {
             recognizerNoiseFloor = Hearing.defaultNoiseFloor
             wakeNoiseFloor = nil
             wakePhrase = config.hotword.phrase
+            wakeEngine = config.hotword.engine
+            neuralWakeThreshold = config.hotword.neuralThreshold > 0 ? config.hotword.neuralThreshold : nil
             wakeThreshold = config.hotword.threshold
             wakePhoneLoopProbability = SphinxWakeWordDetector.defaultPhoneLoopProbability
             wakeOptions = [:]
@@ -120,12 +126,56 @@ public enum Hearing {
         return (wake, recognizer)
     }
 
-    /// The wake word detector: a keyphrase search for `hotword.phrase` at
-    /// `hotword.threshold`, and, unless `hotword.verify` is off, a second decoding of each
-    /// candidate before it counts. It leaves its recent input in `context`.
+    /// The wake word detector for `hotword.engine`: the neural detector
+    /// (`NeuralWakeWordDetector`, files in `modelsDirectory/hotword`), or a keyphrase search
+    /// for `hotword.phrase` at `hotword.threshold`; unless `hotword.verify` is off, a second
+    /// decoding of each candidate before it counts. It leaves its recent input in `context`.
+    ///
+    /// When the neural detector's files (`make deps`, `make wakeword`) are missing or unusable
+    /// it logs one warning and returns the keyphrase search instead: a speaker without them
+    /// still wakes.
+    ///
+    /// - Throws: `wake-init-failed`, `wake-unknown-word` (the keyphrase search's).
+    public static func makeWakeDetector(
+        config: Config, modelsDirectory: String, settings: Settings? = nil, context: AcousticContext? = nil,
+        logger: Logger = .silent
+    ) throws(SpeechError) -> any WakeWordDetector {
+        let settings = settings ?? Settings(config: config)
+        if settings.wakeEngine == "neural" {
+            do {
+                return try makeNeuralWakeDetector(
+                    modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
+            } catch {
+                logger.warning("neural wake word unavailable, listening with pocketsphinx instead: \(error.message)")
+            }
+        }
+        return try makeKeyphraseWakeDetector(
+            config: config, modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
+    }
+
+    /// The neural detector for `settings.wakePhrase`, verified unless `settings.verifyWake`
+    /// is off.
+    ///
+    /// - Throws: `wake-model-missing`, `wake-init-failed`.
+    public static func makeNeuralWakeDetector(
+        modelsDirectory: String, settings: Settings, context: AcousticContext? = nil, logger: Logger = .silent
+    ) throws(SpeechError) -> any WakeWordDetector {
+        let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
+        let detector = try NeuralWakeWordDetector(
+            frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
+            context: context, logger: logger)
+        guard settings.verifyWake else { return detector }
+        return try VerifiedWakeWordDetector(
+            candidates: detector, phrase: settings.wakePhrase, phoneCount: 0,
+            dictionaries: hotwordDictionaries(modelsDirectory: modelsDirectory),
+            phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, logger: logger)
+    }
+
+    /// The keyphrase search (PocketSphinx) for `hotword.phrase` at `hotword.threshold`, and,
+    /// unless `hotword.verify` is off, a second decoding of each candidate before it counts.
     ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word`.
-    public static func makeWakeDetector(
+    public static func makeKeyphraseWakeDetector(
         config: Config, modelsDirectory: String, settings: Settings? = nil, context: AcousticContext? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {

@@ -24,6 +24,12 @@ public struct Config: Sendable, Equatable {
     public struct Hotword: Sendable, Equatable {
         public var enabled = true
         public var phrase = "susi"
+        /// `neural` (a classifier trained for the phrase, models/hotword/README.md) or
+        /// `pocketsphinx` (keyphrase search; also what `neural` falls back to when its
+        /// files are missing).
+        public var engine = "neural"
+        /// The neural detector's score threshold; 0 takes the one chosen in training.
+        public var neuralThreshold = 0.0
         /// Measured on synthetic voices (models/hotword/README.md): the most wakes with no
         /// false wake on close negatives.
         public var threshold = 1e-16

@@ -79,6 +79,8 @@ public enum ConfigSchema {
         bool("hotword.enabled", \.hotword.enabled, "listen for the wake word"),
         string("hotword.phrase", \.hotword.phrase, "wake phrase",
                allowed: "one to four words of letters", check: Self.isPhrase),
+        choice("hotword.engine", \.hotword.engine, "wake word detector: neural (trained classifier; falls back to pocketsphinx when its files are missing) or pocketsphinx (keyphrase search)", ["neural", "pocketsphinx"]),
+        double("hotword.neural_threshold", \.hotword.neuralThreshold, "neural detector's score threshold (larger wakes less often); 0: the one chosen in training", 0...1),
         double("hotword.threshold", \.hotword.threshold, "keyphrase detection threshold (larger wakes less often, smaller catches more)", 1e-80...1),
         bool("hotword.wake_button", \.hotword.wakeButton, "a hardware wake button is fitted (the apps' `wake` setting)"),
         bool("hotword.verify", \.hotword.verify, "re-decode a heard wake word before waking (fewer false wakes)"),

@@ -22,6 +22,9 @@ public enum SpeechErrorKind: String, StageErrorKind, CaseIterable {
     case formatMismatch = "stt-format-mismatch"
     /// The wake word detector could not be set up (model, phrase or threshold).
     case wakeInitFailed = "wake-init-failed"
+    /// The neural wake word's front end (TensorFlow Lite, its two models) or the phrase's
+    /// classifier head is not installed (`make deps`, `make wakeword`).
+    case wakeModelMissing = "wake-model-missing"
     /// A word of the wake phrase is not in the pronunciation dictionary.
     case wakeUnknownWord = "wake-unknown-word"
     /// PocketSphinx failed while listening for the wake word.

@@ -12,7 +12,7 @@ import SusiCore
 /// milliseconds per candidate and nothing while no candidate is heard, so idle listening
 /// costs what the spotter costs. Not thread-safe: one thread at a time.
 public final class VerifiedWakeWordDetector: WakeWordDetector {
-    private let spotter: SphinxWakeWordDetector
+    private let spotter: any WakeWordDetector
     private let verifier: SphinxDecoder
     private let phraseWords: [String]
     private let logger: Logger
@@ -56,20 +56,36 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// likely readings down to that far below its best (`hotword.verify_margin`).
     ///
     /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
-    public init(
+    public convenience init(
         spotter: SphinxWakeWordDetector, phrase: String, dictionaries: [PronunciationDictionary] = [],
         phrasePrior: Double = 0.3, readingsMargin: Int = 0, logger: Logger = .silent
+    ) throws(SpeechError) {
+        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
+        // The phones of the phrase's shortest pronunciation.
+        let phoneCount = words.map { word in
+            (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
+        }.reduce(0, +)
+        try self.init(
+            candidates: spotter, phrase: phrase, phoneCount: phoneCount, dictionaries: dictionaries,
+            phrasePrior: phrasePrior, readingsMargin: readingsMargin, logger: logger)
+    }
+
+    /// Wraps any detector whose candidates are to be confirmed; `phoneCount` sets the
+    /// shortest a candidate may last (`millisecondsPerPhone` each; 0 for no such check, as
+    /// for a detector whose start times are estimates). Otherwise as the keyphrase init.
+    ///
+    /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
+    public init(
+        candidates spotter: any WakeWordDetector, phrase: String, phoneCount: Int,
+        dictionaries: [PronunciationDictionary] = [], phrasePrior: Double = 0.3, readingsMargin: Int = 0,
+        logger: Logger = .silent
     ) throws(SpeechError) {
         self.spotter = spotter
         self.readingsMargin = readingsMargin
         self.logger = logger
         let words = phrase.lowercased().split(separator: " ").map(String.init)
         phraseWords = words
-        let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
-        // The phones of the phrase's shortest pronunciation.
-        let phoneCount = words.map { word in
-            (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
-        }.reduce(0, +)
         minimumMilliseconds = phoneCount * Self.millisecondsPerPhone
         marginMinimumMilliseconds = phoneCount * Self.marginMillisecondsPerPhone
         let garbage = Self.commonWords.filter { !words.contains($0) }
@@ -110,7 +126,11 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         history += samples
         consumed += samples.count
         if history.count > historyLength { history.removeFirst(history.count - historyLength) }
-        pending += try spotter.process(samples)
+        do {
+            pending += try spotter.process(samples)
+        } catch {
+            throw Self.wakeError(error)
+        }
         var confirmed: [WakeWordDetection] = []
         while let candidate = pending.first, candidate.endMilliseconds * 16 + marginAfter <= consumed {
             pending.removeFirst()
@@ -127,7 +147,16 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// Forgets any partly heard phrase, and candidates not yet checked; positions keep counting.
     public func reset() throws(SpeechError) {
         pending.removeAll()
-        try spotter.reset()
+        do {
+            try spotter.reset()
+        } catch {
+            throw Self.wakeError(error)
+        }
+    }
+
+    /// The wrapped detector's failure as a wake-stage error.
+    private static func wakeError(_ error: any Error) -> SpeechError {
+        (error as? SpeechError) ?? SpeechError(.wakeDecodeFailed, "\(error)")
     }
 
     /// Whether `candidate` lasts long enough, and the verifier hears the phrase in the audio

@@ -1,0 +1,88 @@
+/// The neural wake word's frozen audio front end: openWakeWord's melspectrogram model, then
+/// Google's speech-embedding model, both run by TensorFlow Lite, streaming.
+///
+/// Every 1,280 new samples (80 ms) the melspectrogram model reads the last 1,760 and gives 8
+/// frames of 32 mel bands (scaled `x / 10 + 2`, as the embedding model was trained); once 80
+/// frames have arrived, each new chunk gives one embedding of 96 values computed from the
+/// last 76 frames (775 ms). `bench/wakeword/frontend.py` computes exactly this for training.
+/// Not thread-safe.
+final class WakeWordFrontEnd {
+    /// New samples per step (80 ms at 16 kHz).
+    static let chunkLength = 1280
+    /// Samples the melspectrogram model reads per step: the chunk and 480 before it.
+    static let melInputLength = 1760
+    /// Mel frames per step.
+    static let melFramesPerChunk = 8
+    /// Mel frames the embedding model reads.
+    static let melWindow = 76
+    /// Mel bands per frame.
+    static let bands = 32
+    /// Values per embedding.
+    static let features = 96
+    /// The files a front-end directory holds.
+    static let libraryFile = "libtensorflowlite_c.so"
+    static let melspectrogramFile = "melspectrogram.tflite"
+    static let embeddingFile = "embedding_model.tflite"
+
+    private let melModel: TensorFlowLiteModel
+    private let embeddingModel: TensorFlowLiteModel
+    /// Samples not yet turned into mel frames, with the 480 the next step also reads.
+    private var pending: [Float]
+    /// The last `melWindow` mel frames, oldest first, flattened.
+    private var mels: [Float]
+    /// Mel frames computed since the start (embeddings begin at 80).
+    private var melFrames = 0
+    /// Samples turned into mel frames so far; an embedding ends here.
+    private(set) var samplesDone = 0
+    private var melOutput: [Float]
+
+    /// Loads `libtensorflowlite_c.so`, `melspectrogram.tflite` and `embedding_model.tflite`
+    /// from `directory`.
+    ///
+    /// - Throws: `wake-model-missing` when one is absent, `wake-init-failed` when TensorFlow
+    ///   Lite refuses it.
+    init(directory: String) throws(SpeechError) {
+        let library = try TensorFlowLite(path: directory + "/" + Self.libraryFile)
+        melModel = try TensorFlowLiteModel(
+            library: library, path: directory + "/" + Self.melspectrogramFile, inputShape: [1, Int32(Self.melInputLength)])
+        embeddingModel = try TensorFlowLiteModel(
+            library: library, path: directory + "/" + Self.embeddingFile,
+            inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1])
+        guard melModel.outputCount == Self.melFramesPerChunk * Self.bands, embeddingModel.outputCount == Self.features
+        else {
+            throw SpeechError(.wakeInitFailed, "the wake word front end in \(directory) is not openWakeWord's (outputs \(melModel.outputCount), \(embeddingModel.outputCount))")
+        }
+        pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
+        mels = [Float](repeating: 0, count: Self.melWindow * Self.bands)
+        melOutput = [Float](repeating: 0, count: melModel.outputCount)
+    }
+
+    /// Consumes 16 kHz samples; calls `embedding` with each new embedding (96 values) and the
+    /// sample count at which its audio ends.
+    func process(_ samples: [Int16], embedding: ([Float], Int) throws(SpeechError) -> Void) throws(SpeechError) {
+        pending.reserveCapacity(pending.count + samples.count)
+        for sample in samples { pending.append(Float(sample)) }
+        var start = 0
+        while pending.count - start >= Self.melInputLength {
+            try pending.withUnsafeBufferPointer { all throws(SpeechError) in
+                try melOutput.withUnsafeMutableBufferPointer { out throws(SpeechError) in
+                    try melModel.run(UnsafeBufferPointer(rebasing: all[start..<(start + Self.melInputLength)]), into: out)
+                }
+            }
+            start += Self.chunkLength
+            samplesDone += Self.chunkLength
+            mels.removeFirst(Self.melFramesPerChunk * Self.bands)
+            for value in melOutput { mels.append(value / 10 + 2) }
+            melFrames += Self.melFramesPerChunk
+            guard melFrames >= Self.melWindow + 4 else { continue }
+            var values = [Float](repeating: 0, count: Self.features)
+            try mels.withUnsafeBufferPointer { input throws(SpeechError) in
+                try values.withUnsafeMutableBufferPointer { out throws(SpeechError) in
+                    try embeddingModel.run(input, into: out)
+                }
+            }
+            try embedding(values, samplesDone)
+        }
+        pending.removeFirst(start)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The small classifier trained for one wake phrase (`models/hotword/<phrase>.head.json`,
+/// written by `make wakeword`): a few fully connected networks over the last `windowLength`
+/// embeddings of the front end, whose outputs are averaged (a seed ensemble). Plain Swift.
+struct WakeWordHead: Sendable {
+    /// One fully connected layer: `outputs` rows of `inputs` weights, then the activation.
+    struct Layer: Sendable {
+        let inputs: Int
+        let outputs: Int
+        let weights: [Float]
+        let bias: [Float]
+        /// `relu` or `sigmoid`.
+        let activation: String
+    }
+
+    /// The phrase the head was trained for.
+    let phrase: String
+    /// Embeddings per decision (16: 1.28 s of steps, about 2 s of audio).
+    let windowLength: Int
+    /// The score at or above which the phrase counts, as chosen in training.
+    let threshold: Double
+    /// How long after the phrase's end it is usually decided, in milliseconds (measured in
+    /// training); detections place the end this far before the decision.
+    let decisionDelayMilliseconds: Int
+    /// The ensemble: each member a stack of layers ending in one sigmoid output.
+    let members: [[Layer]]
+
+    private struct File: Decodable {
+        struct LayerFile: Decodable {
+            let inputs: Int
+            let outputs: Int
+            let weights: String
+            let bias: String
+            let activation: String
+        }
+        let phrase: String
+        let window: Int
+        let features: Int
+        let threshold: Double
+        let decision_delay_ms: Int
+        let encoding: String
+        let members: [[LayerFile]]
+    }
+
+    /// Reads the head at `path`.
+    ///
+    /// - Throws: `wake-model-missing` when there is no file, `wake-init-failed` when it is
+    ///   not a head for `WakeWordFrontEnd.features`-value embeddings.
+    init(contentsOf path: String) throws(SpeechError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SpeechError(.wakeModelMissing, "no wake word head at \(path) (`make wakeword PHRASE=...` trains one)")
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw SpeechError(.wakeInitFailed, "\(path) is not a wake word head: \(error)")
+        }
+        guard file.features == WakeWordFrontEnd.features, file.window > 0, file.encoding == "float16-base64",
+            !file.members.isEmpty
+        else {
+            throw SpeechError(.wakeInitFailed, "\(path) is not a head for \(WakeWordFrontEnd.features)-value embeddings")
+        }
+        var members: [[Layer]] = []
+        for member in file.members {
+            var layers: [Layer] = []
+            var width = file.window * file.features
+            for layer in member {
+                guard layer.inputs == width, let weights = Self.floats(layer.weights), weights.count == layer.inputs * layer.outputs,
+                    let bias = Self.floats(layer.bias), bias.count == layer.outputs, ["relu", "sigmoid"].contains(layer.activation)
+                else {
+                    throw SpeechError(.wakeInitFailed, "\(path): a layer does not fit (\(layer.inputs) inputs, expected \(width))")
+                }
+                layers.append(Layer(inputs: layer.inputs, outputs: layer.outputs, weights: weights, bias: bias, activation: layer.activation))
+                width = layer.outputs
+            }
+            guard width == 1, layers.last?.activation == "sigmoid" else {
+                throw SpeechError(.wakeInitFailed, "\(path): a member does not end in one sigmoid output")
+            }
+            members.append(layers)
+        }
+        phrase = file.phrase
+        windowLength = file.window
+        threshold = file.threshold
+        decisionDelayMilliseconds = file.decision_delay_ms
+        self.members = members
+    }
+
+    /// Little-endian IEEE half floats, base64-encoded.
+    private static func floats(_ base64: String) -> [Float]? {
+        guard let data = Data(base64Encoded: base64), data.count % 2 == 0 else { return nil }
+        return data.withUnsafeBytes { raw in
+            (0..<(data.count / 2)).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)))) }
+        }
+    }
+
+    /// The ensemble's mean probability that `window` (`windowLength` embeddings, oldest
+    /// first, flattened) ends with the phrase.
+    func score(_ window: [Float]) -> Double {
+        var total = 0.0
+        for layers in members {
+            var values = window
+            for layer in layers {
+                var next = layer.bias
+                layer.weights.withUnsafeBufferPointer { weights in
+                    values.withUnsafeBufferPointer { input in
+                        for row in 0..<layer.outputs {
+                            var sum: Float = 0
+                            let base = row * layer.inputs
+                            for column in 0..<layer.inputs { sum += weights[base + column] * input[column] }
+                            next[row] += sum
+                        }
+                    }
+                }
+                if layer.activation == "relu" {
+                    for index in next.indices where next[index] < 0 { next[index] = 0 }
+                } else {
+                    for index in next.indices { next[index] = 1 / (1 + exp(-next[index])) }
+                }
+                values = next
+            }
+            total += Double(values[0])
+        }
+        return total / Double(members.count)
+    }
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Training data for the neural wake word: synthetic speech, augmented, turned into the front
+end's embeddings (frontend.py) and written as shards.
+
+usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--validation-hours H]
+                             [--validation-positives N] [--frontend DIR]
+
+Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
+eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
+  training    eSpeak NG en-us, en-gb, en-gb-scotland, en-029, en-gb-x-gbclan, each plain and
+              with variants; flite slt
+  validation  flite kal, and the training accents with variants training never uses
+              (the threshold is calibrated on the harder of the two, see train.py)
+Positives: the phrase alone, after "hey"/"hi"/"okay", and before a command (a short gap or
+none), after silence or after other speech. Negatives: read text of several kinds, near
+misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence, sox
+chords (music-like) with and without speech over them (TV-like), and noise of several
+colours. Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
+limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
+Deterministic for a given seed.
+
+Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz with `embeddings` (float16, n x 96),
+and for positives `ends` (the rows where the phrase has just ended, see train.py) and
+`groups` (the synthesizer of each positive). Python 3 with numpy; espeak-ng, flite, sox.
+"""
+import argparse, glob, json, os, random, re, subprocess, sys, tempfile, time
+
+import numpy as np
+
+from frontend import CHUNK, FrontEnd
+
+RATE = 16000
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+ACCENTS = ["en-us", "en-gb", "en-gb-scotland", "en-029", "en-gb-x-gbclan"]
+TRAIN_VARIANTS = ["", "m1", "m2", "m3", "m5", "m6", "m7", "f1", "f3", "f5", "klatt", "klatt3",
+                  "Alex", "Andy", "Annie", "david", "edward", "steph", "Storm", "linda", "max", "shelby"]
+VALIDATION_VARIANTS = ["f4", "m8", "klatt4", "Michael", "travis"]
+HELD_OUT_ACCENTS = ["en-gb-x-rp", "en-us-nyc", "en-gb-x-gbcwmd"]  # bench/heldout.py's
+
+NEAR_MISSES = ["sushi", "juicy", "susan", "suzanne", "tuesday", "soothing", "seesaw", "lucy", "choosy",
+               "uzi", "doozy", "newsy", "floozy", "jesus", "sue", "sue me", "so see", "who is he", "zeus",
+               "sweety", "sunny", "city", "busy", "easy", "cozy", "lazy", "daisy", "suit", "souvenir",
+               "susceptible", "superb", "super", "usually", "music", "choose", "juice", "suzerain", "sousa",
+               "sue z", "zuzu", "hoosier", "woozy", "boozy", "oozy", "soup", "student", "sixty", "season"]
+CARRIERS = ["I had {} for lunch", "that was {}", "{} is coming over later", "see you on {}",
+            "did you say {}", "it is so {} today", "{}", "ask {} about it", "the {} one please",
+            "we talked about {} yesterday", "my friend {} called", "what a {} morning"]
+CONVERSATION = [
+    "how was your day", "I think we should leave soon", "can you pass the salt", "the weather is nice",
+    "where did you put my keys", "let's watch a movie tonight", "I'm going to the store", "call me later",
+    "the meeting starts at nine", "have you seen the news", "dinner is ready", "turn left at the corner",
+    "that's a great idea", "I don't know what you mean", "the kids are asleep", "it's raining again",
+    "we need more milk", "the train was late this morning", "she said she would come", "thank you so much",
+    "good night everyone", "who wants coffee", "this song is amazing", "the game starts in ten minutes",
+    "don't forget your umbrella", "I love this recipe", "is anybody home", "let me check my calendar"]
+GREETINGS = ["hey", "hi", "okay", "hello", "oh"]
+
+
+def sentences_from(text, rnd, low=4, high=28):
+    """Sentences of plain words from `text`, for eSpeak NG to read."""
+    out = []
+    for part in re.split(r"(?<=[.!?])\s+|\n\s*\n", text):
+        words = re.findall(r"[A-Za-z][A-Za-z']*|[0-9]+", part)
+        if low <= len(words) <= high and sum(len(w) for w in words) > 12:
+            out.append(" ".join(words))
+    rnd.shuffle(out)
+    return out
+
+
+def reading_texts(rnd, phrase):
+    """Read-speech sources: Python's reference topics, the licences Debian ships (not the
+    GPL-3 and Apache-2.0 the bench's negatives read), package documentation."""
+    texts = []
+    try:
+        import pydoc_data.topics as topics
+        texts += sentences_from("\n\n".join(topics.topics.values()), rnd)
+    except ImportError:
+        pass
+    for path in sorted(glob.glob("/usr/share/common-licenses/*")):
+        if os.path.basename(path) in ("GPL-3", "Apache-2.0") or os.path.isdir(path):
+            continue
+        texts += sentences_from(open(path, errors="ignore").read(), rnd)
+    for path in sorted(glob.glob("/usr/share/doc/*/README*"))[:400]:
+        if path.endswith((".gz", ".html")) or os.path.isdir(path):
+            continue
+        texts += sentences_from(open(path, errors="ignore").read()[:20000], rnd)
+    words = set(phrase.lower().split())
+    texts = [t for t in texts if not words & set(t.lower().split())]
+    rnd.shuffle(texts)
+    return texts
+
+
+def commands():
+    """Example commands of the bundled skills, without the name."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(REPO, "models", "skills", "*.txt"))):
+        for line in open(path):
+            if line.startswith("!example:"):
+                out.append(re.sub(r"[^A-Za-z0-9' ]", " ", line[len("!example:"):]).strip())
+    return [c for c in out if c]
+
+
+class Synth:
+    def __init__(self, rnd, tmp):
+        self.rnd, self.tmp = rnd, tmp
+
+    def voice(self, split):
+        """A random voice of `split`: (synthesizer group, argv builder)."""
+        rnd = self.rnd
+        if split == "train":
+            if rnd.random() < 0.18:
+                return "flite-slt", ("flite", "slt")
+            return "espeak", ("espeak", rnd.choice(ACCENTS), rnd.choice(TRAIN_VARIANTS))
+        if rnd.random() < 0.5:
+            return "flite-kal", ("flite", "kal")
+        return "espeak-unseen-variant", ("espeak", rnd.choice(ACCENTS), rnd.choice(VALIDATION_VARIANTS))
+
+    def say(self, voice, text, rate_scale=1.0, effects=True):
+        """`text` spoken by `voice`, 16 kHz int16, with random rate, pitch, tempo, reverb."""
+        rnd = self.rnd
+        raw = os.path.join(self.tmp, "s.wav")
+        if voice[0] == "espeak":
+            name = voice[1] + ("+" + voice[2] if voice[2] else "")
+            speed = int(rnd.uniform(130, 250) * rate_scale)
+            argv = ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(rnd.randint(20, 80)), "-w", raw, text]
+        else:
+            stretch = rnd.uniform(0.8, 1.25) / rate_scale
+            argv = ["flite", "-voice", voice[1], "--setf", f"duration_stretch={stretch:.2f}",
+                    "--setf", f"int_f0_target_mean={rnd.randint(85, 190)}", "-t", text, "-o", raw]
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        chain = ["rate", str(RATE)]
+        if effects:
+            if rnd.random() < 0.5:
+                chain += ["tempo", "-s", f"{rnd.uniform(0.88, 1.15):.3f}"]
+            if rnd.random() < 0.4:
+                chain += ["pitch", str(rnd.randint(-250, 250))]
+            if rnd.random() < 0.35:
+                chain += ["reverb", str(rnd.randint(10, 70)), "50", str(rnd.randint(20, 100))]
+            if rnd.random() < 0.3:
+                chain += ["highpass", str(rnd.randint(80, 300))]
+            if rnd.random() < 0.3:
+                chain += ["lowpass", str(rnd.randint(3000, 7000))]
+        out = subprocess.run(["sox", "-V1", raw, "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-"]
+                             + chain, check=True, capture_output=True).stdout
+        return trim(np.frombuffer(out, np.int16).astype(np.float32))
+
+    def chords(self, seconds):
+        """Music-like audio: a random progression of sox-synthesised chords."""
+        rnd = self.rnd
+        path = os.path.join(self.tmp, "m.raw")
+        pieces = []
+        left = seconds
+        while left > 0:
+            length = rnd.uniform(0.4, 1.5)
+            root = rnd.randint(-12, 12)
+            notes = [f"%{root + k}" for k in rnd.choice([(0, 4, 7), (0, 3, 7), (0, 4, 7, 11), (0, 5, 9), (0, 7)])]
+            shape = rnd.choice(["sine", "square", "triangle", "sawtooth", "pluck"])
+            argv = ["sox", "-V1", "-n", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", path,
+                    "synth", f"{length:.2f}"] + sum(([shape, n] for n in notes), [])
+            argv += ["remix", "-", "fade", "0.02", f"{length:.2f}", "0.1"]
+            if rnd.random() < 0.4:
+                argv += ["tremolo", str(rnd.randint(3, 9)), "40"]
+            subprocess.run(argv, check=True)
+            pieces.append(np.fromfile(path, np.int16).astype(np.float32))
+            left -= length
+        return np.concatenate(pieces)[:int(seconds * RATE)]
+
+
+def trim(a, threshold=200):
+    loud = np.nonzero(np.abs(a) >= threshold)[0]
+    return a[loud[0]:loud[-1] + 1] if len(loud) else a[:0]
+
+
+def rms(a):
+    active = a[np.abs(a) > 0.05 * (np.abs(a).max() + 1e-9)]
+    return float(np.sqrt(np.mean(active ** 2))) if len(active) else 1.0
+
+
+def coloured(n, colour, rnd):
+    rng = np.random.default_rng(rnd.randrange(1 << 30))
+    white = rng.standard_normal(n + 1)
+    if colour == "white":
+        return white[:n]
+    spectrum = np.fft.rfft(white)
+    f = np.arange(len(spectrum), dtype=np.float64)
+    f[0] = 1
+    power = {"pink": 0.5, "brown": 1.0, "blue": -0.5}[colour]
+    return np.fft.irfft(spectrum / f ** power, n + 1)[:n]
+
+
+class Mixer:
+    """Background noise of a random kind at a random 0-20 dB under the speech, or none."""
+
+    def __init__(self, synth, babble_pool, rnd):
+        self.synth, self.babble, self.rnd = synth, babble_pool, rnd
+
+    def background(self, n):
+        rnd = self.rnd
+        kind = rnd.choice(["white", "pink", "pink", "brown", "brown", "blue", "babble", "music", "tv"])
+        if kind in ("white", "pink", "brown", "blue"):
+            noise = coloured(n, kind, rnd)
+        elif kind == "babble":
+            noise = sum(self.loop(rnd.choice(self.babble), n) for _ in range(rnd.randint(2, 5)))
+        else:
+            noise = self.loop(self.synth.chords(min(6.0, n / RATE)), n)
+            if kind == "tv":
+                noise = noise / rms(noise) + self.loop(rnd.choice(self.babble), n) / rms(rnd.choice(self.babble))
+        return kind, noise
+
+    def loop(self, a, n):
+        if len(a) == 0:
+            return np.zeros(n)
+        reps = n // len(a) + 1
+        start = self.rnd.randrange(len(a))
+        return np.tile(a, reps + 1)[start:start + n]
+
+    def mix(self, speech, level=None):
+        """`speech` with background noise (a fifth clean, else 0-20 dB), at a random level."""
+        rnd = self.rnd
+        level = level or rms(speech)
+        if rnd.random() < 0.2:
+            out = speech + coloured(len(speech), "white", rnd) * rnd.uniform(1, 30)
+            kind = "clean"
+        else:
+            kind, noise = self.background(len(speech))
+            snr = rnd.uniform(0, 20)
+            out = speech + noise * (level / max(rms(noise), 1e-6) / 10 ** (snr / 20))
+        peak = np.abs(out).max() + 1e-6
+        return kind, np.clip(out * (32767 * 10 ** (-rnd.uniform(1, 30) / 20) / peak), -32768, 32767)
+
+
+def silence(seconds):
+    return np.zeros(int(seconds * RATE), np.float32)
+
+
+def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, per_shard=200):
+    """`count` positives, `per_shard` to a stream: each after 1.7-2.4 s of context."""
+    rnd = synth.rnd
+    shard = 0
+    made = 0
+    while made < count:
+        pieces, ends, groups = [], [], []
+        position = 0
+        for _ in range(min(per_shard, count - made)):
+            group, voice = synth.voice(split)
+            # Context: quiet, or the tail of someone speaking, then a pause.
+            context = silence(rnd.uniform(1.7, 2.4))
+            if rnd.random() < 0.45:
+                other = synth.say(synth.voice(split)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
+                gap = silence(rnd.uniform(0.15, 0.8))
+                context = np.concatenate([silence(max(0.0, 2.0 - len(other) / RATE - len(gap) / RATE)), other, gap])
+            form = rnd.random()
+            fast = 1.3 if rnd.random() < 0.25 else 1.0
+            name = rnd.choice([phrase, phrase, phrase + "!", phrase + ",", phrase + "?"])
+            if form < 0.25:
+                head = synth.say(voice, rnd.choice(GREETINGS) + " " + name, fast)
+            else:
+                head = synth.say(voice, name, fast)
+            after = silence(rnd.uniform(0.3, 0.7))
+            if form > 0.55:
+                command = synth.say(voice, rnd.choice(cmds + CONVERSATION), fast)
+                after = np.concatenate([silence(rnd.uniform(0.0, 0.25)), command])[:int(0.7 * RATE)]
+            clip = np.concatenate([context, head, after])
+            kind, mixed = mixer.mix(clip, rms(head))
+            pieces.append(mixed)
+            ends.append(position + len(context) + len(head))
+            groups.append(f"{group}/{'clean' if kind == 'clean' else 'noisy'}")
+            position += len(clip)
+        audio = np.concatenate(pieces)
+        emb = front.embeddings(audio.astype(np.int16))
+        np.savez(os.path.join(out, f"{split}-pos-{shard:03d}.npz"), embeddings=emb.astype(np.float16),
+                 ends=np.array(ends), groups=np.array(groups))
+        made += len(ends)
+        shard += 1
+        print(f"{split} positives: {made}/{count}", flush=True)
+
+
+def negatives(split, hours, synth, mixer, reads, cmds, front, out, shard_minutes=6.0):
+    """`hours` of audio without the phrase, in shards of `shard_minutes`."""
+    rnd = synth.rnd
+    total = 0.0
+    shard = 0
+    kinds_seconds = {}
+    while total < hours * 3600:
+        pieces = []
+        length = 0
+        while length < shard_minutes * 60 * RATE:
+            kind = rnd.choices(["read", "near-miss", "command", "conversation", "music", "tv", "noise"],
+                               weights=[40, 12, 12, 8, 8, 12, 8])[0]
+            voice = synth.voice(split)[1]
+            try:
+                speech = negative_piece(kind, voice, synth, reads, cmds)
+            except subprocess.CalledProcessError as error:
+                print(f"skipped a {kind} piece: {error}", file=sys.stderr)
+                continue
+            if len(speech) == 0:
+                continue
+            _, mixed = mixer.mix(np.concatenate([speech, silence(rnd.uniform(0.1, 1.0))]))
+            pieces.append(mixed)
+            length += len(mixed)
+            kinds_seconds[kind] = kinds_seconds.get(kind, 0) + len(mixed) / RATE
+        audio = np.concatenate(pieces)
+        emb = front.embeddings(audio.astype(np.int16))
+        np.savez(os.path.join(out, f"{split}-neg-{shard:03d}.npz"), embeddings=emb.astype(np.float16))
+        total += len(audio) / RATE
+        shard += 1
+        print(f"{split} negatives: {total / 3600:.2f}/{hours} h", flush=True)
+    return kinds_seconds
+
+
+def negative_piece(kind, voice, synth, reads, cmds):
+    """One stretch of audio without the phrase, of the given kind."""
+    rnd = synth.rnd
+    if kind == "read":
+        speech = synth.say(voice, " ".join(rnd.choice(reads) for _ in range(rnd.randint(1, 4))))
+    elif kind == "near-miss":
+        speech = synth.say(voice, rnd.choice(CARRIERS).format(rnd.choice(NEAR_MISSES)))
+    elif kind == "command":
+        speech = np.concatenate([silence(rnd.uniform(0.8, 2.5)), synth.say(voice, rnd.choice(cmds))])
+    elif kind == "conversation":
+        speech = synth.say(voice, ". ".join(rnd.sample(CONVERSATION, rnd.randint(1, 3))))
+    else:
+        seconds = rnd.uniform(3, 12)
+        if kind == "noise":
+            speech = coloured(int(seconds * RATE), rnd.choice(["white", "pink", "brown", "blue"]), rnd)
+        else:
+            speech = synth.chords(seconds)
+            if kind == "tv":
+                talk = synth.say(voice, rnd.choice(reads))
+                speech = speech[:len(talk)] * rnd.uniform(0.2, 1.0) / rms(speech) * rms(talk) \
+                    + talk[:len(speech)] if len(talk) else speech
+    return speech
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("phrase")
+    parser.add_argument("--positives", type=int, default=2500)
+    parser.add_argument("--validation-positives", type=int, default=500)
+    parser.add_argument("--negative-hours", type=float, default=9.5)
+    parser.add_argument("--validation-hours", type=float, default=0.5)
+    parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
+    parser.add_argument("--seed", type=int, default=18)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rnd = random.Random(args.seed)
+    phrase = args.phrase.lower()
+    front = FrontEnd(args.frontend)
+    reads = reading_texts(rnd, phrase)
+    cmds = commands()
+    started = time.time()
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
+        synth = Synth(rnd, tmp)
+        babble = [synth.say(synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
+        mixer = Mixer(synth, babble, rnd)
+        summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds))
+        positives("train", args.positives, phrase, synth, mixer, reads, cmds, front, args.out)
+        positives("validation", args.validation_positives, phrase, synth, mixer, reads, cmds, front, args.out)
+        summary["validation_negative_seconds"] = negatives(
+            "validation", args.validation_hours, synth, mixer, reads, cmds, front, args.out)
+        summary["train_negative_seconds"] = negatives(
+            "train", args.negative_hours, synth, mixer, reads, cmds, front, args.out)
+    summary["minutes"] = (time.time() - started) / 60
+    json.dump(summary, open(os.path.join(args.out, "data.json"), "w"), indent=1)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Trains the neural wake word's head on the shards data.py wrote and writes it as JSON
+(WakeWordHead.swift reads it).
+
+usage: train.py DATADIR PHRASE OUT.json [--seeds N] [--epochs N] [--hidden N] [--recall R]
+
+Windows: 16 consecutive embeddings (flattened, 1,536 values). Row k of a shard ends at
+sample (k + 10) * 1280 (frontend.py). A positive window ends 0-400 ms after the phrase's
+end; every window of the negative shards is a negative.
+
+Network: 1536 -> H -> H -> 1 (ReLU, ReLU, sigmoid), inputs standardised (folded into the
+first layer when saved), Adam, batches of 3/4 negatives and 1/4 positives; from the third
+epoch half of the negatives are the hardest of the last pass. N seeds; the head averages
+their outputs.
+
+Threshold, by a rule meant to carry over to voices not trained on: for each validation
+synthesizer (flite kal; eSpeak NG variants training never used) take the highest threshold
+at which it still finds R of its phrases (within 600 ms of their end); the head uses the
+lowest of these, i.e. the hardest synthesizer decides. False wakes per hour on the
+validation negatives are reported at that threshold.
+"""
+import argparse, base64, glob, json, os, sys, time
+
+import numpy as np
+
+CHUNK = 1280
+RATE = 16000
+WINDOW = 16
+FEATURES = 96
+POSITIVE_AFTER = 6400      # a window ending up to 400 ms after the phrase's end is positive
+DETECT_AFTER = 9600        # a phrase counts as found when decided within 600 ms of its end
+
+
+def row_end(k):
+    return (k + 10) * CHUNK
+
+
+def load(directory, split):
+    """Embeddings of all shards of `split`, concatenated, and the window-end rows of
+    positives (with their synthesizer group and the phrase's end row offset) and negatives."""
+    blocks, positive_rows, positive_groups, positive_ids, negative_rows = [], [], [], [], []
+    offset = 0
+    count = 0
+    for path in sorted(glob.glob(os.path.join(directory, f"{split}-pos-*.npz"))):
+        data = np.load(path)
+        emb = data["embeddings"]
+        for end, group in zip(data["ends"], data["groups"]):
+            rows = [k for k in range(WINDOW - 1, len(emb)) if 0 <= row_end(k) - end <= DETECT_AFTER]
+            for k in rows:
+                positive_rows.append(offset + k)
+                positive_groups.append(str(group))
+                positive_ids.append(count if row_end(k) - end <= POSITIVE_AFTER else -1 - count)
+            count += 1
+        blocks.append(emb)
+        offset += len(emb)
+    negative_seconds = 0.0
+    for path in sorted(glob.glob(os.path.join(directory, f"{split}-neg-*.npz"))):
+        emb = np.load(path)["embeddings"]
+        negative_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
+        negative_seconds += len(emb) * CHUNK / RATE
+        blocks.append(emb)
+        offset += len(emb)
+    emb = np.concatenate(blocks) if blocks else np.zeros((0, FEATURES), np.float16)
+    return dict(emb=emb, pos=np.array(positive_rows), groups=np.array(positive_groups),
+                ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds,
+                phrases=count)
+
+
+def windows(emb, rows):
+    index = rows[:, None] + np.arange(-WINDOW + 1, 1)[None, :]
+    return emb[index].reshape(len(rows), -1).astype(np.float32)
+
+
+class Net:
+    def __init__(self, inputs, hidden, rng):
+        self.params = []
+        for fan_in, fan_out in [(inputs, hidden), (hidden, hidden), (hidden, 1)]:
+            w = rng.standard_normal((fan_in, fan_out)).astype(np.float32) * np.sqrt(2.0 / fan_in)
+            self.params += [w, np.zeros(fan_out, np.float32)]
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.t = 0
+
+    def forward(self, x):
+        w1, b1, w2, b2, w3, b3 = self.params
+        h1 = np.maximum(x @ w1 + b1, 0)
+        h2 = np.maximum(h1 @ w2 + b2, 0)
+        z = (h2 @ w3 + b3)[:, 0]
+        return z, (x, h1, h2)
+
+    def predict(self, x, batch=8192):
+        out = [self.forward(x[i:i + batch])[0] for i in range(0, len(x), batch)]
+        return 1 / (1 + np.exp(-np.concatenate(out))) if out else np.zeros(0)
+
+    def step(self, x, y, weight, lr):
+        w1, b1, w2, b2, w3, b3 = self.params
+        z, (x, h1, h2) = self.forward(x)
+        p = 1 / (1 + np.exp(-z))
+        dz = ((p - y) * weight / weight.sum())[:, None].astype(np.float32)
+        grads = [None] * 6
+        grads[4] = h2.T @ dz
+        grads[5] = dz.sum(0)
+        dh2 = (dz @ w3.T) * (h2 > 0)
+        grads[2] = h1.T @ dh2
+        grads[3] = dh2.sum(0)
+        dh1 = (dh2 @ w2.T) * (h1 > 0)
+        grads[0] = x.T @ dh1 + 1e-4 * w1
+        grads[1] = dh1.sum(0)
+        self.t += 1
+        for i, g in enumerate(grads):
+            self.m[i] = 0.9 * self.m[i] + 0.1 * g
+            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
+            mhat = self.m[i] / (1 - 0.9 ** self.t)
+            vhat = self.v[i] / (1 - 0.999 ** self.t)
+            self.params[i] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
+
+
+def train_one(train, mean, std, seed, epochs, hidden, log):
+    rng = np.random.default_rng(seed)
+    net = Net(WINDOW * FEATURES, hidden, rng)
+    pos = train["pos"][train["ids"] >= 0]
+    neg = train["neg"]
+    hard = neg
+    batch_neg, batch_pos = 384, 128
+    steps = max(1, len(neg) // batch_neg)
+    for epoch in range(epochs):
+        lr = 1e-3 if epoch < epochs - 2 else 2e-4
+        loss_sum = 0.0
+        for _ in range(steps):
+            if epoch >= 2:
+                nrows = np.concatenate([rng.choice(neg, batch_neg // 2), rng.choice(hard, batch_neg // 2)])
+            else:
+                nrows = rng.choice(neg, batch_neg)
+            prows = rng.choice(pos, batch_pos)
+            x = (windows(train["emb"], np.concatenate([prows, nrows])) - mean) / std
+            y = np.concatenate([np.ones(batch_pos), np.zeros(batch_neg)]).astype(np.float32)
+            weight = np.concatenate([np.full(batch_pos, 1.0), np.full(batch_neg, 1.0)]).astype(np.float32)
+            net.step(x, y, weight, lr)
+        # Hardest negatives of a sample, for the next epochs.
+        sample = rng.choice(neg, min(len(neg), 120_000), replace=False)
+        scores = net.predict((windows(train["emb"], sample) - mean) / std)
+        hard = sample[np.argsort(scores)[-max(1000, len(sample) // 20):]]
+        log(f"seed {seed} epoch {epoch + 1}/{epochs}: negatives above 0.5 in the sample {np.mean(scores > 0.5):.5f}")
+    return net
+
+
+def ensemble_scores(nets, data, rows, mean, std, batch=20000):
+    out = []
+    for i in range(0, len(rows), batch):
+        x = (windows(data["emb"], rows[i:i + batch]) - mean) / std
+        out.append(np.mean([n.predict(x) for n in nets], axis=0))
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def false_wakes(scores, threshold):
+    """Crossings of `threshold` in a stream of window scores, each followed by a window's
+    worth of steps in which the detector starts again (as NeuralWakeWordDetector does)."""
+    count, k = 0, 0
+    above = np.nonzero(scores >= threshold)[0]
+    last = -10 ** 9
+    for k in above:
+        if k - last >= WINDOW:
+            count += 1
+            last = k
+    return count
+
+
+def found(data, scores, threshold):
+    """Per phrase: whether it was found, and the delay of the first decision in ms."""
+    result = {}
+    for row, pid, score in zip(data["pos"], data["ids"], scores):
+        phrase = pid if pid >= 0 else -1 - pid
+        if score >= threshold and phrase not in result:
+            result[phrase] = row
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data")
+    parser.add_argument("phrase")
+    parser.add_argument("out")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--recall", type=float, default=0.97)
+    args = parser.parse_args()
+    started = time.time()
+
+    def log(message):
+        print(f"[{time.time() - started:6.0f} s] {message}", flush=True)
+
+    train = load(args.data, "train")
+    valid = load(args.data, "validation")
+    log(f"training: {train['phrases']} phrases ({(train['ids'] >= 0).sum()} positive windows), "
+        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows); "
+        f"validation: {valid['phrases']} phrases, {valid['negative_seconds'] / 3600:.2f} h of negatives")
+    sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
+    mean = sample.mean(0)
+    std = sample.std(0) + 1e-3
+    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log) for seed in range(args.seeds)]
+
+    # Validation scores and the threshold rule.
+    vpos = ensemble_scores(nets, valid, valid["pos"], mean, std)
+    vneg = ensemble_scores(nets, valid, valid["neg"], mean, std)
+    phrase_group = {}
+    for pid, group in zip(valid["ids"], valid["groups"]):
+        phrase_group[pid if pid >= 0 else -1 - pid] = group
+    synthesizers = sorted({g.split("/")[0] for g in phrase_group.values()})
+    candidates = np.unique(np.concatenate([np.linspace(0.01, 0.99, 99), 1 - np.logspace(-4, -2, 20)]))
+    per_synth = {}
+    for synth in synthesizers:
+        ids = [p for p, g in phrase_group.items() if g.startswith(synth + "/")]
+        best = candidates[0]
+        for t in candidates:
+            hit = found(valid, vpos, t)
+            if np.mean([p in hit for p in ids]) >= args.recall:
+                best = t
+        per_synth[synth] = float(best)
+    threshold = float(min(per_synth.values()))
+    hit = found(valid, vpos, threshold)
+    # The decision delay: how long after the phrase's end the first window reaches the threshold.
+    ends = {}
+    for row, pid in zip(valid["pos"], valid["ids"]):
+        phrase = pid if pid >= 0 else -1 - pid
+        ends.setdefault(phrase, row)
+    delays = sorted((hit[p] - ends[p]) * CHUNK * 1000 // RATE for p in hit)
+    delay_ms = int(np.median(delays)) if delays else 0
+    report = dict(threshold=threshold, thresholds_by_synthesizer=per_synth)
+    for group in sorted(set(phrase_group.values())):
+        ids = [p for p, g in phrase_group.items() if g == group]
+        report[f"found/{group}"] = f"{np.mean([p in hit for p in ids]) * 100:.1f}% of {len(ids)}"
+    hours = valid["negative_seconds"] / 3600
+    for t in sorted({threshold, 0.5, 0.9}):
+        report[f"false wakes per hour at {t:.4f}"] = round(false_wakes(vneg, t) / max(hours, 1e-9), 2)
+    report["decision delay ms (median, first crossing after the phrase's first row)"] = delay_ms
+    log(json.dumps(report, indent=1))
+
+    # Standardisation folded into the first layer: (x - mean) / std @ W1 + b1.
+    def f16(a):
+        return base64.b64encode(np.asarray(a, "<f2").tobytes()).decode()
+
+    # How much storing half floats changes the scores (the Swift head reads half floats).
+    rounded = []
+    for net in nets:
+        copy = Net(WINDOW * FEATURES, args.hidden, np.random.default_rng(0))
+        copy.params = [p.astype(np.float16).astype(np.float32) for p in net.params]
+        rounded.append(copy)
+    check = valid["pos"][:2000]
+    report["largest score change from half floats"] = float(np.max(np.abs(
+        ensemble_scores(rounded, valid, check, mean, std) - ensemble_scores(nets, valid, check, mean, std)), initial=0))
+
+    members = []
+    for net in nets:
+        w1, b1, w2, b2, w3, b3 = net.params
+        w1f = w1 / std[:, None]
+        b1f = b1 - mean @ w1f
+        layers = []
+        for w, b, act in [(w1f, b1f, "relu"), (w2, b2, "relu"), (w3, b3, "sigmoid")]:
+            layers.append(dict(inputs=w.shape[0], outputs=w.shape[1], weights=f16(w.T), bias=f16(b), activation=act))
+        members.append(layers)
+    head = dict(phrase=args.phrase.lower(), window=WINDOW, features=FEATURES, threshold=round(threshold, 6),
+                decision_delay_ms=delay_ms, encoding="float16-base64",
+                training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
+                              validation_phrases=valid["phrases"], validation_negative_hours=round(hours, 2),
+                              seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),
+                members=members)
+    with open(args.out, "w") as f:
+        json.dump(head, f, indent=1)
+    log(f"wrote {args.out} ({os.path.getsize(args.out) // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Rebuilds the neural wake word's training data and trains its head:
+#   bench/wakeword/train.sh [PHRASE]      (default "susi"; `make wakeword PHRASE="hey computer"`)
+# Writes models/hotword/<phrase>.head.json (spaces become "-"); the data, the venv and the logs
+# stay in bench/out/wakeword/<phrase>/ (not in git). Data sizes: DATA_ARGS (see data.py --help).
+# Needs the front end (`make frontend`), espeak-ng, flite, sox and python3 with venv.
+set -eu
+cd "$(dirname "$0")/../.."
+PHRASE=${1:-susi}
+NAME=$(echo "$PHRASE" | tr 'A-Z ' 'a-z-')
+WORK=bench/out/wakeword/$NAME
+VENV=bench/out/wakeword/venv
+mkdir -p "$WORK"
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r bench/wakeword/requirements.txt
+fi
+[ -f models/hotword/frontend/embedding_model.tflite ] || scripts/wake-frontend.sh
+cd bench/wakeword
+if [ ! -f "../../$WORK/data.json" ]; then
+    rm -f "../../$WORK"/*.npz
+    ../../$VENV/bin/python data.py "../../$WORK" "$PHRASE" ${DATA_ARGS:-} 2>&1 | tee "../../$WORK/data.log"
+fi
+../../$VENV/bin/python train.py "../../$WORK" "$PHRASE" "../../models/hotword/$NAME.head.json" 2>&1 |
+    tee "../../$WORK/train.log"
