@@ -1,7 +1,8 @@
 #!/bin/sh
 # Accuracy benchmark: this project's wake word and recogniser (through the SusiSpeech
 # factory) side by side with the stock PocketSphinx setup, on the dev corpus and on the
-# held-out check corpus of bench/heldout.py (other voices and noise).
+# held-out check corpus of bench/heldout.py (other voices and noise); the wake word engines
+# (neural, neural + verifier, keyphrase, stock) side by side in one run (--wake-compare).
 #
 #   bench/accuracy.sh [--every N]      (N: keep every Nth command group, for a quicker run)
 #
@@ -21,6 +22,9 @@ mkdir -p "$OUT"
 [ -f "$OUT/heldout/manifest.jsonl" ] || (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout)
 [ -f "$OUT/heldout-negatives/negatives.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives --negatives)
+# Commands alone after quiet (false wakes at a command's onset).
+[ -f "$OUT/heldout-commands/manifest.jsonl" ] ||
+    (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-commands --commands)
 # The wake word in one breath with the command, at six speaking rates.
 [ -f "$OUT/breath/manifest.jsonl" ] || DEV_CORPUS="$CORPUS_TOOL" python3 bench/one-breath.py "$OUT/breath" >/dev/null
 
@@ -64,4 +68,5 @@ swift build -c release --scratch-path "${SCRATCH:-.build}" --product susi-bench 
 "${SCRATCH:-.build}/release/susi-bench" --corpus "$OUT/corpus" --negatives "$OUT/negatives" \
     --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
-    --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --results bench/RESULTS.md "$@"
+    --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --commands-only "$OUT/heldout-commands" \
+    --wake-compare --results bench/RESULTS.md "$@"

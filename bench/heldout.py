@@ -1,28 +1,31 @@
 #!/usr/bin/env python3
 """Held-out check corpus: the dev corpus's commands, said by voices and mixed with noise the
-dev corpus does not use, so that settings tuned on the dev corpus can be checked on speech
-they were not tuned on.
+dev corpus does not use and the wake word's training never saw, so that settings tuned on
+the dev corpus can be checked on speech they were not tuned on.
 
-usage: heldout.py OUTDIR [--negatives]
-  Writes OUTDIR/manifest.jsonl (conditions clean, brown20, brown10) in the dev corpus's
-  format, or with --negatives OUTDIR/negatives.jsonl: 10 minutes of GPL-3 text read by
-  two held-out voices.
-Needs what dev-corpus.py needs (espeak-ng, flite, sox) and its path in DEV_CORPUS or at
+usage: heldout.py OUTDIR [--negatives | --commands]
+  Writes OUTDIR/manifest.jsonl (conditions clean, brown20, brown10, brown5) in the dev
+  corpus's format, plus `wake_end_ms` (where "susi" ends); with --negatives
+  OUTDIR/negatives.jsonl: GPL-3 text read by the five held-out voices (about 35 minutes);
+  with --commands OUTDIR/manifest.jsonl of the commands alone after 1.5 s of quiet (no wake
+  word; any wake in them is false), in the same conditions.
+Voices: eSpeak NG accents that neither the dev corpus nor the wake word's training use
+(en-gb-x-rp, en-us-nyc, en-gb-x-gbcwmd), plain and with variants training does not use.
+Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 ../shared/tools/dev-corpus.py from the repository.
 """
 import json, os, subprocess, sys
 
 from devcorpus import dev
 
-# Other eSpeak NG accents and variants, and the other flite voices: none is in the dev corpus.
 dev.VOICES = {
     "espeak-rp": ["espeak-ng", "-v", "en-gb-x-rp", "-w", "{out}", "{text}"],
     "espeak-nyc-f2": ["espeak-ng", "-v", "en-us-nyc+f2", "-w", "{out}", "{text}"],
     "espeak-gbcwmd-m4": ["espeak-ng", "-v", "en-gb-x-gbcwmd+m4", "-s", "160", "-w", "{out}", "{text}"],
-    "flite-awb": ["flite", "-voice", "awb", "-t", "{text}", "-o", "{out}"],
-    "flite-rms": ["flite", "-voice", "rms", "-t", "{text}", "-o", "{out}"],
+    "espeak-nyc-klatt2": ["espeak-ng", "-v", "en-us-nyc+klatt2", "-s", "190", "-w", "{out}", "{text}"],
+    "espeak-rp-m4": ["espeak-ng", "-v", "en-gb-x-rp+m4", "-s", "150", "-w", "{out}", "{text}"],
 }
-dev.CONDITIONS = [("clean", None), ("brown20", 20.0), ("brown10", 10.0)]
+dev.CONDITIONS = [("clean", None), ("brown20", 20.0), ("brown10", 10.0), ("brown5", 5.0)]
 
 
 def brown(n, seed):
@@ -38,13 +41,52 @@ def brown(n, seed):
 dev.pink = brown
 
 
-def negatives(outdir, minutes_per_voice=5):
+def add_wake_ends(outdir):
+    """Where each file's "susi" ends: the build puts it at 700 ms, trimmed, before the gap."""
+    ends = {}
+    for voice in dev.VOICES:
+        wake = dev.trim(dev.synth(voice, "susi", os.path.join(outdir, "_w.wav")))
+        ends[voice] = 700 + len(wake) * 1000 // dev.RATE
+    path = os.path.join(outdir, "manifest.jsonl")
+    rows = [json.loads(line) for line in open(path)]
+    with open(path, "w") as f:
+        for row in rows:
+            row["wake_end_ms"] = ends[row["voice"]]
+            f.write(json.dumps(row) + "\n")
+
+
+def commands_only(outdir):
+    """The commands alone after 1.5 s of quiet: a wake in them is false."""
+    os.makedirs(outdir, exist_ok=True)
+    rows = []
+    for vi, voice in enumerate(dev.VOICES):
+        for ci, (intent, text) in enumerate(dev.COMMANDS):
+            cmd = dev.trim(dev.synth(voice, text, os.path.join(outdir, "_c.wav")))
+            clean = dev.silence(1.5) + cmd + dev.silence(1.0)
+            level = dev.rms(cmd)
+            for cond, snr in dev.CONDITIONS:
+                uid = f"{voice}-{ci:02d}-{cond}"
+                path = os.path.join(outdir, uid + ".wav")
+                mixed = clean
+                if snr is not None:
+                    noise = brown(len(clean), 1000 + vi * 100 + ci)
+                    gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
+                    mixed = dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(clean, noise)))
+                dev.write(path, mixed)
+                rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent=intent, text=text,
+                                 wake_ms=-1, command_start_ms=1500, speech_end_ms=1500 + len(cmd) * 1000 // dev.RATE))
+    with open(os.path.join(outdir, "manifest.jsonl"), "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+
+
+def negatives(outdir, words_per_voice=1200):
     os.makedirs(outdir, exist_ok=True)
     words = open("/usr/share/common-licenses/GPL-3").read().split()
-    per = 160 * minutes_per_voice
     rows = []
-    for k, voice in enumerate(["espeak-rp", "flite-awb"]):
-        samples = dev.synth(voice, " ".join(words[k * per:(k + 1) * per]), os.path.join(outdir, "_n.wav"))
+    for k, voice in enumerate(dev.VOICES):
+        start = (k * 1100) % len(words)
+        text = " ".join((words[start:] + words)[:words_per_voice])
+        samples = dev.synth(voice, text, os.path.join(outdir, "_n.wav"))
         path = os.path.join(outdir, f"negative-{voice}.wav")
         dev.write(path, samples)
         rows.append(dict(file=path, voice=voice, seconds=len(samples) / dev.RATE))
@@ -59,5 +101,8 @@ if __name__ == "__main__":
     dev.check_tools()
     if "--negatives" in sys.argv:
         negatives(sys.argv[1])
+    elif "--commands" in sys.argv:
+        commands_only(sys.argv[1])
     else:
         dev.build(sys.argv[1], dev.COMMANDS)
+        add_wake_ends(sys.argv[1])

@@ -235,15 +235,23 @@ def silence(seconds):
     return np.zeros(int(seconds * RATE), np.float32)
 
 
-def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, per_shard=200):
-    """`count` positives, `per_shard` to a stream: each after 1.7-2.4 s of context."""
+def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, seed, per_shard=200):
+    """`count` positives, `per_shard` to a stream: each after 1.7-2.4 s of context. Each
+    shard has its own seed, so a shard already written is kept and the rest come out the same."""
     rnd = synth.rnd
     shard = 0
     made = 0
     while made < count:
+        path = os.path.join(out, f"{split}-pos-{shard:03d}.npz")
+        size = min(per_shard, count - made)
+        if os.path.exists(path):
+            made += size
+            shard += 1
+            continue
+        rnd.seed(f"{seed}-{split}-pos-{shard}")
         pieces, ends, groups = [], [], []
         position = 0
-        for _ in range(min(per_shard, count - made)):
+        for _ in range(size):
             group, voice = synth.voice(split)
             # Context: quiet, or the tail of someone speaking, then a pause.
             context = silence(rnd.uniform(1.7, 2.4))
@@ -270,20 +278,27 @@ def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, per_s
             position += len(clip)
         audio = np.concatenate(pieces)
         emb = front.embeddings(audio.astype(np.int16))
-        np.savez(os.path.join(out, f"{split}-pos-{shard:03d}.npz"), embeddings=emb.astype(np.float16),
-                 ends=np.array(ends), groups=np.array(groups))
+        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16), ends=np.array(ends), groups=np.array(groups))
+        os.replace(path + ".tmp.npz", path)
         made += len(ends)
         shard += 1
         print(f"{split} positives: {made}/{count}", flush=True)
 
 
-def negatives(split, hours, synth, mixer, reads, cmds, front, out, shard_minutes=6.0):
-    """`hours` of audio without the phrase, in shards of `shard_minutes`."""
+def negatives(split, hours, synth, mixer, reads, cmds, front, out, seed, shard_minutes=6.0):
+    """`hours` of audio without the phrase, in shards of `shard_minutes` (each with its own
+    seed, as for positives)."""
     rnd = synth.rnd
     total = 0.0
     shard = 0
     kinds_seconds = {}
     while total < hours * 3600:
+        path = os.path.join(out, f"{split}-neg-{shard:03d}.npz")
+        if os.path.exists(path):
+            total += len(np.load(path)["embeddings"]) * CHUNK / RATE
+            shard += 1
+            continue
+        rnd.seed(f"{seed}-{split}-neg-{shard}")
         pieces = []
         length = 0
         while length < shard_minutes * 60 * RATE:
@@ -303,7 +318,8 @@ def negatives(split, hours, synth, mixer, reads, cmds, front, out, shard_minutes
             kinds_seconds[kind] = kinds_seconds.get(kind, 0) + len(mixed) / RATE
         audio = np.concatenate(pieces)
         emb = front.embeddings(audio.astype(np.int16))
-        np.savez(os.path.join(out, f"{split}-neg-{shard:03d}.npz"), embeddings=emb.astype(np.float16))
+        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16))
+        os.replace(path + ".tmp.npz", path)
         total += len(audio) / RATE
         shard += 1
         print(f"{split} negatives: {total / 3600:.2f}/{hours} h", flush=True)
@@ -338,10 +354,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
     parser.add_argument("phrase")
-    parser.add_argument("--positives", type=int, default=2500)
-    parser.add_argument("--validation-positives", type=int, default=500)
-    parser.add_argument("--negative-hours", type=float, default=9.5)
-    parser.add_argument("--validation-hours", type=float, default=0.5)
+    parser.add_argument("--positives", type=int, default=1600)
+    parser.add_argument("--validation-positives", type=int, default=400)
+    parser.add_argument("--negative-hours", type=float, default=4.0)
+    parser.add_argument("--validation-hours", type=float, default=0.3)
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
     args = parser.parse_args()
@@ -357,12 +373,12 @@ def main():
         babble = [synth.say(synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
         mixer = Mixer(synth, babble, rnd)
         summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds))
-        positives("train", args.positives, phrase, synth, mixer, reads, cmds, front, args.out)
-        positives("validation", args.validation_positives, phrase, synth, mixer, reads, cmds, front, args.out)
+        positives("validation", args.validation_positives, phrase, synth, mixer, reads, cmds, front, args.out, args.seed)
         summary["validation_negative_seconds"] = negatives(
-            "validation", args.validation_hours, synth, mixer, reads, cmds, front, args.out)
+            "validation", args.validation_hours, synth, mixer, reads, cmds, front, args.out, args.seed)
+        positives("train", args.positives, phrase, synth, mixer, reads, cmds, front, args.out, args.seed)
         summary["train_negative_seconds"] = negatives(
-            "train", args.negative_hours, synth, mixer, reads, cmds, front, args.out)
+            "train", args.negative_hours, synth, mixer, reads, cmds, front, args.out, args.seed)
     summary["minutes"] = (time.time() - started) / 60
     json.dump(summary, open(os.path.join(args.out, "data.json"), "w"), indent=1)
     print(json.dumps(summary))

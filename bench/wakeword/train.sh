@@ -18,7 +18,6 @@ fi
 [ -f models/hotword/frontend/embedding_model.tflite ] || scripts/wake-frontend.sh
 cd bench/wakeword
 if [ ! -f "../../$WORK/data.json" ]; then
-    rm -f "../../$WORK"/*.npz
     ../../$VENV/bin/python data.py "../../$WORK" "$PHRASE" ${DATA_ARGS:-} 2>&1 | tee "../../$WORK/data.log"
 fi
 ../../$VENV/bin/python train.py "../../$WORK" "$PHRASE" "../../models/hotword/$NAME.head.json" 2>&1 |

@@ -17,6 +17,8 @@ struct CorpusRow: Decodable {
     var command_start_ms: Int
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var speech_end_ms: Int
+    /// Where the wake word ends, when the generator knows (`bench/heldout.py`).
+    var wake_end_ms: Int?
 }
 
 /// One long recording without the wake word (`dev-corpus.py --negatives`).

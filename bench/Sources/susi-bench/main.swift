@@ -27,14 +27,23 @@ struct Options {
     var only: String?
     var settings: [(String, String)] = []
     var dump: String?
+    /// The wake engines side by side (`WakeComparison`) instead of the wake column.
+    var wakeCompare = false
+    /// `bench/heldout.py --commands`: commands alone after quiet, for false wakes.
+    var commandsOnly: String?
 }
 
 func parseOptions() -> Options {
     var options = Options()
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
+        if argument == "--wake-compare" {
+            options.wakeCompare = true
+            continue
+        }
         let value = arguments.popFirst() ?? ""
         switch argument {
+        case "--commands-only": options.commandsOnly = value
         case "--corpus": options.corpus = value
         case "--negatives": options.negatives = value
         case "--skills": options.skills = value
@@ -126,7 +135,7 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
 
     var ourWake: WakeFigures?
     var ourCommands: CommandFigures?
-    if options.only != "stt" {
+    if options.only != "stt", !options.wakeCompare {
         ourWake = try WakeBenchmark.run(rows: rows, negatives: negatives) {
             try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
         }
@@ -210,7 +219,7 @@ if let corpus = options.heldoutCorpus, let negatives = options.heldoutNegatives 
     print("held-out:\n" + measured.table)
     print(measured.summary)
 }
-if let corpus = options.breathCorpus {
+if let corpus = options.breathCorpus, !options.wakeCompare {
     let rows = try Corpus.rows(corpus)
     let figures = try WakeBenchmark.run(rows: rows, negatives: []) {
         try Hearing.makeWakeDetector(config: config, modelsDirectory: options.models, settings: settings)
@@ -222,6 +231,9 @@ if let corpus = options.breathCorpus {
     moreSections += "\n### Wake word in one breath with the command (`bench/one-breath.py`)\n\n"
     moreSections += "Wake rate by speaking rate (eSpeak NG's default is 175 words per minute), \(rows.count) files:\n\n" + table
     print("one breath:\n" + table)
+}
+if options.wakeCompare {
+    moreSections += try compareWakeEngines()
 }
 print("settings: \(options.settings.map { "\($0.0)=\($0.1)" }.joined(separator: " "))")
 
@@ -247,4 +259,55 @@ if let results = options.results {
     report += "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
     report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
     try report.write(toFile: results, atomically: true, encoding: .utf8)
+}
+
+/// The wake engines side by side on every corpus given (`WakeComparison`), as a section.
+func compareWakeEngines() throws -> String {
+    let started = Date()
+    let corpora = WakeComparison.Corpora(
+        dev: try Corpus.rows(options.corpus),
+        heldout: try options.heldoutCorpus.map(Corpus.rows) ?? [],
+        breath: try options.breathCorpus.map(Corpus.rows) ?? [],
+        commandsOnly: try options.commandsOnly.map(Corpus.rows) ?? [],
+        negatives: try Corpus.negatives(options.negatives) + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
+    var neuralSettings = settings
+    neuralSettings.verifyWake = false
+    let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
+        .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
+    // Neural, and the same candidates through the verifier, in one pass.
+    let neural = try WakeComparison.run(corpora) {
+        let inner = RecordingDetector(
+            try Hearing.makeNeuralWakeDetector(modelsDirectory: options.models, settings: neuralSettings))
+        let verified = RecordingDetector(
+            try VerifiedWakeWordDetector(
+                candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
+                phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin))
+        return (verified, [("neural", inner), ("neural + verifier", verified)])
+    }
+    print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
+    let keyphrase = try WakeComparison.run(corpora) {
+        let detector = RecordingDetector(
+            try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
+        return (detector, [("keyphrase + verifier (before)", detector)])
+    }
+    var stock: EngineFigures?
+    if let prefix = options.stock {
+        var figures = EngineFigures()
+        for (corpus, rows, negatives, stockPrefix) in [
+            ("dev", corpora.dev, try Corpus.negatives(options.negatives), prefix),
+            ("held-out", corpora.heldout, try options.heldoutNegatives.map(Corpus.negatives) ?? [], options.heldoutStock ?? ""),
+        ] where !rows.isEmpty {
+            let wake = WakeBenchmark.stock(
+                rows: rows, negatives: negatives, positives: StockResults.load(stockPrefix + "-wake.hyp"),
+                negativeHyps: StockResults.load(stockPrefix + "-negatives.hyp"))
+            for condition in conditionsInOrder(rows) {
+                figures.rates["\(corpus)/\(condition)"] = (wake.hits[condition] ?? 0, wake.files[condition] ?? 0)
+            }
+            figures.negativeWakes += wake.negativeWakes
+        }
+        stock = figures
+    }
+    let table = WakeComparison.report(neural + keyphrase, corpora: corpora, stock: stock)
+    print(table)
+    return "\n### Wake word engines side by side (one run, \(Int(Date().timeIntervalSince(started))) s)\n\n" + table
 }

@@ -1,0 +1,158 @@
+import Foundation
+import SusiCore
+import Synchronization
+import XCTest
+
+@testable import SusiSpeech
+
+/// The neural wake word with the real front end (`make deps` fetches it into
+/// `models/hotword/frontend`) and the committed "susi" head, on eSpeak NG speech; and the
+/// fallback to PocketSphinx when its files are missing.
+final class NeuralWakeWordDetectorTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-neural-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/hotword", withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private var files: (frontEnd: String, head: String) {
+        NeuralWakeWordDetector.files(modelsDirectory: TestAudio.modelsDirectory, phrase: "susi")
+    }
+
+    /// The detector with the repository's files; skipped only when `make deps` has not run.
+    private func detector() throws -> NeuralWakeWordDetector {
+        guard FileManager.default.fileExists(atPath: files.frontEnd + "/" + WakeWordFrontEnd.embeddingFile) else {
+            throw XCTSkip("no wake word front end in \(files.frontEnd): run `make deps`")
+        }
+        return try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head)
+    }
+
+    /// Feeds `audio` 100 ms at a time.
+    private func detections(_ wake: any WakeWordDetector, _ audio: [Int16]) throws -> [WakeWordDetection] {
+        var found: [WakeWordDetection] = []
+        for start in stride(from: 0, to: audio.count, by: 1600) {
+            found += try wake.process(Array(audio[start..<min(audio.count, start + 1600)]))
+        }
+        return found
+    }
+
+    func testWakesOnTheNameNearItsEnd() throws {
+        let wake = try detector()
+        let name = try TestAudio.spoken("susi")
+        let command = try TestAudio.spoken("what time is it")
+        // The name ends where the padding after it begins.
+        let nameEnd = (name.count / 16) - TestAudio.padding
+        let found = try detections(wake, [Int16](repeating: 0, count: 16_000) + name + command)
+        XCTAssertEqual(found.count, 1, "\(found)")
+        guard let detection = found.first else { return }
+        XCTAssertEqual(detection.phrase, "susi")
+        let end = nameEnd + 1000
+        XCTAssertLessThanOrEqual(abs(detection.endMilliseconds - end), 250, "end placed near the name's (\(end) ms)")
+        XCTAssertLessThanOrEqual(detection.decidedAtMilliseconds - end, 400, "decided soon after the name")
+        XCTAssertEqual(wake.position, (16_000 + name.count + command.count) / 16)
+    }
+
+    func testWakesOnVoicesAndRatesItWasNotTrainedOn() throws {
+        // en-gb-x-rp and en-us-nyc are kept out of training (bench/heldout.py's voices).
+        for (name, variant, rate) in [("en-gb-x-rp", "", 175), ("en-us-nyc", "f2", 230)] {
+            let wake = try detector()
+            var voice = VoiceSettings()
+            voice.name = name
+            voice.variant = variant
+            voice.rate = rate
+            let audio = try TestAudio.spoken("susi, play some rock music", voice: voice)
+            XCTAssertEqual(try detections(wake, [Int16](repeating: 0, count: 16_000) + audio).count, 1, name)
+        }
+    }
+
+    func testDoesNotWakeOnNearMissesOrCommands() throws {
+        let wake = try detector()
+        var heard: [String] = []
+        for text in [
+            "I had sushi for lunch on tuesday", "who is susan", "the sun is shining and the sea is blue",
+            "that story was juicy", "what time is it", "set a timer for five minutes",
+        ] {
+            if try !detections(wake, try TestAudio.spoken(text)).isEmpty { heard.append(text) }
+        }
+        XCTAssertEqual(heard, [])
+        XCTAssertLessThan(wake.highestScore, 1, "scores are probabilities")
+    }
+
+    func testResetForgetsAPartlyHeardName() throws {
+        let wake = try detector()
+        let audio = [Int16](repeating: 0, count: 16_000) + (try TestAudio.spoken("susi"))
+        let cut = audio.count - 16 * (TestAudio.padding + 150)
+        XCTAssertEqual(try wake.process(Array(audio[..<cut])), [])
+        try wake.reset()
+        XCTAssertEqual(try wake.process(Array(audio[cut...])), [], "the window starts empty after a reset")
+    }
+
+    func testHeadFilesAreCheckedOnLoading() throws {
+        _ = try detector()
+        XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/none.json")) {
+            XCTAssertEqual(($0 as? SpeechError)?.kind, .wakeModelMissing)
+        }
+        try "{\"phrase\": \"susi\"}".write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/bad.json")) {
+            XCTAssertEqual(($0 as? SpeechError)?.kind, .wakeInitFailed)
+        }
+        // A file where the library should be that is not one.
+        try FileManager.default.createDirectory(atPath: directory + "/frontend", withIntermediateDirectories: true)
+        try "not a library".write(toFile: directory + "/frontend/" + WakeWordFrontEnd.libraryFile, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: directory + "/frontend", headPath: files.head)) {
+            XCTAssertEqual(($0 as? SpeechError)?.kind, .wakeModelMissing)
+        }
+    }
+
+    func testMissingFilesFallBackToPocketSphinxWithOneWarning() throws {
+        // A models directory with the hotword dictionaries but no front end and no head.
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestAudio.modelsDirectory + "/hotword")
+        where name.hasSuffix(".dict") {
+            try FileManager.default.copyItem(
+                atPath: TestAudio.modelsDirectory + "/hotword/" + name, toPath: directory + "/hotword/" + name)
+        }
+        let capture = Capture()
+        var config = Config()
+        config.hotword.verify = false
+        XCTAssertEqual(config.hotword.engine, "neural", "the default")
+        let wake = try Hearing.makeWakeDetector(
+            config: config, modelsDirectory: directory, logger: Logger(label: "wake", level: .debug, handler: capture))
+        XCTAssertTrue(wake is SphinxWakeWordDetector, "\(type(of: wake))")
+        let warnings = capture.lines.withLock { $0.filter { $0.hasPrefix("warning ") } }
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("pocketsphinx") ?? false, "\(warnings)")
+        // And it still wakes.
+        let audio = [Int16](repeating: 0, count: 8000) + (try TestAudio.spoken("susi what time is it"))
+        XCTAssertEqual(try detections(wake, audio).map(\.phrase), ["susi"])
+    }
+
+    func testEngineChoiceAndVerifier() throws {
+        _ = try detector()
+        var config = Config()
+        config.hotword.verify = false
+        XCTAssertTrue(try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is NeuralWakeWordDetector)
+        config.hotword.engine = "pocketsphinx"
+        XCTAssertTrue(try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is SphinxWakeWordDetector)
+        config.hotword.engine = "neural"
+        config.hotword.verify = true
+        let verified = try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory)
+        XCTAssertTrue(verified is VerifiedWakeWordDetector)
+        let audio = [Int16](repeating: 0, count: 16_000) + (try TestAudio.spoken("susi what time is it"))
+        XCTAssertEqual(try detections(verified, audio).map(\.phrase), ["susi"], "the verifier confirms the name")
+        config.hotword.neuralThreshold = 0.25
+        XCTAssertEqual(Hearing.Settings(config: config).neuralWakeThreshold, 0.25)
+    }
+}
+
+/// Log lines, as `level message`.
+private final class Capture: LogHandler {
+    let lines = Mutex<[String]>([])
+    func write(level: LogLevel, label: String, message: String) {
+        lines.withLock { $0.append("\(level.name) \(message)") }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import SusiCore
+import SusiSpeech
+
+/// A detector that passes everything through and keeps what its inner detector reported,
+/// with the stream position at which each came back: so one run through a verified
+/// detector gives the figures of the verifier's input and of its output.
+final class RecordingDetector: WakeWordDetector {
+    let inner: any WakeWordDetector
+    private(set) var heard: [(detection: WakeWordDetection, returnedAt: Int)] = []
+
+    init(_ inner: any WakeWordDetector) { self.inner = inner }
+
+    func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+        let found = try inner.process(samples)
+        heard += found.map { ($0, inner.position) }
+        return found
+    }
+
+    func reset() throws { try inner.reset() }
+    var position: Int { inner.position }
+}
+
+/// Figures of one engine over every corpus of the comparison.
+struct EngineFigures {
+    /// Wake rate per "corpus/condition" (and "one-breath/wpmN").
+    var rates: [String: (hits: Int, files: Int)] = [:]
+    var strayWakes = 0
+    var negativeWakes = 0
+    var negativeSeconds = 0.0
+    /// Command-only clips with a wake, and how many clips.
+    var commandWakes: [String: (woke: Int, files: Int)] = [:]
+    /// Milliseconds from the end of "susi" to the call that returned the wake.
+    var latencies: [Int] = []
+    var cpuSpeech = 0.0
+    var cpuQuiet = 0.0
+
+    func rate(_ key: String) -> String {
+        guard let value = rates[key], value.files > 0 else { return "-" }
+        return percent(Double(value.hits) / Double(value.files))
+    }
+}
+
+/// The wake word engines side by side in one run: neural, neural with the PocketSphinx
+/// verifier, today's keyphrase engine (verified), and the stock keyphrase search
+/// (`pocketsphinx_batch`, dev and held-out corpora only).
+enum WakeComparison {
+    struct Corpora {
+        var dev: [CorpusRow]
+        var heldout: [CorpusRow]
+        var breath: [CorpusRow]
+        var commandsOnly: [CorpusRow]
+        var negatives: [NegativeRow]
+    }
+
+    /// Runs `make` (the fed detector and the recorders whose figures are wanted, by name)
+    /// over all corpora.
+    static func run(
+        _ corpora: Corpora, make: () throws -> (feed: any WakeWordDetector, views: [(String, RecordingDetector)])
+    ) throws -> [(String, EngineFigures)] {
+        var probe = try make()
+        var figures = probe.views.map { ($0.0, EngineFigures()) }
+        func feed(_ samples: [Int16]) throws -> [[(detection: WakeWordDetection, returnedAt: Int)]] {
+            let before = probe.views.map { $0.1.heard.count }
+            for start in stride(from: 0, to: samples.count, by: 1600) {
+                _ = try probe.feed.process(Array(samples[start..<min(samples.count, start + 1600)]))
+            }
+            return probe.views.enumerated().map { index, view in Array(view.1.heard[before[index]...]) }
+        }
+        for (corpus, rows) in [("dev", corpora.dev), ("held-out", corpora.heldout), ("one-breath", corpora.breath)] {
+            for row in rows {
+                let offset = probe.feed.position
+                let heard = try feed(try Corpus.samples(row.file))
+                for (index, found) in heard.enumerated() {
+                    let key = "\(corpus)/\(row.condition)"
+                    var hit = false
+                    for (detection, returnedAt) in found {
+                        let end = detection.endMilliseconds - offset
+                        if !hit, end >= row.wake_ms, end <= row.command_start_ms + 600 {
+                            hit = true
+                            if let wakeEnd = row.wake_end_ms { figures[index].1.latencies.append(returnedAt - offset - wakeEnd) }
+                        } else {
+                            figures[index].1.strayWakes += 1
+                        }
+                    }
+                    figures[index].1.rates[key, default: (0, 0)].files += 1
+                    if hit { figures[index].1.rates[key, default: (0, 0)].hits += 1 }
+                }
+            }
+        }
+        for row in corpora.commandsOnly {
+            let heard = try feed(try Corpus.samples(row.file))
+            for (index, found) in heard.enumerated() {
+                figures[index].1.commandWakes[row.condition, default: (0, 0)].files += 1
+                if !found.isEmpty { figures[index].1.commandWakes[row.condition, default: (0, 0)].woke += 1 }
+            }
+        }
+        // Continuous speech: a fresh detector, its CPU time measured.
+        probe = try make()
+        var start = WakeBenchmark.cpuSeconds()
+        var seconds = 0.0
+        for negative in corpora.negatives {
+            let samples = try Corpus.samples(negative.file)
+            let heard = try feed(samples)
+            for (index, found) in heard.enumerated() { figures[index].1.negativeWakes += found.count }
+            seconds += Double(samples.count) / 16_000
+            if benchDebug { print(negative.file, heard.map(\.count)) }
+        }
+        let speechCPU = (WakeBenchmark.cpuSeconds() - start) / max(1, seconds)
+        // A quiet room: 60 s of a faint noise floor, fed without the pipeline's voice gate.
+        probe = try make()
+        var generator = SystemRandomNumberGenerator()
+        let quiet = (0..<(16_000 * 60)).map { _ in Int16.random(in: -8...8, using: &generator) }
+        start = WakeBenchmark.cpuSeconds()
+        _ = try feed(quiet)
+        let quietCPU = (WakeBenchmark.cpuSeconds() - start) / 60
+        for index in figures.indices {
+            figures[index].1.negativeSeconds = seconds
+            figures[index].1.cpuSpeech = speechCPU
+            figures[index].1.cpuQuiet = quietCPU
+        }
+        return figures
+    }
+
+    /// The markdown section: one row per engine.
+    static func report(_ engines: [(String, EngineFigures)], corpora: Corpora, stock: EngineFigures?) -> String {
+        let devConditions = conditionsInOrder(corpora.dev).map { "dev/\($0)" }
+        let heldConditions = conditionsInOrder(corpora.heldout).map { "held-out/\($0)" }
+        let breath = conditionsInOrder(corpora.breath).filter { $0 != "wpm300" }
+        let columns = devConditions + heldConditions
+        var out = "| engine | " + columns.joined(separator: " | ")
+        out += " | one breath 150-260 wpm | false wakes per hour | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
+        out += "|---|" + String(repeating: "---|", count: columns.count + 5) + "\n"
+        let hours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
+        var rows = engines
+        if let stock { rows.insert(("stock keyphrase (pocketsphinx_batch)", stock), at: 0) }
+        for (name, figures) in rows {
+            out += "| \(name) | " + columns.map { figures.rate($0) }.joined(separator: " | ")
+            let breathFiles = breath.map { figures.rates["one-breath/\($0)"] ?? (0, 0) }
+            let breathHits = breathFiles.reduce(0) { $0 + $1.hits }
+            let breathTotal = breathFiles.reduce(0) { $0 + $1.files }
+            out += " | \(breathTotal > 0 ? percent(Double(breathHits) / Double(breathTotal)) : "-")"
+            out += " | \(String(format: "%.2f", Double(figures.negativeWakes) / max(1e-9, hours))) (\(figures.negativeWakes))"
+            let command = figures.commandWakes.values.reduce((0, 0)) { ($0.0 + $1.woke, $0.1 + $1.files) }
+            out += " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
+            out += figures.cpuSpeech > 0
+                ? " | \(String(format: "%.4f / %.4f", figures.cpuSpeech, figures.cpuQuiet))" : " | -"
+            let sorted = figures.latencies.sorted()
+            out += sorted.isEmpty
+                ? " | - |\n"
+                : " | \(sorted[sorted.count / 2]) / \(sorted[min(sorted.count - 1, sorted.count * 95 / 100)]) ms |\n"
+        }
+        out += "\nFalse wakes: \(String(format: "%.2f", hours)) hours of speech without the wake word "
+        out += "(the dev corpus's negatives and `bench/heldout.py --negatives`). Command-only clips: "
+        out += "\(corpora.commandsOnly.count) (`bench/heldout.py --commands`), by condition:\n\n"
+        let conditions = conditionsInOrder(corpora.commandsOnly)
+        out += "| engine | " + conditions.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: conditions.count) + "\n"
+        for (name, figures) in engines {
+            out += "| \(name) | " + conditions.map { c in
+                let v = figures.commandWakes[c] ?? (0, 0)
+                return "\(v.woke) of \(v.files)"
+            }.joined(separator: " | ") + " |\n"
+        }
+        out += "\nOne breath by speaking rate (`bench/one-breath.py`):\n\n| engine | "
+        let rates = conditionsInOrder(corpora.breath)
+        out += rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: rates.count) + "\n"
+        for (name, figures) in engines {
+            out += "| \(name) | " + rates.map { figures.rate("one-breath/\($0)") }.joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+}
