@@ -44,6 +44,7 @@ func parseOptions() -> Options {
         let value = arguments.popFirst() ?? ""
         switch argument {
         case "--commands-only": options.commandsOnly = value
+        case "--scores": break
         case "--corpus": options.corpus = value
         case "--negatives": options.negatives = value
         case "--skills": options.skills = value
@@ -118,6 +119,15 @@ func conditionsInOrder(_ rows: [CorpusRow]) -> [String] {
 func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
 
 let options = parseOptions()
+// `--scores FILE.wav`: the neural detector's highest score on one file (a check that the
+// Swift front end computes what bench/wakeword/frontend.py computes).
+if let index = CommandLine.arguments.firstIndex(of: "--scores"), index + 1 < CommandLine.arguments.count {
+    let files = NeuralWakeWordDetector.files(modelsDirectory: options.models, phrase: "susi")
+    let detector = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, threshold: 1.01)
+    _ = try detector.process(try Corpus.samples(CommandLine.arguments[index + 1]))
+    print(String(format: "%.6f", detector.highestScore))
+    exit(0)
+}
 let settings = hearingSettings(options.settings)
 let config = Config()
 let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
