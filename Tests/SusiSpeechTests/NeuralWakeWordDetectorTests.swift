@@ -86,7 +86,7 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
     func testResetForgetsAPartlyHeardName() throws {
         let wake = try detector()
         let audio = [Int16](repeating: 0, count: 16_000) + (try TestAudio.spoken("susi"))
-        let cut = audio.count - 16 * (TestAudio.padding + 150)
+        let cut = audio.count - 16 * (TestAudio.padding + 300)
         XCTAssertEqual(try wake.process(Array(audio[..<cut])), [])
         try wake.reset()
         XCTAssertEqual(try wake.process(Array(audio[cut...])), [], "the window starts empty after a reset")

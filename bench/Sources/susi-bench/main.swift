@@ -79,7 +79,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "shared", "alternatives": break
+        case "shared", "alternatives", "engines", "dev_negatives": break
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -274,18 +274,25 @@ if let results = options.results {
 /// The wake engines side by side on every corpus given (`WakeComparison`), as a section.
 func compareWakeEngines() throws -> String {
     let started = Date()
+    // `--every N` keeps every Nth group of files (one command in each condition).
+    func every(_ rows: [CorpusRow]) -> [CorpusRow] {
+        let group = max(1, conditionsInOrder(rows).count)
+        return rows.enumerated().filter { ($0.offset / group) % options.every == 0 }.map(\.element)
+    }
+    let devNegatives = options.settings.contains { $0 == ("dev_negatives", "0") } ? [] : try Corpus.negatives(options.negatives)
     let corpora = WakeComparison.Corpora(
-        dev: try Corpus.rows(options.corpus),
-        heldout: try options.heldoutCorpus.map(Corpus.rows) ?? [],
+        dev: every(try Corpus.rows(options.corpus)),
+        heldout: every(try options.heldoutCorpus.map(Corpus.rows) ?? []),
         breath: try options.breathCorpus.map(Corpus.rows) ?? [],
-        commandsOnly: try options.commandsOnly.map(Corpus.rows) ?? [],
-        negatives: try Corpus.negatives(options.negatives) + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
+        commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
+        negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
+    let engines = Set((options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
     var neuralSettings = settings
     neuralSettings.verifyWake = false
     let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
     // Neural, and the same candidates through the verifier, in one pass.
-    let neural = try WakeComparison.run(corpora) {
+    let neural = !engines.contains("neural") ? [] : try WakeComparison.run(corpora) {
         let inner = RecordingDetector(
             try Hearing.makeNeuralWakeDetector(modelsDirectory: options.models, settings: neuralSettings))
         let verified = RecordingDetector(
@@ -295,7 +302,7 @@ func compareWakeEngines() throws -> String {
         return (verified, [("neural", inner), ("neural + verifier", verified)])
     }
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
-    let keyphrase = try WakeComparison.run(corpora) {
+    let keyphrase = !engines.contains("keyphrase") ? [] : try WakeComparison.run(corpora) {
         let detector = RecordingDetector(
             try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
         return (detector, [("keyphrase + verifier (before)", detector)])
@@ -304,7 +311,7 @@ func compareWakeEngines() throws -> String {
     if let prefix = options.stock {
         var figures = EngineFigures()
         for (corpus, rows, negatives, stockPrefix) in [
-            ("dev", corpora.dev, try Corpus.negatives(options.negatives), prefix),
+            ("dev", corpora.dev, devNegatives, prefix),
             ("held-out", corpora.heldout, try options.heldoutNegatives.map(Corpus.negatives) ?? [], options.heldoutStock ?? ""),
         ] where !rows.isEmpty {
             let wake = WakeBenchmark.stock(
