@@ -5,9 +5,10 @@ import SusiCore
 /// TensorFlow Lite), and a small network trained for the phrase on synthetic speech
 /// (`WakeWordHead`, plain Swift) scores the last 16 of them.
 ///
-/// A detection is decided at an 80 ms step whose score reaches the threshold; its end is
-/// placed the head's measured decision delay earlier, its start 600 ms before that (an
-/// estimate: the network does not say where the word began). After a detection the window
+/// A detection is decided at the 80 ms step where the score has reached the threshold in the
+/// head's number of windows in a row (one or two); its end is placed the head's measured
+/// decision delay earlier, its start 600 ms before that (an estimate: the network does not
+/// say where the word began). After a detection the window
 /// starts empty, so the same word does not wake twice. Not thread-safe: one thread at a time.
 public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The phrase the head was trained for.
@@ -21,6 +22,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The last embeddings, oldest first, flattened; at most `head.windowLength` of them.
     private var window: [Float] = []
     private var samplesConsumed = 0
+    /// Windows in a row so far that scored at or above the threshold.
+    private var run = 0
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
 
@@ -68,7 +71,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
             guard window.count == width else { return }
             let score = head.score(window)
             highestScore = max(highestScore, score)
-            guard score >= threshold else { return }
+            run = score >= threshold ? run + 1 : 0
+            guard run >= head.steps else { return }
             let decided = endSample / 16
             let end = max(0, decided - head.decisionDelayMilliseconds)
             let detection = WakeWordDetection(
@@ -77,6 +81,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
             logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
             detections.append(detection)
             window.removeAll(keepingCapacity: true)
+            run = 0
         }
         return detections
     }
@@ -84,5 +89,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Forgets any partly heard phrase (the window starts empty); positions keep counting.
     public func reset() throws(SpeechError) {
         window.removeAll(keepingCapacity: true)
+        run = 0
     }
 }

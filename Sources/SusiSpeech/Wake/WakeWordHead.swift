@@ -20,6 +20,9 @@ struct WakeWordHead: Sendable {
     let windowLength: Int
     /// The score at or above which the phrase counts, as chosen in training.
     let threshold: Double
+    /// Consecutive windows (80 ms apart) that must score at or above the threshold (1 or 2,
+    /// chosen in training: a second window in a row cuts false wakes on short bursts).
+    let steps: Int
     /// How long after the phrase's end it is usually decided, in milliseconds (measured in
     /// training); detections place the end this far before the decision.
     let decisionDelayMilliseconds: Int
@@ -38,6 +41,7 @@ struct WakeWordHead: Sendable {
         let window: Int
         let features: Int
         let threshold: Double
+        let steps: Int?
         let decision_delay_ms: Int
         let encoding: String
         let members: [[LayerFile]]
@@ -83,6 +87,7 @@ struct WakeWordHead: Sendable {
         phrase = file.phrase
         windowLength = file.window
         threshold = file.threshold
+        steps = max(1, file.steps ?? 1)
         decisionDelayMilliseconds = file.decision_delay_ms
         self.members = members
     }
