@@ -356,7 +356,7 @@ def main():
     parser.add_argument("phrase")
     parser.add_argument("--positives", type=int, default=1000)
     parser.add_argument("--validation-positives", type=int, default=400)
-    parser.add_argument("--negative-hours", type=float, default=5.0)
+    parser.add_argument("--negative-hours", type=float, default=4.5)
     parser.add_argument("--validation-hours", type=float, default=0.3)
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)

@@ -15,8 +15,11 @@ their outputs.
 
 Threshold, by a rule meant to carry over to voices not trained on: for each validation
 synthesizer (flite kal; eSpeak NG variants training never used) take the highest threshold
-at which it still finds R of its phrases (within 600 ms of their end, in 0-20 dB of noise or
-clean); the head uses the lowest of these, i.e. the hardest synthesizer decides. This is
+at which it still finds R (97%) of its clean phrases within 600 ms of their end; the head
+uses the lowest of these, i.e. the hardest synthesizer decides. Clean, because the noisy
+validation phrases (0-20 dB of any noise kind, babble and TV included) cannot all be found
+at any threshold (about 90% at 0.01), so a target on them would drive the threshold to the
+floor; how the noisy ones fare is reported. This is
 done for a detection on one window at or above the threshold and for two in a row; the head
 takes the one with fewer false wakes per hour on the validation negatives at its threshold
 (one window when equal).
@@ -183,9 +186,9 @@ def main():
     parser.add_argument("phrase")
     parser.add_argument("out")
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--recall", type=float, default=0.95)
+    parser.add_argument("--recall", type=float, default=0.97)
     args = parser.parse_args()
     started = time.time()
 
@@ -219,7 +222,7 @@ def main():
     for steps, vpos, vneg in [(1, vpos1, vneg1), (2, vpos2, vneg2)]:
         per_synth = {}
         for synth in synthesizers:
-            ids = [p for p, g in phrase_group.items() if g.startswith(synth + "/")]
+            ids = [p for p, g in phrase_group.items() if g == synth + "/clean"]
             best = candidates[0]
             for t in candidates:
                 hit = found(valid, vpos, t)
