@@ -8,8 +8,8 @@ import SusiCore
 /// A detection is decided at the 80 ms step where the score has reached the threshold in the
 /// head's number of windows in a row (one or two); its end is placed the head's measured
 /// decision delay earlier, its start 600 ms before that (an estimate: the network does not
-/// say where the word began). After a detection the window
-/// starts empty, so the same word does not wake twice. Not thread-safe: one thread at a time.
+/// say where the word began). After a detection no other is made for a window's length
+/// (1.28 s), so the same word does not wake twice. Not thread-safe: one thread at a time.
 public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The phrase the head was trained for.
     public let phrase: String
@@ -19,16 +19,34 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     private let head: WakeWordHead
     private let context: AcousticContext?
     private let logger: Logger
-    /// The last embeddings, oldest first, flattened; at most `head.windowLength` of them.
-    private var window: [Float] = []
+    /// The last `head.windowLength` embeddings, oldest first, flattened.
+    private var window: [Float]
+    /// The window of a quiet room, which `reset` and the start begin from.
+    private let quietWindow: [Float]
+    /// Samples the front end heard before the first input (the quiet room).
+    private let warmUpSamples: Int
     private var samplesConsumed = 0
     /// Windows in a row so far that scored at or above the threshold.
     private var run = 0
+    /// Steps left in which no detection is made, after one.
+    private var cooldown = 0
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
+    /// The quiet room the front end hears first: 2.56 s, a whole window and the front end's
+    /// own 800 ms, in samples (a multiple of the 80 ms step).
+    static let warmUpLength = 32 * WakeWordFrontEnd.chunkLength
+
+    /// A faint, deterministic noise floor (about ±8), as a quiet microphone gives.
+    private struct QuietRoom {
+        private var state: UInt32 = 12_345
+        mutating func next() -> Int16 {
+            state = state &* 1_103_515_245 &+ 12_345
+            return Int16(Int(state >> 16) % 17 - 8)
+        }
+    }
 
     /// The front end's files in `frontEndDirectory` (`libtensorflowlite_c.so`,
     /// `melspectrogram.tflite`, `embedding_model.tflite`) and the head at `headPath`;
@@ -46,6 +64,21 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         self.threshold = threshold ?? head.threshold
         self.context = context
         self.logger = logger
+        // The front end needs about 2 s of audio before its first full window. It hears a
+        // quiet room first, so that a name said at once (or right after the pipeline's
+        // voice gate opens) is heard; the training phrases came after quiet or speech too.
+        var generator = QuietRoom()
+        let quiet = (0..<Self.warmUpLength).map { _ in generator.next() }
+        var embeddings: [Float] = []
+        try frontEnd.process(quiet) { embedding, _ in embeddings += embedding }
+        let width = head.windowLength * WakeWordFrontEnd.features
+        guard embeddings.count >= width else {
+            throw SpeechError(.wakeInitFailed, "the wake word front end gave no embeddings")
+        }
+        frontEnd.rememberQuiet()
+        quietWindow = Array(embeddings.suffix(width))
+        window = quietWindow
+        warmUpSamples = Self.warmUpLength
         logger.debug("listening for \"\(phrase)\" with the neural detector at \(self.threshold)")
     }
 
@@ -64,31 +97,34 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         context?.append(samples)
         samplesConsumed += samples.count
         var detections: [WakeWordDetection] = []
-        let width = head.windowLength * WakeWordFrontEnd.features
         try frontEnd.process(samples) { embedding, endSample throws(SpeechError) in
+            window.removeFirst(WakeWordFrontEnd.features)
             window += embedding
-            if window.count > width { window.removeFirst(window.count - width) }
-            guard window.count == width else { return }
             let score = head.score(window)
             highestScore = max(highestScore, score)
             run = score >= threshold ? run + 1 : 0
-            guard run >= head.steps else { return }
-            let decided = endSample / 16
+            if cooldown > 0 { cooldown -= 1 }
+            guard run >= head.steps, cooldown == 0 else { return }
+            let decided = (endSample - warmUpSamples) / 16
             let end = max(0, decided - head.decisionDelayMilliseconds)
             let detection = WakeWordDetection(
                 phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds),
                 endMilliseconds: end, decidedAtMilliseconds: decided)
             logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
             detections.append(detection)
-            window.removeAll(keepingCapacity: true)
+            // The same word keeps scoring high for a few steps: one window's worth of rest.
+            cooldown = head.windowLength
             run = 0
         }
         return detections
     }
 
-    /// Forgets any partly heard phrase (the window starts empty); positions keep counting.
+    /// Forgets any partly heard phrase (the window and the front end's recent frames are a
+    /// quiet room's again); positions keep counting.
     public func reset() throws(SpeechError) {
-        window.removeAll(keepingCapacity: true)
+        window = quietWindow
+        frontEnd.forgetHistory()
         run = 0
+        cooldown = 0
     }
 }

@@ -35,6 +35,8 @@ final class WakeWordFrontEnd {
     /// Samples turned into mel frames so far; an embedding ends here.
     private(set) var samplesDone = 0
     private var melOutput: [Float]
+    /// The mel frames `rememberQuiet` kept, which `forgetHistory` restores.
+    private var quietMels: [Float]?
 
     /// Loads `libtensorflowlite_c.so`, `melspectrogram.tflite` and `embedding_model.tflite`
     /// from `directory`.
@@ -55,6 +57,18 @@ final class WakeWordFrontEnd {
         pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
         mels = [Float](repeating: 0, count: Self.melWindow * Self.bands)
         melOutput = [Float](repeating: 0, count: melModel.outputCount)
+    }
+
+    /// Keeps the mel frames of what was heard last (a quiet room) for `forgetHistory`.
+    func rememberQuiet() {
+        quietMels = mels
+    }
+
+    /// Replaces the last 775 ms that the next embeddings would still hear with the quiet
+    /// room `rememberQuiet` kept, so that audio from before a reset cannot complete a
+    /// phrase after it. At most the last 110 ms not yet turned into frames stay.
+    func forgetHistory() {
+        if let quietMels { mels = quietMels }
     }
 
     /// Consumes 16 kHz samples; calls `embedding` with each new embedding (96 values) and the
