@@ -165,10 +165,12 @@ public enum Hearing {
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
             context: context, logger: logger)
         guard settings.verifyWake else { return detector }
+        // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         return try VerifiedWakeWordDetector(
             candidates: detector, phrase: settings.wakePhrase, phoneCount: 0,
             dictionaries: hotwordDictionaries(modelsDirectory: modelsDirectory),
-            phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, logger: logger)
+            phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
+            trusted: { [detector] in detector.isSure($0) }, logger: logger)
     }
 
     /// The keyphrase search (PocketSphinx) for `hotword.phrase` at `hotword.threshold`, and,

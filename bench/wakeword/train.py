@@ -251,6 +251,14 @@ def main():
     for t in sorted({threshold, 0.5, 0.9}):
         report[f"false wakes per hour at {t:.4f}"] = round(false_wakes(vneg, t) / max(hours, 1e-9), 2)
     report["decision delay ms (median, first crossing after the phrase's first row)"] = delay_ms
+    # Above this score the verifier is skipped: the lowest threshold at which the validation
+    # negatives give no false wake at all.
+    sure = next((float(t) for t in candidates if t >= threshold and false_wakes(vneg, t) == 0), 1.0)
+    sure_hit = found(valid, vpos, sure)
+    report["sure threshold (no validation false wake)"] = sure
+    for group in sorted(set(phrase_group.values())):
+        ids = [p for p, g in phrase_group.items() if g == group]
+        report[f"found at the sure threshold/{group}"] = f"{np.mean([p in sure_hit for p in ids]) * 100:.1f}%"
     log(json.dumps(report, indent=1))
 
     # Standardisation folded into the first layer: (x - mean) / std @ W1 + b1.
@@ -277,7 +285,7 @@ def main():
             layers.append(dict(inputs=w.shape[0], outputs=w.shape[1], weights=f16(w.T), bias=f16(b), activation=act))
         members.append(layers)
     head = dict(phrase=args.phrase.lower(), window=WINDOW, features=FEATURES, threshold=round(threshold, 6),
-                steps=steps, decision_delay_ms=delay_ms, encoding="float16-base64",
+                steps=steps, sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                 training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
                               validation_phrases=valid["phrases"], validation_negative_hours=round(hours, 2),
                               seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),

@@ -32,6 +32,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     private var cooldown = 0
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
+    /// The scores of the last few detections, by the time they were decided.
+    private var recentScores: [(decided: Int, score: Double)] = []
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
@@ -112,11 +114,20 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
                 endMilliseconds: end, decidedAtMilliseconds: decided)
             logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
             detections.append(detection)
+            recentScores.append((decided, score))
+            if recentScores.count > 8 { recentScores.removeFirst() }
             // The same word keeps scoring high for a few steps: one window's worth of rest.
             cooldown = head.windowLength
             run = 0
         }
         return detections
+    }
+
+    /// Whether `detection` (one of the last few this detector made) scored at or above the
+    /// head's sure threshold, where the validation negatives gave no false wake: a second
+    /// check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
+    public func isSure(_ detection: WakeWordDetection) -> Bool {
+        recentScores.contains { $0.decided == detection.decidedAtMilliseconds && $0.score >= head.sureThreshold }
     }
 
     /// Forgets any partly heard phrase (the window and the front end's recent frames are a

@@ -47,6 +47,9 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// The verifier's readings considered with a margin.
     static let readingsLimit = 10
 
+    /// Candidates that need no second decoding (a neural detector's surest); nil for none.
+    private let trusted: ((WakeWordDetection) -> Bool)?
+
     /// Candidates rejected so far (for logs and benchmarks).
     public private(set) var rejectedCount = 0
 
@@ -73,15 +76,17 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
 
     /// Wraps any detector whose candidates are to be confirmed; `phoneCount` sets the
     /// shortest a candidate may last (`millisecondsPerPhone` each; 0 for no such check, as
-    /// for a detector whose start times are estimates). Otherwise as the keyphrase init.
+    /// for a detector whose start times are estimates). A candidate `trusted` accepts counts
+    /// at once, without a second decoding. Otherwise as the keyphrase init.
     ///
     /// - Throws: `wake-init-failed` when the verifier's model cannot be loaded.
     public init(
         candidates spotter: any WakeWordDetector, phrase: String, phoneCount: Int,
         dictionaries: [PronunciationDictionary] = [], phrasePrior: Double = 0.3, readingsMargin: Int = 0,
-        logger: Logger = .silent
+        trusted: ((WakeWordDetection) -> Bool)? = nil, logger: Logger = .silent
     ) throws(SpeechError) {
         self.spotter = spotter
+        self.trusted = trusted
         self.readingsMargin = readingsMargin
         self.logger = logger
         let words = phrase.lowercased().split(separator: " ").map(String.init)
@@ -126,12 +131,14 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         history += samples
         consumed += samples.count
         if history.count > historyLength { history.removeFirst(history.count - historyLength) }
+        var confirmed: [WakeWordDetection] = []
         do {
-            pending += try spotter.process(samples)
+            for candidate in try spotter.process(samples) {
+                if trusted?(candidate) == true { confirmed.append(candidate) } else { pending.append(candidate) }
+            }
         } catch {
             throw Self.wakeError(error)
         }
-        var confirmed: [WakeWordDetection] = []
         while let candidate = pending.first, candidate.endMilliseconds * 16 + marginAfter <= consumed {
             pending.removeFirst()
             if try verify(candidate) {

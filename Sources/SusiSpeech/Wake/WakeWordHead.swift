@@ -23,6 +23,9 @@ struct WakeWordHead: Sendable {
     /// Consecutive windows (80 ms apart) that must score at or above the threshold (1 or 2,
     /// chosen in training: a second window in a row cuts false wakes on short bursts).
     let steps: Int
+    /// A score at or above which no second check is needed: the lowest at which the
+    /// validation negatives gave no false wake at all (above 1 when the head has none).
+    let sureThreshold: Double
     /// How long after the phrase's end it is usually decided, in milliseconds (measured in
     /// training); detections place the end this far before the decision.
     let decisionDelayMilliseconds: Int
@@ -42,6 +45,7 @@ struct WakeWordHead: Sendable {
         let features: Int
         let threshold: Double
         let steps: Int?
+        let sure_threshold: Double?
         let decision_delay_ms: Int
         let encoding: String
         let members: [[LayerFile]]
@@ -88,6 +92,7 @@ struct WakeWordHead: Sendable {
         windowLength = file.window
         threshold = file.threshold
         steps = max(1, file.steps ?? 1)
+        sureThreshold = file.sure_threshold ?? 2
         decisionDelayMilliseconds = file.decision_delay_ms
         self.members = members
     }

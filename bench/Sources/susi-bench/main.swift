@@ -293,12 +293,14 @@ func compareWakeEngines() throws -> String {
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
     // Neural, and the same candidates through the verifier, in one pass.
     let neural = !engines.contains("neural") ? [] : try WakeComparison.run(corpora) {
-        let inner = RecordingDetector(
-            try Hearing.makeNeuralWakeDetector(modelsDirectory: options.models, settings: neuralSettings))
+        let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: options.models, settings: neuralSettings)
+        let inner = RecordingDetector(detector)
+        // As Hearing wires it: the neural detector's surest candidates skip the verifier.
         let verified = RecordingDetector(
             try VerifiedWakeWordDetector(
                 candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
-                phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin))
+                phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
+                trusted: { (detector as? NeuralWakeWordDetector)?.isSure($0) ?? false }))
         return (verified, [("neural", inner), ("neural + verifier", verified)])
     }
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
