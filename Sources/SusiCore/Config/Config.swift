@@ -36,7 +36,8 @@ public struct Config: Sendable, Equatable {
         /// A hardware wake button, as the phone apps' `wake` setting turns on.
         public var wakeButton = false
         /// Re-decode each candidate wake word before waking (bench/RESULTS.md: far fewer
-        /// false wakes on ordinary speech).
+        /// false wakes on ordinary speech); with the neural engine only candidates below the
+        /// head's sure threshold.
         public var verify = true
         /// How far below the verifier's best reading another reading with the phrase still
         /// wakes, in PocketSphinx log units; 0: only the best reading (bench/RESULTS.md: 100
