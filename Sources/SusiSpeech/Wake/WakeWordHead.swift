@@ -45,10 +45,16 @@ struct WakeWordHead: Sendable {
         let features: Int
         let threshold: Double
         let steps: Int?
-        let sure_threshold: Double?
-        let decision_delay_ms: Int
+        let sureThreshold: Double?
+        let decisionDelayMilliseconds: Int
         let encoding: String
         let members: [[LayerFile]]
+
+        enum CodingKeys: String, CodingKey {
+            case phrase, window, features, threshold, steps, encoding, members
+            case sureThreshold = "sure_threshold"
+            case decisionDelayMilliseconds = "decision_delay_ms"
+        }
     }
 
     /// Reads the head at `path`.
@@ -92,8 +98,8 @@ struct WakeWordHead: Sendable {
         windowLength = file.window
         threshold = file.threshold
         steps = max(1, file.steps ?? 1)
-        sureThreshold = file.sure_threshold ?? 2
-        decisionDelayMilliseconds = file.decision_delay_ms
+        sureThreshold = file.sureThreshold ?? 2
+        decisionDelayMilliseconds = file.decisionDelayMilliseconds
         self.members = members
     }
 

@@ -18,6 +18,7 @@ struct CorpusRow: Decodable {
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var speech_end_ms: Int
     /// Where the wake word ends, when the generator knows (`bench/heldout.py`).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var wake_end_ms: Int?
 }
 
