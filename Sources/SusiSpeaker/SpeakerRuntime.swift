@@ -40,7 +40,9 @@ public final class SpeakerRuntime {
     private let logger: Logger
     private let events: FanOutEventSink
     private let memory: ConversationMemory
-    private let position = PositionBox()
+    /// Where the pipeline is (phase, input position) and whether it was asked to stop: for
+    /// events raised outside it, for `/status` and for SIGTERM. Outlives each pipeline.
+    private let status = PipelineStatus()
     private let report: @Sendable (any SusiError) -> Void
     private let live: LiveConfig
     private let player: SpeakerPlayer
@@ -76,8 +78,8 @@ public final class SpeakerRuntime {
         self.memory = memory
         let events = FanOutEventSink(sinks + [memory])
         self.events = events
-        let position = self.position
-        let report = Self.reporter(logger: logger, events: events, position: position)
+        let status = self.status
+        let report = Self.reporter(logger: logger, events: events, status: status)
         self.report = report
 
         let live = try LiveConfig(store: store) { error in report(error) }
@@ -88,7 +90,7 @@ public final class SpeakerRuntime {
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
         planned = PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json") {
-            followsAudio ? started.addingTimeInterval(Double(position.audioMs) / 1000) : Date()
+            followsAudio ? started.addingTimeInterval(Double(status.audioMs) / 1000) : Date()
         }
         let announcements = self.announcements
         @Sendable func playerFailed(_ error: PlayerError) {
@@ -128,9 +130,11 @@ public final class SpeakerRuntime {
         services.stop()
     }
 
-    /// Runs the speaker: to the end of the input file, or from the microphone until the
-    /// process ends (a missing or vanished device is reported and retried, never fatal).
+    /// Runs the speaker: to the end of the input file, or from the microphone until `stop()`
+    /// (a missing or vanished device is reported and retried, never fatal). Then the server,
+    /// the login retry and the player are stopped.
     public func run() throws {
+        defer { services.stop() }
         if let fileSource {
             try makePipeline(fileSource).run()
             try file?.close()
@@ -140,14 +144,20 @@ public final class SpeakerRuntime {
         try listenForever()
     }
 
-    /// Stops the server, the login retry and the player; the caller then ends the process.
-    public func shutdown() {
-        services.stop()
+    /// Ends `run()` soon: the sentence being said is cut, the interaction ends with `idle`,
+    /// and `run()` returns within a chunk of audio. Safe from any thread.
+    public func stop() {
+        status.requestStop()
     }
 
-    /// `shutdown()` as a closure for another thread, e.g. a signal handler's.
-    public var shutdownHandler: @Sendable () -> Void {
-        { [services] in services.stop() }
+    /// `stop()` as a closure for another thread, e.g. a signal handler's.
+    public var stopHandler: @Sendable () -> Void {
+        { [status] in status.requestStop() }
+    }
+
+    /// Stops the server, the login retry and the player (`run()` does so when it returns).
+    public func shutdown() {
+        services.stop()
     }
 
     // MARK: Wiring
@@ -156,45 +166,26 @@ public final class SpeakerRuntime {
     /// what it says unasked (timers, announcements).
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = live.current
-        let live = self.live
-        let player = self.player
-        let planned = self.planned
-        let announcements = self.announcements
         let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
         let stages = VoicePipeline.Stages(
             source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
             sink: sink)
-        let pipeline = VoicePipeline(
-            stages: stages, events: events, endpointing: EndpointerSettings(config.stt), logger: logger,
-            clock: ProcessClock.milliseconds, voice: { Assembly.voice(live.current) }, perform: dispatcher.perform)
-        // Music turns down to `player.duck_volume` while the speaker listens or talks.
-        pipeline.onAttention = { attention in
-            guard let current = player.current else { return }
-            if attention { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
-        }
-        if config.stt.openQuestions {
-            let open = OpenQuestionRecognizer(models: models, logger: logger.child("stt"))
-            pipeline.secondPass = open.transcribe
-        }
-        pipeline.dueAnswers = { [report] in
-            do throws(ConfigError) {
-                return try planned.takeDue() + announcements.take()
-            } catch {
-                report(error)
-                return []
-            }
-        }
-        position.pipeline = pipeline
-        return pipeline
+        let environment = SpeakerEnvironment(
+            live: live, dispatcher: dispatcher, player: player, planned: planned, announcements: announcements,
+            openQuestions: config.stt.openQuestions ? OpenQuestionRecognizer(models: models, logger: logger.child("stt")) : nil,
+            report: report)
+        return VoicePipeline(
+            stages: stages, environment: environment, events: events, endpointing: EndpointerSettings(config.stt),
+            logger: logger, clock: ProcessClock.milliseconds, status: status, resampler: SpeexResampler.make)
     }
 
     /// Logs a failure and emits it as an `error` event at the pipeline's position.
-    private static func reporter(logger: Logger, events: any EventSink, position: PositionBox)
+    private static func reporter(logger: Logger, events: any EventSink, status: PipelineStatus)
         -> @Sendable (any SusiError) -> Void
     {
         { error in
             logger.warning("\(error.code): \(error.message)")
-            events.emit(.error(error, wallMs: ProcessClock.milliseconds(), audioMs: position.audioMs))
+            events.emit(.error(error, wallMs: ProcessClock.milliseconds(), audioMs: status.audioMs))
         }
     }
 
@@ -208,7 +199,7 @@ public final class SpeakerRuntime {
         // One mpv, and one sound device: `/say` is spoken by the pipeline.
         let control = StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
-            logger: logger.child("control"), speaker: { announcements.add($0) })
+            logger: logger.child("control"), speaker: { announcements.add($0) }, pipeline: status)
         let setup = SetupServer(store: store, control: control, logger: logger)
         do {
             try setup.start()
@@ -223,7 +214,7 @@ public final class SpeakerRuntime {
     private func listenForever() throws {
         let session = try PortAudioSession(logger: logger.child("audio"))
         var lastCode: String?
-        while true {
+        while !status.isStopRequested {
             do {
                 let source = try MicrophoneSource(
                     session: session, device: live.current.audio.input, logger: logger.child("audio"))
@@ -232,7 +223,8 @@ public final class SpeakerRuntime {
             } catch let error as AudioError {
                 if lastCode != error.code { report(error) }
                 lastCode = error.code
-                Thread.sleep(forTimeInterval: 2)
+                // Two seconds before the next try, in steps short enough to stop promptly.
+                for _ in 0..<20 where !status.isStopRequested { Thread.sleep(forTimeInterval: 0.1) }
             }
         }
     }
@@ -278,19 +270,4 @@ public enum ProcessClock {
 
     /// Starts the clock; call first thing in `main`.
     public static func begin() { _ = start }
-}
-
-/// Where the running pipeline is in its input, for events raised outside it.
-final class PositionBox: @unchecked Sendable {
-    // @unchecked: `current` is only touched while holding `lock`; the pipeline's own
-    // `audioMs` is safe to read from any thread.
-    private let lock = NSLock()
-    private weak var current: VoicePipeline?
-
-    var pipeline: VoicePipeline? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-
-    var audioMs: Int { pipeline?.audioMs ?? 0 }
 }

@@ -24,6 +24,8 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     private let volumeFile: PlayerStateFile
     private let logger: Logger
     private let speaker: (@Sendable (String) -> Void)?
+    /// The daemon's pipeline, whose phase `/status` reports; nil without one.
+    private let pipeline: PipelineStatus?
     private let state = Mutex(State())
     /// Signalled once per queued sentence and on shutdown, waking the worker.
     private let work = DispatchSemaphore(value: 0)
@@ -76,10 +78,13 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     ///   - player: the speaker's player, shared with the dispatcher; read for `/status`.
     ///   - speaker: speaks `/say` texts instead of opening the sound device here; the daemon
     ///     hands them to its pipeline, which owns the device.
+    ///   - pipeline: the daemon's pipeline status: `/status` says what it is doing
+    ///     (listening, thinking, speaking).
     public init(
         configPath: String, config: @escaping @Sendable () -> Config, dispatcher: ActionDispatcher, player: SpeakerPlayer,
-        logger: Logger, speaker: (@Sendable (String) -> Void)? = nil
+        logger: Logger, speaker: (@Sendable (String) -> Void)? = nil, pipeline: PipelineStatus? = nil
     ) {
+        self.pipeline = pipeline
         self.config = config
         self.dispatcher = dispatcher
         self.player = player
@@ -98,7 +103,7 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
         let playback = player?.state.rawValue ?? PlayerState.idle.rawValue
         let volume = player?.volume ?? ((try? volumeFile.loadVolume()) ?? nil) ?? config().player.volume
         return SpeakerStatus(
-            state: speakingNow ? "speaking" : "idle", playback: playback,
+            state: speakingNow ? PipelinePhase.speaking.rawValue : (pipeline?.phase ?? .idle).rawValue, playback: playback,
             media: playback == PlayerState.idle.rawValue ? nil : media, volume: volume, lastInteraction: last)
     }
 

@@ -42,19 +42,17 @@ enum RunCommand: Command {
         let runtime = try SpeakerRuntime(
             options: SpeakerRuntime.Options(input: input, output: output, realtime: realtime, server: !noServer),
             store: context.store, environment: context.environment, logger: logger, sinks: sinks)
-        if runtime.readsFile { return try runtime.run() }
-        let shutdown = runtime.shutdownHandler
+        // SIGTERM or SIGINT: the pipeline cuts its sentence and ends its run, the runtime stops
+        // the server and the player (everything it keeps is saved as it changes), and the
+        // command returns: exit status 0.
+        let stop = runtime.stopHandler
         let watch = TerminationWatch {
-            // Everything the speaker keeps is saved as it changes; stop what runs and go.
             logger.info("stopping")
-            shutdown()
-            logger.info("stopped")
-            // Nothing is left to flush (events and files are written as they happen); skip the
-            // C libraries' exit handlers, which can take a second with a stream open.
-            _exit(0)
+            stop()
         }
         defer { withExtendedLifetime(watch) {} }
         try runtime.run()
+        if !runtime.readsFile { logger.info("stopped") }
     }
 
     private static func eventsHandle(_ path: String) throws -> FileHandle {

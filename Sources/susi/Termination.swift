@@ -16,7 +16,8 @@ func waitForTermination() {
 final class TerminationWatch {
     private var sources: [any DispatchSourceSignal] = []
 
-    /// `body` should end the process.
+    /// `body` asks the work to end (e.g. `PipelineStatus.requestStop`); the caller's thread
+    /// then returns normally.
     init(_ body: @escaping @Sendable () -> Void) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)

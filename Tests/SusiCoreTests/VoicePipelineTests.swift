@@ -189,6 +189,26 @@ final class VoicePipelineTests: XCTestCase {
         func drain() throws {}
     }
 
+    /// The speaker around the pipeline, as closures each test sets.
+    final class ScriptedEnvironment: PipelineEnvironment {
+        var speakingVoice: () -> VoiceSettings = { VoiceSettings() }
+        var performing: (ChatAction) -> ActionOutcome = { _ in .done }
+        var onAttention: (Bool) -> Void = { _ in }
+        var dueAnswers: () -> [String] = { [] }
+        var secondPass: (([Int16]) throws -> String)?
+
+        init(voice: @escaping () -> VoiceSettings = { VoiceSettings() }, perform: @escaping (ChatAction) -> ActionOutcome = { _ in .done }) {
+            speakingVoice = voice
+            performing = perform
+        }
+
+        var voice: VoiceSettings { speakingVoice() }
+        func perform(_ action: ChatAction) -> ActionOutcome { performing(action) }
+        func attentionChanged(to attending: Bool) { onAttention(attending) }
+        func dueAnnouncements() -> [String] { dueAnswers() }
+        func transcribeAgain(_ samples: [Int16]) throws -> String? { try secondPass?(samples) }
+    }
+
     // MARK: Harness
 
     private struct Run {
@@ -223,13 +243,14 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
-            events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 },
-            voice: { VoiceSettings(name: voice) },
-            perform: { action in
-                performed.append(action)
-                if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
-                return .done
-            })
+            environment: ScriptedEnvironment(
+                voice: { VoiceSettings(name: voice) },
+                perform: { action in
+                    performed.append(action)
+                    if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
+                    return .done
+                }),
+            events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
         try pipeline.run()
         return Run(events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed)
     }
@@ -425,14 +446,14 @@ final class VoicePipelineTests: XCTestCase {
         let brain = timeBrain
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .wake, .noise(3000)])
         let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: brain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent, clock: { 0 },
-            voice: { VoiceSettings() }, perform: { _ in .done })
+            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent, clock: { 0 })
         var attention: [(Bool, [String])] = []
-        pipeline.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
+        environment.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
         try pipeline.run()
         XCTAssertEqual(attention.map(\.0), [true, false, true, false], "the second wake has no speech: still restored")
         XCTAssertEqual(attention[0].1.last, "wake", "music goes down as soon as the wake word is heard")
@@ -443,19 +464,19 @@ final class VoicePipelineTests: XCTestCase {
         let brain = ScriptedBrain(["what timers are running": [.unknown(UnknownAction(type: "timer_list", raw: [:]))]])
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(2000)])
         let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment(perform: { _ in ActionOutcome(say: "One timer is running.") })
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what timers are running"]), brain: brain,
                 synthesizer: synthesizer, sink: RecordingSink()),
-            events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
-            voice: { VoiceSettings() }, perform: { _ in ActionOutcome(say: "One timer is running.") })
+            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
         var due = ["Time is up!"]
         var attention: [Bool] = []
-        pipeline.dueAnswers = {
+        environment.dueAnswers = {
             defer { due = [] }
             return due
         }
-        pipeline.onAttention = { attention.append($0) }
+        environment.onAttention = { attention.append($0) }
         try pipeline.run()
         XCTAssertEqual(synthesizer.spoken, ["Time is up!", "One timer is running."])
         XCTAssertEqual(attention, [true, false, true, false])
@@ -465,14 +486,14 @@ final class VoicePipelineTests: XCTestCase {
         let brain = ScriptedBrain(["what time is it": [.answer(AnswerAction(expression: "Four."))]])
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000), .wake, .voice(800), .noise(1000)])
         let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "who road romeo and"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, voice: { VoiceSettings() },
-            perform: { _ in .done })
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
         var passes: [Int] = []
-        pipeline.secondPass = { samples in
+        environment.secondPass = { samples in
             passes.append(samples.count)
             return "who wrote romeo and juliet"
         }
@@ -489,12 +510,12 @@ final class VoicePipelineTests: XCTestCase {
         let source = ScriptedSource([.noise(10_000), .voice(400), .wake, .voice(600), .noise(1500)])
         let wake = ScriptedWake()
         let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, voice: { VoiceSettings() },
-            perform: { _ in .done })
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
         try pipeline.run()
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the wake word is still heard")
         XCTAssertLessThan(wake.position, 3000, "ten seconds of background hiss were not searched for the wake word")

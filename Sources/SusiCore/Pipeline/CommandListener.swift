@@ -1,0 +1,147 @@
+/// A command as heard: its words, and where its speech ended.
+struct HeardCommand {
+    /// The reading chosen (the first one a skill understands, else the best); may be empty.
+    var text: String
+    /// Whether a skill understands `text`.
+    var understood: Bool
+    /// Where the speech ended; nil when nobody spoke.
+    var speechEnd: SamplePosition?
+}
+
+/// Hears the command after the wake word and decides when it has ended (endpointing).
+///
+/// Fed chunk by chunk by the pipeline. A command ends after a trailing silence whose length
+/// depends on how finished the words so far sound (`CommandEnding`): a skill understanding
+/// them is asked cheaply (`ChatBrain.isCompleteCommand`, which never fetches or renders) at
+/// three points of a pause only: `decisionLeadMs` before the short silence that ends a
+/// complete command, at that silence, and at the one that ends an undecided command. Other
+/// readings come only from a final decoding: a lattice search mid-utterance can crash
+/// PocketSphinx. Used from the pipeline's thread.
+final class CommandListener {
+    /// How much speech a command needs before a pause gets the recogniser's final decoding
+    /// when no quick reading reaches a skill.
+    static let earlyFinishSpeechMs = 400
+    /// How long before the short silence that ends a complete command its final decoding
+    /// starts (it takes 50-150 ms).
+    static let decisionLeadMs = 100
+
+    private let recognizer: any SpeechRecognizer
+    private let brain: any ChatBrain
+    private let settings: EndpointerSettings
+    private let logger: Logger
+
+    /// Where the command began (the end of the wake word).
+    private var start = SamplePosition.start
+    private var endpointer: Endpointer
+    private var ending = CommandEnding.unfinished
+    /// The latest point of the current pause weighed; 0 while the person speaks.
+    private var weighedAt = 0
+    /// The final decoding had in this pause, when the command is to end with it; the audio
+    /// after it is held back, and decoded only if the person goes on.
+    private var finalAtPause: Transcript?
+    private var held: [Int16] = []
+    /// What skills made of each reading weighed in this command (readings repeat from one
+    /// weighing point to the next).
+    private var understood: [String: Bool] = [:]
+    /// The silences at which a pause is weighed, in ms: the decision point, the short silence
+    /// and the undecided one.
+    private let weighingPoints: [Int]
+
+    init(recognizer: any SpeechRecognizer, brain: any ChatBrain, settings: EndpointerSettings, logger: Logger) {
+        self.recognizer = recognizer
+        self.brain = brain
+        self.settings = settings
+        self.logger = logger
+        endpointer = Endpointer(settings: settings)
+        let short = endpointer.silenceMs(for: .complete)
+        weighingPoints = [max(10, short - Self.decisionLeadMs), short, endpointer.silenceMs(for: .undecided)]
+    }
+
+    /// Begins a command at `start` with the audio heard since (the start of a command said in
+    /// one breath with the wake word); `noiseFloorDB` is the room's level heard while idle.
+    /// True when the command has already ended.
+    func begin(at start: SamplePosition, with heardSince: [Int16], noiseFloorDB: Double?) throws -> Bool {
+        try recognizer.start()
+        self.start = start
+        endpointer = Endpointer(settings: settings, noiseFloorDB: noiseFloorDB)
+        ending = .unfinished
+        weighedAt = 0
+        finalAtPause = nil
+        held = []
+        understood = [:]
+        return try hear(heardSince)
+    }
+
+    /// Hears the next chunk of the command; true once the command has ended.
+    func hear(_ samples: [Int16]) throws -> Bool {
+        if finalAtPause == nil { try recognizer.process(samples) } else { held += samples }
+        let silence = endpointer.trailingSilenceMs
+        if silence > 0, finalAtPause == nil,
+            let point = weighingPoints.last(where: { $0 > weighedAt && silence + SamplePosition.format.milliseconds(frames: samples.count) >= $0 })
+        {
+            weighedAt = point
+            try weigh(at: point, silence: silence)
+        }
+        if case .ended = endpointer.process(samples, ending: ending) { return true }
+        if endpointer.trailingSilenceMs == 0 {
+            // The person goes on.
+            if finalAtPause != nil {
+                finalAtPause = nil
+                try recognizer.resume()
+                try recognizer.process(held)
+            }
+            held = []
+            weighedAt = 0
+            ending = .unfinished
+        }
+        return false
+    }
+
+    /// Weighs the pause at `point` ms of silence into `ending`.
+    private func weigh(at point: Int, silence: Int) throws {
+        let (decision, short) = (weighingPoints[0], weighingPoints[1])
+        let reached = weighReading(silence)
+        // The quick reading reaches a skill ahead of the short silence: the final decoding is
+        // had now, so the answer is ready when that silence is over.
+        let ahead = point == decision && reached
+        // The quick reading reaches no skill at the short silence: the final decoding often
+        // hears better. When it reaches no skill either, the command still waits for the
+        // longer silence, and ends with this decoding unless the person goes on. Not in the
+        // first moments of speech: the end of the wake word, decoded alone, is often "hey".
+        let instead = point == short && !reached && endpointer.speechMs >= Self.earlyFinishSpeechMs
+        guard ahead || instead, recognizer.canResume else { return }
+        let transcript = try recognizer.finish()
+        logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
+        finalAtPause = transcript
+        let complete = ahead || transcript.readings.contains(where: isUnderstood)
+        ending = complete ? .complete : .of(transcript.text, matchesSkill: false)
+    }
+
+    /// Weighs the recogniser's quick reading into `ending`; true when a skill understands it.
+    private func weighReading(_ silence: Int) -> Bool {
+        guard let words = recognizer.partial else { return false }
+        let reached = isUnderstood(words)
+        ending = .of(words, matchesSkill: reached)
+        logger.trace("\(silence) ms into a pause: \(ending) \"\(words)\"")
+        return reached
+    }
+
+    /// Whether a skill understands `text`, asked of the brain once per command and reading.
+    private func isUnderstood(_ text: String) -> Bool {
+        if let known = understood[text] { return known }
+        let answer = brain.isCompleteCommand(text)
+        understood[text] = answer
+        return answer
+    }
+
+    /// Ends the command (when the endpointer ended it, or the input did) and returns what was
+    /// heard.
+    func finish() throws -> HeardCommand {
+        let transcript = try finalAtPause ?? recognizer.finish()
+        finalAtPause = nil
+        let text = transcript.firstReading(where: isUnderstood)
+        let spoke = endpointer.state != .ended(.noSpeech) && endpointer.speechStartMs != nil
+        let end = start.advanced(byMilliseconds: endpointer.lastVoiceMs ?? endpointer.elapsedMs)
+        return HeardCommand(text: text, understood: isUnderstood(text), speechEnd: spoke ? end : nil)
+    }
+}

@@ -1,0 +1,58 @@
+/// What the voice pipeline asks of the speaker around it: the voice to speak with, the actions
+/// that are not speech, the music's volume while it listens, planned answers, and a second
+/// hearing of commands no skill understood.
+///
+/// Called from the pipeline's thread only, one call at a time. Every requirement but `voice`
+/// and `perform` has a default that does nothing, for speakers without music, timers or a
+/// second recogniser.
+public protocol PipelineEnvironment: AnyObject {
+    /// The voice to speak with now; asked before every sentence, so a settings action (or a
+    /// config edit) is heard in the next one.
+    var voice: VoiceSettings { get }
+
+    /// Performs an action that is not speech (settings, media, timers, web search): what to
+    /// say about it, or the failure to report.
+    func perform(_ action: ChatAction) -> ActionOutcome
+
+    /// Told true when an interaction (or a planned answer) begins and false once it is over,
+    /// errors included, so music can be turned down while the speaker listens and talks.
+    func attentionChanged(to attending: Bool)
+
+    /// Planned answers (timers) and announcements due now; asked between chunks of input
+    /// while idle.
+    func dueAnnouncements() -> [String]
+
+    /// The command's words as a second recogniser hears them, for commands no skill
+    /// understood (open questions); `samples` is the command's audio in
+    /// `SamplePosition.format`. Nil when there is no second recogniser.
+    func transcribeAgain(_ samples: [Int16]) throws -> String?
+}
+
+extension PipelineEnvironment {
+    /// No music to turn down.
+    public func attentionChanged(to attending: Bool) {}
+
+    /// Nothing is ever planned.
+    public func dueAnnouncements() -> [String] { [] }
+
+    /// No second recogniser.
+    public func transcribeAgain(_ samples: [Int16]) throws -> String? { nil }
+}
+
+/// What performing a non-speech action led to: words to say instead of the action's own
+/// rendering, and a failure to report.
+public struct ActionOutcome: Sendable {
+    public var say: String?
+    public var failure: (any SusiError)?
+
+    public init(say: String? = nil, failure: (any SusiError)? = nil) {
+        self.say = say
+        self.failure = failure
+    }
+
+    /// Done, nothing to add.
+    public static let done = ActionOutcome()
+
+    /// Failed with `error`.
+    public static func failed(_ error: any SusiError) -> ActionOutcome { ActionOutcome(failure: error) }
+}

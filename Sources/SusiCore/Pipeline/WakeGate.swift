@@ -1,0 +1,58 @@
+/// A wake phrase heard, placed in the whole input.
+struct WakeHeard {
+    var phrase: String
+    /// Where the phrase ended.
+    var end: SamplePosition
+}
+
+/// Decides which input the wake word detector hears, and places what it heard in the input.
+///
+/// Keyword spotting costs most of the idle CPU, so the detector runs only around voice
+/// activity: from `preroll` before the chunk with the first voiced frame until `hangover`
+/// after the last one. The detector's own positions count only the audio it was given; the
+/// gate maps them back onto the whole input. Used from the pipeline's thread.
+struct WakeGate {
+    /// The detector keeps running this long after the last voice...
+    static let hangoverMs = 1000
+    /// ...and starts this far before the first voice, so the word's soft onset is kept.
+    static let prerollMs = 500
+
+    private let detector: any WakeWordDetector
+    /// Voice activity while idle; its noise floor seeds each command's endpointer.
+    private var activity = VoiceActivityDetector(marginDB: 6)
+    /// Where voice was last heard.
+    private var lastVoice = SamplePosition(frames: Int.min / 2)
+    /// How far into the input the detector has been fed.
+    private var fedUntil = SamplePosition.start
+    /// Frames handed to the detector so far (it skips what the gate holds back).
+    private var fedFrames = 0
+
+    init(detector: any WakeWordDetector) {
+        self.detector = detector
+    }
+
+    /// The background level heard while idle, in dBFS.
+    var noiseFloorDB: Double? { activity.noiseFloorDB }
+
+    /// Listens for the wake word in `chunk`, the newest input, which `history` already holds.
+    mutating func hear(_ chunk: [Int16], in history: AudioHistory) throws -> WakeHeard? {
+        let now = history.end
+        if activity.anyVoiced(chunk) { lastVoice = now }
+        guard now.frames(since: lastVoice) <= SamplePosition.format.frames(milliseconds: Self.hangoverMs) else { return nil }
+        let lead = now.advanced(by: -chunk.count).advanced(byMilliseconds: -Self.prerollMs)
+        let unheard = history.samples(from: max(fedUntil, lead))
+        fedUntil = now
+        fedFrames += unheard.count
+        guard let detection = try detector.process(unheard).first else { return nil }
+        // The detector's end is in its own time, which lacks what the gate held back.
+        let behind = fedFrames - SamplePosition.format.frames(milliseconds: detection.endMilliseconds)
+        return WakeHeard(phrase: detection.phrase, end: now.advanced(by: -behind))
+    }
+
+    /// Starts afresh after an interaction: the detector forgets what it partly heard, and
+    /// hears nothing of the interaction's audio.
+    mutating func restart(at now: SamplePosition) {
+        try? detector.reset()
+        fedUntil = now
+    }
+}
