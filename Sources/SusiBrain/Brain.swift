@@ -115,6 +115,18 @@ public final class Brain: Sendable {
         try respond(query, context: context, pick: pick)
     }
 
+    /// The skill and intent that would answer `query`, found without fetching console URLs or
+    /// rendering answers (see `SkillMatch`); nil when no skill matches or the query cannot be
+    /// asked. Cheap and never blocking: the endpointer asks it several times per pause.
+    public func match(_ query: String, context: BrainContext = BrainContext()) -> SkillMatch? {
+        guard let trimmed = try? Self.validate(query) else { return nil }
+        let words = QueryNormalizer.words(trimmed)
+        guard !words.isEmpty,
+            let found = interpreter.match(words: words, context: context, now: context.now ?? Date())
+        else { return nil }
+        return SkillMatch(skill: found.skill.id, line: found.intent.line)
+    }
+
     /// Runs every `!example` through the brain in `context`, always choosing the first of
     /// random alternatives, and checks that the example's own intent answered and that the
     /// answer contains the `!expect` text (see `ExampleResult`).
@@ -214,6 +226,23 @@ public final class Brain: Sendable {
             throw BrainError(.emptyQuery, "the query is empty")
         }
         return trimmed
+    }
+}
+
+/// The intent a query matches, as `Brain.match` finds it.
+///
+/// Whether it really answers can still depend on what `answer` does beyond matching: a
+/// console URL that fails to fetch, or an answer missing a value, falls through to the next
+/// intent there.
+public struct SkillMatch: Sendable, Equatable {
+    /// The skill's id (its file name without `.txt`), as in a reply's `skills`.
+    public var skill: String
+    /// The line of the intent's patterns in the skill file.
+    public var line: Int
+
+    public init(skill: String, line: Int) {
+        self.skill = skill
+        self.line = line
     }
 }
 

@@ -39,9 +39,16 @@ struct Interpreter: Sendable {
         self.entries = entries
     }
 
-    /// The answer of the most specific intent that can answer, trying candidates in rank
-    /// order; `nil` when none can.
-    func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int) -> Outcome? {
+    /// One intent whose pattern matches a query, with its captures and rank.
+    private struct Candidate {
+        let skill: Int
+        let intent: Int
+        let captures: [String]
+    }
+
+    /// The intents whose patterns match `words`, most specific first (load order for ties),
+    /// each with its best pattern's captures.
+    private func candidates(for words: [String]) -> [Candidate] {
         let wordSet = Set(words)
         // Best match per intent, keyed by (skill, intent); order keeps load order for ties.
         var best: [Int: (rank: MatchRank, order: Int, skill: Int, intent: Int, captures: [String])] =
@@ -57,11 +64,16 @@ struct Interpreter: Sendable {
             if let existing = best[key], !(existing.rank < rank) { continue }
             best[key] = (rank, order, entry.skill, entry.intent, captures)
         }
-        let candidates = best.values.sorted { lhs, rhs in
+        return best.values.sorted { lhs, rhs in
             lhs.rank != rhs.rank ? rhs.rank < lhs.rank : lhs.order < rhs.order
-        }
+        }.map { Candidate(skill: $0.skill, intent: $0.intent, captures: $0.captures) }
+    }
+
+    /// The answer of the most specific intent that can answer, trying candidates in rank
+    /// order; `nil` when none can.
+    func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int) -> Outcome? {
         let normalized = words.joined(separator: " ")
-        for candidate in candidates {
+        for candidate in candidates(for: words) {
             let skill = skills[candidate.skill]
             let intent = skill.intents[candidate.intent]
             if let outcome = evaluate(
@@ -72,6 +84,29 @@ struct Interpreter: Sendable {
             }
             logger.debug(
                 "\(skill.id):\(intent.line) could not answer \"\(normalized)\"; trying the next candidate")
+        }
+        return nil
+    }
+
+    /// The intent that would answer `words`, found cheaply: the most specific candidate whose
+    /// built-in console function (if any) accepts the words. Console URLs are not fetched (an
+    /// intent with one counts as answering) and answers are not rendered, so this never
+    /// blocks; nil when no intent matches.
+    func match(words: [String], context: BrainContext, now: Date) -> (skill: Skill, intent: SkillIntent)? {
+        let normalized = words.joined(separator: " ")
+        for candidate in candidates(for: words) {
+            let skill = skills[candidate.skill]
+            let intent = skill.intents[candidate.intent]
+            if let console = intent.console, console.url == nil, let function = console.function {
+                let captures = [normalized] + candidate.captures
+                let resolve = { (name: String) in
+                    Self.resolve(name, captures: captures, row: nil, context: context, now: now)
+                }
+                guard let argument = console.argument.render(resolve),
+                    BuiltinFunctions.call(function, argument: argument, context: context) != nil
+                else { continue }
+            }
+            return (skill, intent)
         }
         return nil
     }

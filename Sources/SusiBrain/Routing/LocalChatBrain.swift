@@ -27,10 +27,11 @@ public final class LocalChatBrain: ChatBrain, Sendable {
         try brain.answer(query, context: context())
     }
 
-    /// Whether a skill other than the catch-all matches `text`: then the command is complete
-    /// and the endpointer may stop after a short silence.
+    /// Whether a skill other than the catch-all matches `text` (`Brain.match`: no fetch, no
+    /// rendering): then the command is complete and the endpointer may stop after a short
+    /// silence.
     public func isCompleteCommand(_ text: String) -> Bool {
-        guard let reply = try? brain.answer(text, context: context()), let skill = reply.skill else { return false }
-        return reply.hasAnswer && !catchAllSkills.contains(skill)
+        guard let match = brain.match(text, context: context()) else { return false }
+        return !catchAllSkills.contains(match.skill)
     }
 }

@@ -61,6 +61,9 @@ public protocol ChatBrain: AnyObject {
     func answer(_ query: String) throws -> ChatResponse
     /// Whether `text` already is a whole command that a skill matches fully, so the
     /// endpointer may stop after a short silence.
+    ///
+    /// Asked at several points of every pause, so it must be cheap and must not block: match
+    /// the words (`Brain.match`), never fetch, render or ask a server.
     func isCompleteCommand(_ text: String) -> Bool
 }
 
