@@ -522,6 +522,165 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertGreaterThan(wake.position, 400, "the voice before the wake word was searched, with some lead-in")
     }
 
+    // MARK: State machine
+
+    /// Notes the pipeline's published phase whenever a stage is used.
+    final class PhaseLog {
+        let status: PipelineStatus
+        var seen: [PipelinePhase] = []
+        init(_ status: PipelineStatus) { self.status = status }
+        func note() {
+            let phase = status.phase
+            if seen.last != phase { seen.append(phase) }
+        }
+    }
+
+    final class NotingBrain: ChatBrain {
+        let inner: ScriptedBrain
+        let onAnswer: () -> Void
+        init(_ inner: ScriptedBrain, onAnswer: @escaping () -> Void) {
+            self.inner = inner
+            self.onAnswer = onAnswer
+        }
+        func answer(_ query: String) throws -> ChatResponse {
+            onAnswer()
+            return try inner.answer(query)
+        }
+        func isCompleteCommand(_ text: String) -> Bool { inner.isCompleteCommand(text) }
+    }
+
+    /// Hands out a scripted source's chunks in another format.
+    final class ReformattingSource: AudioSource {
+        let inner: ScriptedSource
+        let convert: (AudioChunk) -> AudioChunk
+        init(_ inner: ScriptedSource, convert: @escaping (AudioChunk) -> AudioChunk) {
+            self.inner = inner
+            self.convert = convert
+        }
+        func read() throws -> AudioChunk? { try inner.read().map(convert) }
+        func readAvailable() throws -> AudioChunk? { try inner.readAvailable().map(convert) }
+    }
+
+    func testThePhaseIsPublishedAsTheInteractionGoes() throws {
+        let status = PipelineStatus()
+        let log = PhaseLog(status)
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+        let sink = RecordingSink()
+        sink.onPlay = { log.note() }
+        let recognizer = ScriptedRecognizer(["what time is it"])
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ReformattingSource(source) { chunk in
+                    log.note()
+                    return chunk
+                }, wake: ScriptedWake(), recognizer: recognizer, brain: NotingBrain(timeBrain) { log.note() },
+                synthesizer: ChunkedSynthesizer(), sink: sink),
+            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 }, status: status)
+        try pipeline.run()
+        XCTAssertEqual(log.seen, [.idle, .listening, .thinking, .speaking, .idle])
+        XCTAssertEqual(status.phase, .idle)
+        XCTAssertEqual(status.audioMs, 300 + 20 + 600 + 800, "the whole input was consumed")
+    }
+
+    func testStopCutsTheSentenceAndEndsTheRun() throws {
+        let status = PipelineStatus()
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800), .noise(5000)])
+        let sink = RecordingSink()
+        sink.onPlay = { if sink.chunks == 2 { status.requestStop() } }
+        let recorder = RecordingEventSink()
+        var attention: [Bool] = []
+        let environment = ScriptedEnvironment()
+        environment.onAttention = { attention.append($0) }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: sink),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
+            status: status)
+        try pipeline.run()
+        XCTAssertEqual(sink.chunks, 2, "the sentence stopped at the next chunk")
+        XCTAssertEqual(sink.interrupted, 1)
+        XCTAssertEqual(Array(recorder.events.map(\.name).suffix(3)), ["speak_start", "speak_end", "idle"])
+        XCTAssertEqual(attention, [true, false], "the music comes back up")
+        XCTAssertGreaterThan(source.chunks.count, 200, "the rest of the input was left unread")
+        XCTAssertEqual(status.phase, .idle)
+    }
+
+    func testStopWhileListeningEndsWithoutAnAnswer() throws {
+        let status = PipelineStatus()
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+        var reads = 0
+        let counting = ReformattingSource(source) { chunk in
+            reads += 1
+            if reads == 30 { status.requestStop() }
+            return chunk
+        }
+        let recorder = RecordingEventSink()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: counting, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: ScriptedEnvironment(), events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
+            status: status)
+        try pipeline.run()
+        XCTAssertEqual(recorder.events.map(\.name), ["ready", "wake", "listening", "idle"])
+        XCTAssertEqual(reads, 30)
+    }
+
+    func testBargeInAfterBargeInIsATransitionNotADeeperCall() throws {
+        // Every answer is cut by "susi stop"; the last one is heard to the end.
+        let brain = ScriptedBrain([
+            "what time is it": [.answer(AnswerAction(expression: "It is ten past four."))],
+            "stop": [.answer(AnswerAction(expression: "Stopping."))],
+        ])
+        let source = ScriptedSource(
+            [.noise(300), .wake, .voice(600), .noise(800)],
+            duringSpeech: [.noise(20), .wake, .voice(300), .noise(700), .noise(20), .wake, .voice(300), .noise(700),
+                .noise(20), .wake, .voice(300), .noise(700)])
+        let recorder = RecordingEventSink()
+        var attention: [Bool] = []
+        let environment = ScriptedEnvironment()
+        environment.onAttention = { attention.append($0) }
+        let sink = RecordingSink()
+        sink.onPlay = { source.speakerTalking = true }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "stop", "stop", "stop"]),
+                brain: brain, synthesizer: ChunkedSynthesizer(), sink: sink),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
+            logger: .silent, clock: { 0 })
+        try pipeline.run()
+        let names = recorder.events.map(\.name)
+        XCTAssertEqual(names.filter { $0 == "wake" }.count, 4)
+        XCTAssertEqual(names.filter { $0 == "transcript" }.count, 4)
+        XCTAssertEqual(sink.interrupted, 3)
+        XCTAssertEqual(names.filter { $0 == "idle" }.count, 1, "one interaction, barged into three times")
+        XCTAssertEqual(names.last, "idle")
+        XCTAssertEqual(attention, [true, false], "the music went down once and came back once")
+    }
+
+    func testPositionsFollowEachChunksFormat() throws {
+        let segments: [Segment] = [.noise(500), .voice(400), .wake, .voice(900), .noise(1500)]
+        let mono = try run(source: ScriptedSource(segments), transcripts: ["what time is it"], brain: timeBrain)
+        // The same audio as 16 kHz stereo: twice the samples per chunk, the same times.
+        let stereo = AudioFormat(sampleRate: 16_000, channels: 2)
+        let recorder = RecordingEventSink()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ReformattingSource(ScriptedSource(segments)) { chunk in
+                    AudioChunk(format: stereo, samples: chunk.samples.flatMap { [$0, $0] })
+                }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: ScriptedEnvironment(), events: recorder,
+            endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        XCTAssertEqual(recorder.events.map(\.name), mono.names)
+        XCTAssertEqual(recorder.events.map(\.audioMs), mono.events.map(\.audioMs))
+        XCTAssertEqual(recorder.events.first { $0.name == "wake" }?.audioMs, 920)
+    }
+
     func testImageURLAnswersAreNotReadOut() {
         XCTAssertEqual(SpokenText.answer("https://example.org/cat.JPG"), "I found an image, but I cannot show it on a speaker.")
         XCTAssertEqual(SpokenText.answer("  Hello there "), "Hello there")
