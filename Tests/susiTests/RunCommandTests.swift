@@ -164,3 +164,59 @@ final class RunCommandTests: XCTestCase {
         XCTAssertGreaterThan(played.count, 22_050)
     }
 }
+
+/// Stopping `susi run` from outside, as systemd does.
+final class RunTerminationTests: XCTestCase {
+    private var cli: CLIRunner!
+
+    override func setUpWithError() throws {
+        cli = try CLIRunner()
+        XCTAssertEqual(try cli.run(["config", "set", "brain.mode", "local"]).status, 0)
+    }
+
+    override func tearDown() { cli.cleanUp() }
+
+    private func events(at path: String) -> [String] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+        }
+    }
+
+    func testSIGTERMWhileSpeakingCutsTheSentenceAndExitsZeroWithinASecond() throws {
+        // "susi, what day is it", then half a minute of quiet room, read at real time.
+        let said = cli.directory + "/said.wav"
+        let spoken = try cli.run(["say", "--voice", "en-us", "susi, what day is it", "--output", said])
+        XCTAssertEqual(spoken.status, 0, spoken.stderr)
+        let speech = try AudioConverter.convert(try WAVFile.read(path: said), to: .speech).samples
+        var seed: UInt32 = 3
+        let input = ([Int16](repeating: 0, count: 16_000) + speech + [Int16](repeating: 0, count: 30 * 16_000)).map { sample in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
+        }
+        let inputPath = cli.directory + "/in.wav"
+        try WAVFile.write(AudioChunk(format: .speech, samples: input), to: inputPath)
+        let eventsPath = cli.directory + "/events.jsonl"
+        let output = cli.directory + "/answer.wav"
+        let process = try cli.start(["run", "--input", inputPath, "--output", output, "--events", eventsPath, "--realtime"])
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !events(at: eventsPath).contains("speak_start") { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(events(at: eventsPath).last, "speak_start", "the answer is being spoken")
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(signalled)
+        XCTAssertEqual(process.terminationReason, .exit, "not killed by the signal")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertLessThan(took, 1.0, "stopped within a second")
+        XCTAssertEqual(Array(events(at: eventsPath).suffix(3)), ["speak_start", "speak_end", "idle"])
+        // The answer file was closed properly, with the cut sentence in it.
+        let answer = try WAVFile.read(path: output)
+        XCTAssertGreaterThan(answer.samples.count, 0)
+        XCTAssertLessThan(answer.milliseconds, 1_500, "not the whole sentence")
+    }
+}
