@@ -28,12 +28,11 @@ public final class PortAudioCapture {
     ///   - sampleRate: Hz; `nil` uses the device's default rate.
     ///   - channels: interleaved channels to record.
     ///   - bufferMilliseconds: how much unread audio the ring buffer holds before dropping.
-    ///   - historyMilliseconds: how much already-read audio `history` can return.
     /// - Throws: `audio-invalid-format`, `audio-no-device` or `audio-device-failed` with
     ///   PortAudio's reason.
     public init(
         session: PortAudioSession, device: AudioDevice, sampleRate: Int? = nil, channels: Int = 1,
-        bufferMilliseconds: Int = 2_000, historyMilliseconds: Int = 0, logger: Logger = .silent
+        bufferMilliseconds: Int = 2_000, logger: Logger = .silent
     ) throws(AudioError) {
         let format = AudioFormat(sampleRate: sampleRate ?? device.defaultSampleRate, channels: channels)
         try format.validate()
@@ -44,9 +43,7 @@ public final class PortAudioCapture {
         self.device = device
         self.format = format
         context = CaptureContext(
-            ring: RingBuffer(
-                capacity: format.frames(milliseconds: max(bufferMilliseconds, 100)) * channels,
-                historyCapacity: format.frames(milliseconds: max(historyMilliseconds, 0)) * channels),
+            ring: RingBuffer(capacity: format.frames(milliseconds: max(bufferMilliseconds, 100)) * channels),
             channels: channels)
         let userData = Unmanaged.passUnretained(context).toOpaque()
         stream = try session.openStream(
@@ -114,12 +111,6 @@ public final class PortAudioCapture {
     public func readAvailable(maxFrames: Int = .max) -> AudioChunk {
         let samples = context.ring.read(maxCount: max(maxFrames, 0).multipliedReportingOverflow(by: format.channels).partialValue, multiple: format.channels)
         return AudioChunk(format: format, samples: samples)
-    }
-
-    /// The last `frames` frames already returned by `read`, oldest first (at most
-    /// `historyMilliseconds` worth).
-    public func history(frames: Int) -> AudioChunk {
-        AudioChunk(format: format, samples: context.ring.history(max(frames, 0) * format.channels))
     }
 
     /// Drops everything recorded but not yet read, e.g. audio captured while the speaker talked.

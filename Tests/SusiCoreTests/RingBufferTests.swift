@@ -47,24 +47,18 @@ final class RingBufferTests: XCTestCase {
         XCTAssertEqual(ring.available, 1)
     }
 
-    func testHistoryHoldsRecentlyReadSamplesThatTheWriterCannotOverwrite() {
-        let ring = RingBuffer(capacity: 4, historyCapacity: 6)
-        XCTAssertEqual(ring.history(3), [])
+    func testTheWriterUsesAllRoomThatHasBeenRead() {
+        let ring = RingBuffer(capacity: 4)
         ring.write([1, 2, 3, 4])
         XCTAssertEqual(ring.read(maxCount: 2), [1, 2])
-        XCTAssertEqual(ring.history(5), [1, 2], "only what has been read")
         XCTAssertEqual(ring.read(maxCount: 2), [3, 4])
-        // The writer fills all unread room; the read samples must survive as history.
         XCTAssertTrue(ring.write([5, 6, 7, 8]))
         XCTAssertFalse(ring.write([9]))
-        XCTAssertEqual(ring.history(4), [1, 2, 3, 4])
         XCTAssertEqual(ring.read(maxCount: 4), [5, 6, 7, 8])
         XCTAssertTrue(ring.write([9, 10, 11]))
         XCTAssertEqual(ring.discardAll(), 3)
         XCTAssertEqual(ring.available, 0)
-        XCTAssertEqual(ring.history(6), [6, 7, 8, 9, 10, 11])
-        XCTAssertEqual(ring.history(100), [6, 7, 8, 9, 10, 11], "capped at historyCapacity")
-        XCTAssertEqual(ring.history(2), [10, 11])
+        XCTAssertEqual(ring.readPosition, 11)
     }
 
     func testZeroCapacityDropsEverything() {
@@ -76,7 +70,7 @@ final class RingBufferTests: XCTestCase {
     }
 
     func testConcurrentProducerAndConsumerSeeEverySampleInOrder() {
-        let ring = RingBuffer(capacity: 1_000, historyCapacity: 300)
+        let ring = RingBuffer(capacity: 1_000)
         let total = 2_000_000
         let producerDone = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -104,12 +98,7 @@ final class RingBufferTests: XCTestCase {
                 mismatches += 1
             }
             received += count
-            if count > 0 {
-                let history = ring.history(300)
-                if let last = history.last, last != Int16(truncatingIfNeeded: received - 1) { mismatches += 1 }
-            } else {
-                sched_yield()
-            }
+            if count == 0 { sched_yield() }
         }
         producerDone.wait()
         XCTAssertEqual(received, total)

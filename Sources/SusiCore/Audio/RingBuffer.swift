@@ -1,27 +1,23 @@
 import Synchronization
 
-/// A lock-free single-producer, single-consumer ring buffer of int16 samples that also keeps
-/// recently read samples available as history.
+/// A lock-free single-producer, single-consumer ring buffer of int16 samples.
 ///
-/// One thread (the audio callback) calls `write`; one other thread calls `read`, `history`,
+/// One thread (the audio callback) calls `write`; one other thread calls `read`,
 /// `discardAll` and `available`. `write` never allocates, locks or waits, so it is safe on a
 /// real-time audio thread. A write that does not fit is dropped whole (so interleaved frames
 /// stay aligned) and counted in `overflowCount`.
 ///
-/// The buffer reserves `historyCapacity` samples behind the read position that the writer will
-/// not overwrite, so the consumer can look back at what it has already read (the wake word
-/// needs the audio just before it was detected).
+/// Recent audio already read is not kept here: the voice pipeline keeps the one history of its
+/// input (`AudioHistory`), whatever the source.
 ///
 /// It is `@unchecked Sendable` because its storage is shared between exactly two threads
 /// whose regions never overlap: the producer only writes slots in the free region
-/// `[writeIndex, readIndex - historyCapacity + capacity)`, the consumer only reads slots in
-/// `[readIndex - historyCapacity, writeIndex)`, and each side publishes its index with a
+/// `[writeIndex, readIndex + capacity)`, the consumer only reads slots in
+/// `[readIndex, writeIndex)`, and each side publishes its index with a
 /// release store that the other side acquires before touching the slots.
 public final class RingBuffer: @unchecked Sendable {
     /// Samples that can be held unread.
     public let capacity: Int
-    /// Already-read samples kept for `history`.
-    public let historyCapacity: Int
 
     private let storage: UnsafeMutableBufferPointer<Int16>
     /// Total samples ever written; only the producer stores it.
@@ -30,13 +26,12 @@ public final class RingBuffer: @unchecked Sendable {
     private let readIndex = Atomic<Int>(0)
     private let overflows = Atomic<Int>(0)
 
-    /// Preallocates room for `capacity` unread samples plus `historyCapacity` samples of history.
+    /// Preallocates room for `capacity` unread samples.
     ///
-    /// Negative arguments are treated as zero; a zero capacity drops every write.
-    public init(capacity: Int, historyCapacity: Int = 0) {
+    /// A negative capacity is treated as zero; a zero capacity drops every write.
+    public init(capacity: Int) {
         self.capacity = max(capacity, 0)
-        self.historyCapacity = max(historyCapacity, 0)
-        storage = .allocate(capacity: max(self.capacity + self.historyCapacity, 1))
+        storage = .allocate(capacity: max(self.capacity, 1))
         storage.initialize(repeating: 0)
     }
 
@@ -44,7 +39,7 @@ public final class RingBuffer: @unchecked Sendable {
         storage.deallocate()
     }
 
-    /// Total slots, unread plus history.
+    /// Total slots.
     private var slots: Int { storage.count }
 
     // MARK: Producer
@@ -123,23 +118,7 @@ public final class RingBuffer: @unchecked Sendable {
         }
     }
 
-    /// The last `count` samples already read, oldest first; fewer when less has been read or
-    /// `count` exceeds `historyCapacity`.
-    ///
-    /// Consumer thread only.
-    public func history(_ count: Int) -> [Int16] {
-        let read = readIndex.load(ordering: .relaxed)
-        let length = min(max(count, 0), historyCapacity, read)
-        guard length > 0 else { return [] }
-        return [Int16](unsafeUninitializedCapacity: length) { buffer, initialized in
-            if let destination = buffer.baseAddress {
-                copy(from: read - length, count: length, to: destination)
-            }
-            initialized = length
-        }
-    }
-
-    /// Marks every unread sample as read (they become history) and returns how many there were.
+    /// Marks every unread sample as read and returns how many there were.
     ///
     /// Consumer thread only.
     @discardableResult
