@@ -158,8 +158,13 @@ final class RunCommandTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.2)
         }
         XCTAssertEqual(spoken, ["Dinner is ready"], "said by the pipeline, on the device it already has open")
+        let signalled = Date()
         process.terminate()
         process.waitUntilExit()
+        // SIGTERM with the microphone open: the loop ends, server and player stop, exit 0.
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), 1.0)
         let played = (try? Data(contentsOf: URL(fileURLWithPath: alsa + "/out.raw"))) ?? Data()
         XCTAssertGreaterThan(played.count, 22_050)
     }
