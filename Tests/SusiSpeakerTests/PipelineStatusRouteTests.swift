@@ -2,8 +2,8 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
-import Synchronization
 import SusiTestSupport
+import Synchronization
 import XCTest
 
 @testable import SusiSpeaker
