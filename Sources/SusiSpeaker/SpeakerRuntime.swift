@@ -160,6 +160,12 @@ public final class SpeakerRuntime {
         services.stop()
     }
 
+    /// `shutdown()` as a closure for another thread: for a process that must end before
+    /// `run()` returns (a stage that cannot be cut, such as a brain request in flight).
+    public var shutdownHandler: @Sendable () -> Void {
+        { [services] in services.stop() }
+    }
+
     // MARK: Wiring
 
     /// The one place the voice pipeline is built: its stages, events, voice, actions and

@@ -46,9 +46,17 @@ enum RunCommand: Command {
         // the server and the player (everything it keeps is saved as it changes), and the
         // command returns: exit status 0.
         let stop = runtime.stopHandler
+        let shutdown = runtime.shutdownHandler
         let watch = TerminationWatch {
             logger.info("stopping")
             stop()
+            // The pipeline stops within a chunk of audio, but a brain request in flight cannot
+            // be cut: the process still ends within a second, with the same things stopped.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(800)) {
+                shutdown()
+                logger.warning("the pipeline did not stop in time; exiting")
+                _exit(0)
+            }
         }
         defer { withExtendedLifetime(watch) {} }
         try runtime.run()

@@ -1,5 +1,8 @@
 import Foundation
 import SusiAudio
+import SusiServer
+import SusiTestSupport
+import Synchronization
 import XCTest
 
 @testable import SusiCore
@@ -188,8 +191,8 @@ final class RunTerminationTests: XCTestCase {
         }
     }
 
-    func testSIGTERMWhileSpeakingCutsTheSentenceAndExitsZeroWithinASecond() throws {
-        // "susi, what day is it", then half a minute of quiet room, read at real time.
+    /// "susi, what day is it", then half a minute of quiet room, as a WAV file.
+    private func request() throws -> String {
         let said = cli.directory + "/said.wav"
         let spoken = try cli.run(["say", "--voice", "en-us", "susi, what day is it", "--output", said])
         XCTAssertEqual(spoken.status, 0, spoken.stderr)
@@ -201,6 +204,51 @@ final class RunTerminationTests: XCTestCase {
         }
         let inputPath = cli.directory + "/in.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: input), to: inputPath)
+        return inputPath
+    }
+
+    /// Counts the requests a loopback server got.
+    final class Requests: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var total: Int { count.withLock { $0 } }
+    }
+
+    func testSIGTERMWhileTheBrainIsAskedStillExitsZeroWithinASecond() throws {
+        // A SUSI server that takes three seconds to answer: the request cannot be cut.
+        let requests = Requests()
+        let (server, base) = try startServer { router in
+            router.get("/susi/chat.json") { _ in
+                requests.add()
+                Thread.sleep(forTimeInterval: 3)
+                return .json(object: ["answers": []])
+            }
+        }
+        defer { server.stop() }
+        for (key, value) in [("brain.mode", "remote"), ("brain.server", base)] {
+            XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
+        }
+        let inputPath = try request()
+        let eventsPath = cli.directory + "/events.jsonl"
+        let process = try cli.start(["run", "--input", inputPath, "--output", cli.directory + "/answer.wav", "--events", eventsPath, "--realtime"])
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, requests.total == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(requests.total, 1, "the brain is being asked")
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "not killed by the signal")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), 1.0, "stopped within a second")
+        XCTAssertFalse(events(at: eventsPath).contains("answer"), "it did not wait for the answer")
+    }
+
+    func testSIGTERMWhileSpeakingCutsTheSentenceAndExitsZeroWithinASecond() throws {
+        let inputPath = try request()
         let eventsPath = cli.directory + "/events.jsonl"
         let output = cli.directory + "/answer.wav"
         let process = try cli.start(["run", "--input", inputPath, "--output", output, "--events", eventsPath, "--realtime"])
