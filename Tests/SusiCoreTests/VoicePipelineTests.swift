@@ -681,6 +681,45 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(recorder.events.first { $0.name == "wake" }?.audioMs, 920)
     }
 
+    /// Keeps every third sample: a 48 kHz stream whose samples come in threes is 16 kHz again.
+    final class ThirdsConverter: SampleRateConverter {
+        private var phase = 0
+        func process(_ input: [Float]) -> [Float] {
+            var output: [Float] = []
+            for sample in input {
+                if phase == 0 { output.append(sample) }
+                phase = (phase + 1) % 3
+            }
+            return output
+        }
+        func flush() -> [Float] { [] }
+    }
+
+    func testChunksAtAnotherRateAreResampledAndPlacedByTime() throws {
+        let segments: [Segment] = [.noise(500), .voice(400), .wake, .voice(900), .noise(1500)]
+        let mono = try run(source: ScriptedSource(segments), transcripts: ["what time is it"], brain: timeBrain)
+        let fast = AudioFormat(sampleRate: 48_000, channels: 1)
+        let endpointing = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500)
+        func pipeline(resampler: SampleRateConverterMaker?, events: RecordingEventSink) -> VoicePipeline {
+            VoicePipeline(
+                stages: .init(
+                    source: ReformattingSource(ScriptedSource(segments)) { chunk in
+                        AudioChunk(format: fast, samples: chunk.samples.flatMap { [$0, $0, $0] })
+                    }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                    synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+                environment: ScriptedEnvironment(), events: events, endpointing: endpointing, logger: .silent, clock: { 0 },
+                resampler: resampler)
+        }
+        let recorder = RecordingEventSink()
+        try pipeline(resampler: { _, _ in ThirdsConverter() }, events: recorder).run()
+        XCTAssertEqual(recorder.events.map(\.name), mono.names)
+        XCTAssertEqual(recorder.events.map(\.audioMs), mono.events.map(\.audioMs), "48 kHz chunks count at 48 kHz")
+        // Without a resampler such input cannot be heard: the source's format is the error.
+        XCTAssertThrowsError(try pipeline(resampler: nil, events: RecordingEventSink()).run()) { error in
+            XCTAssertEqual((error as? AudioError)?.code, "audio-invalid-format")
+        }
+    }
+
     func testImageURLAnswersAreNotReadOut() {
         XCTAssertEqual(SpokenText.answer("https://example.org/cat.JPG"), "I found an image, but I cannot show it on a speaker.")
         XCTAssertEqual(SpokenText.answer("  Hello there "), "Hello there")
