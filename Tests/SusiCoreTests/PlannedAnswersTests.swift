@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import SusiCore
@@ -8,9 +9,10 @@ final class PlannedAnswersTests: XCTestCase {
     private var path: String { directory + "/timers.json" }
 
     /// A clock the test moves by hand.
-    final class ManualClock: @unchecked Sendable {
-        var now = Date(timeIntervalSince1970: 1_800_000_000)
-        func advance(_ seconds: TimeInterval) { now = now.addingTimeInterval(seconds) }
+    final class ManualClock: Sendable {
+        private let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        var now: Date { time.withLock { $0 } }
+        func advance(_ seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
     }
 
     override func tearDown() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Hands every event to several sinks, in order.
 public struct FanOutEventSink: EventSink {
@@ -13,11 +14,13 @@ public struct FanOutEventSink: EventSink {
 
 /// Remembers the last thing said and the skill that said it, for "say that again" and for
 /// the voice-side skill features ("rate this skill").
-public final class ConversationMemory: EventSink, @unchecked Sendable {
-    // @unchecked: the fields are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var answer: String?
-    private var skill: String?
+public final class ConversationMemory: EventSink {
+    private struct Remembered {
+        var answer: String?
+        var skill: String?
+    }
+
+    private let remembered = Mutex(Remembered())
     private let ignoredSkills: Set<String>
 
     /// Answers of `ignoredSkills` (those that talk about other skills) do not change `lastSkill`.
@@ -26,35 +29,25 @@ public final class ConversationMemory: EventSink, @unchecked Sendable {
     }
 
     public func emit(_ event: PipelineEvent) {
-        lock.lock()
-        defer { lock.unlock() }
         switch event.kind {
         case .answer(_, _, let answeringSkill) where !ignoredSkills.contains(answeringSkill ?? ""):
-            skill = answeringSkill
-        case .speakStart(let text): answer = text
+            remembered.withLock { $0.skill = answeringSkill }
+        case .speakStart(let text): remembered.withLock { $0.answer = text }
         default: break
         }
     }
 
     /// The last words spoken, if any.
-    public var lastAnswer: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return answer
-    }
+    public var lastAnswer: String? { remembered.withLock { $0.answer } }
 
     /// The skill that gave the last answer, when known.
-    public var lastSkill: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return skill
-    }
+    public var lastSkill: String? { remembered.withLock { $0.skill } }
 }
 
 /// Prints the conversation for people: what was heard, understood and answered.
-public final class ConversationPrinter: EventSink, @unchecked Sendable {
-    // @unchecked: writes go through `lock`.
-    private let lock = NSLock()
+public final class ConversationPrinter: EventSink {
+    /// Held while writing, so lines from several threads do not interleave.
+    private let writing = Mutex(())
     private let write: @Sendable (String) -> Void
 
     /// `write` receives one line at a time (without newline).
@@ -73,8 +66,6 @@ public final class ConversationPrinter: EventSink, @unchecked Sendable {
         default: line = nil
         }
         guard let line else { return }
-        lock.lock()
-        write(line)
-        lock.unlock()
+        writing.withLock { _ in write(line) }
     }
 }

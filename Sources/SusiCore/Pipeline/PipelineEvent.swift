@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One event of the `--events` JSON Lines contract (DESIGN.md, "Event contract").
 ///
@@ -92,39 +93,28 @@ public protocol EventSink: Sendable {
 }
 
 /// Writes events as JSON Lines to a file handle, one unbuffered write per line.
-public final class JSONLinesEventSink: EventSink, @unchecked Sendable {
-    // @unchecked: the handle is only touched while holding `lock`.
-    private let lock = NSLock()
-    private let handle: FileHandle
+public final class JSONLinesEventSink: EventSink {
+    /// Lines from several threads are written whole, one after the other.
+    private let handle: Mutex<FileHandle>
 
-    public init(handle: FileHandle) { self.handle = handle }
+    public init(handle: FileHandle) { self.handle = Mutex(handle) }
 
     public func emit(_ event: PipelineEvent) {
         let line = Data((event.jsonLine + "\n").utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(line)
+        handle.withLock { $0.write(line) }
     }
 }
 
 /// Keeps events in memory; for tests and for `make demo`'s transcript.
-public final class RecordingEventSink: EventSink, @unchecked Sendable {
-    // @unchecked: `stored` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var stored: [PipelineEvent] = []
+public final class RecordingEventSink: EventSink {
+    private let stored = Mutex<[PipelineEvent]>([])
 
     public init() {}
 
     public func emit(_ event: PipelineEvent) {
-        lock.lock()
-        stored.append(event)
-        lock.unlock()
+        stored.withLock { $0.append(event) }
     }
 
     /// Everything emitted so far, in order.
-    public var events: [PipelineEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    public var events: [PipelineEvent] { stored.withLock { $0 } }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Answers to say later (timers, SUSI's planned answers), kept in a state file so a restart
 /// loses none.
 ///
 /// Times come from `clock`, so file runs can follow their audio. Thread-safe.
-public final class PlannedAnswers: @unchecked Sendable {
+public final class PlannedAnswers: Sendable {
     /// One answer waiting for its time.
     public struct Entry: Codable, Sendable, Equatable {
         /// What to say when it is due.
@@ -15,13 +16,17 @@ public final class PlannedAnswers: @unchecked Sendable {
         public var created: Date
     }
 
-    // @unchecked: `entries` is only touched while holding `lock`.
-    private let lock = NSLock()
+    private struct Book {
+        /// Still to come, soonest first.
+        var entries: [Entry]
+        /// Entries that came due while the speaker was off, to be announced late, once.
+        var missed: [Entry]
+    }
+
     private let path: String
     private let clock: @Sendable () -> Date
-    private var entries: [Entry]
-    /// Entries that came due while the speaker was off, to be announced late, once.
-    private var missed: [Entry]
+    /// Held while the file is written too, so saves happen in the order of the changes.
+    private let book: Mutex<Book>
 
     /// Loads the state file (a missing or unreadable one means no entries; the latter is
     /// reported by `loadProblem`).
@@ -35,8 +40,8 @@ public final class PlannedAnswers: @unchecked Sendable {
             loaded = (try? decoder.decode([Entry].self, from: data)) ?? []
         }
         let now = clock()
-        missed = loaded.filter { $0.due <= now }
-        entries = loaded.filter { $0.due > now }.sorted { $0.due < $1.due }
+        book = Mutex(Book(
+            entries: loaded.filter { $0.due > now }.sorted { $0.due < $1.due }, missed: loaded.filter { $0.due <= now }))
     }
 
     /// Plans `text` for `delayMs` milliseconds from now.
@@ -52,7 +57,7 @@ public final class PlannedAnswers: @unchecked Sendable {
     }
 
     /// What is still to come, soonest first.
-    public var pending: [Entry] { lock.withLock { entries } }
+    public var pending: [Entry] { book.withLock { $0.entries } }
 
     /// Cancels the entry due soonest; returns it, or nil when none was pending.
     @discardableResult
@@ -70,12 +75,12 @@ public final class PlannedAnswers: @unchecked Sendable {
     public func takeDue() throws(ConfigError) -> [String] {
         let now = clock()
         var texts: [String] = []
-        let late = lock.withLock { () -> [Entry] in
-            defer { missed = [] }
-            return missed
+        let late = book.withLock { book -> [Entry] in
+            defer { book.missed = [] }
+            return book.missed
         }
         texts += late.map { "While I was off, this came due: \($0.text)" }
-        guard lock.withLock({ entries.first.map { $0.due <= now } ?? false }) || !late.isEmpty else { return texts }
+        guard book.withLock({ $0.entries.first.map { $0.due <= now } ?? false }) || !late.isEmpty else { return texts }
         try change { entries in
             texts += entries.filter { $0.due <= now }.map(\.text)
             entries.removeAll { $0.due <= now }
@@ -106,16 +111,16 @@ public final class PlannedAnswers: @unchecked Sendable {
 
     /// Applies `body` to the entries and saves them; nothing changes when saving fails.
     private func change(_ body: (inout [Entry]) -> Void) throws(ConfigError) {
-        lock.lock()
-        defer { lock.unlock() }
-        var updated = entries
-        body(&updated)
-        updated.sort { $0.due < $1.due }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(updated + missed)) ?? Data("[]".utf8)
-        try ConfigStore.writeAtomically(data, to: path)
-        entries = updated
+        try book.withLock { (book: inout Book) throws(ConfigError) in
+            var updated = book.entries
+            body(&updated)
+            updated.sort { $0.due < $1.due }
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = (try? encoder.encode(updated + book.missed)) ?? Data("[]".utf8)
+            try ConfigStore.writeAtomically(data, to: path)
+            book.entries = updated
+        }
     }
 }
