@@ -40,7 +40,7 @@ var swiftTargets: [Target] = [
     .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer", "SusiTestSupport"]),
     .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet", "SusiTestSupport"]),
     .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiTestSupport"]),
-    .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer"]),
+    .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer", "SusiTestSupport"]),
     .testTarget(
         name: "SusiSpeakerTests",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiTestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import SusiCore
 import SusiPlayer
+import SusiTestSupport
 import XCTest
 
 /// Runs the real mpv with `--ao=null` on WAV files written by the test, and checks through
@@ -71,16 +72,6 @@ final class MPVPlayerTests: XCTestCase {
             let end = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: end)...].split(separator: " ").first.map(String.init)
-    }
-
-    /// Polls `condition` every 20 ms for up to `timeout` seconds.
-    private func eventually(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if try condition() { return true }
-            usleep(20_000)
-        } while Date() < deadline
-        return try condition()
     }
 
     private func isAlive(_ pid: Int32) -> Bool {
