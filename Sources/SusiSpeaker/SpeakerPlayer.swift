@@ -15,6 +15,8 @@ public final class SpeakerPlayer: Sendable {
     private struct State {
         var player: Player?
         var isShutDown = false
+        /// The player was made under `player.*` settings that have changed since.
+        var isStale = false
     }
 
     private let state = Mutex(State())
@@ -47,9 +49,11 @@ public final class SpeakerPlayer: Sendable {
         state.withLock { $0.player }
     }
 
-    /// The player, made now if needed.
+    /// The player, made now if needed (or made anew, when `reconfigure()` was called and
+    /// nothing is loaded).
     /// - Throws: `PlayerError` `.startFailed` after `shutdown()`.
     public func player() throws(PlayerError) -> Player {
+        retireIfStale()
         let made: Player? = state.withLock { state in
             guard !state.isShutDown else { return nil }
             if let player = state.player { return player }
@@ -59,6 +63,26 @@ public final class SpeakerPlayer: Sendable {
         }
         guard let made else { throw PlayerError(.startFailed, "the speaker is shutting down") }
         return made
+    }
+
+    /// The player settings (`player.command`, `player.args`) have changed: the player is made
+    /// anew with them (`make` is called again) as soon as nothing is loaded in it, now or at a
+    /// later use, so music that plays is not cut.
+    public func reconfigure() {
+        state.withLock { $0.isStale = $0.player != nil }
+        retireIfStale()
+    }
+
+    /// Drops a stale player when nothing is loaded in it; its state is asked without the lock.
+    private func retireIfStale() {
+        guard let stale = state.withLock({ $0.isStale ? $0.player : nil }), stale.state == .idle else { return }
+        let retired = state.withLock { state -> Player? in
+            guard state.isStale, let player = state.player, player === stale else { return nil }
+            state.player = nil
+            state.isStale = false
+            return player
+        }
+        retired?.shutdown()
     }
 
     /// Stops the player process, if one was started; later calls do nothing.

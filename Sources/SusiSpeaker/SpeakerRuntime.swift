@@ -49,7 +49,8 @@ public final class SpeakerRuntime {
     private let planned: PlannedAnswers
     private let announcements = Announcements()
     private let dispatcher: ActionDispatcher
-    private let brain: any ChatBrain & Sendable
+    private let brain: CurrentChatBrain
+    private let observer: SpeakerConfigObserver
     private let models: String
     private let fileSource: WAVFileSource?
     private let file: WAVFileSink?
@@ -110,7 +111,13 @@ public final class SpeakerRuntime {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
-        brain = Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
+        @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {
+            Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
+        }
+        let brain = CurrentChatBrain(makeBrain(config))
+        self.brain = brain
+        observer = SpeakerConfigObserver(
+            live: live, brain: brain, makeBrain: makeBrain, player: player, logger: logger.child("config"))
 
         // The input first: an unreadable file is reported before any device is opened.
         do {
@@ -169,7 +176,9 @@ public final class SpeakerRuntime {
     // MARK: Wiring
 
     /// The one place the voice pipeline is built: its stages, events, voice, actions and
-    /// what it says unasked (timers, announcements).
+    /// what it says unasked (timers, announcements). The config observer is updated when an
+    /// interaction begins and between chunks while idle, so config changes take effect on the
+    /// next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = live.current
         let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))

@@ -8,7 +8,8 @@ enum ConfigCommand: Command {
     static let usage = """
           susi config path              print the config file's path
           susi config show              print the whole config (defaults filled in)
-          susi config keys              list every key with its meaning and allowed values
+          susi config keys              list every key with its meaning and allowed values (and
+                                        whether a running susi run needs a restart to use it)
           susi config get KEY           print one value, e.g. tts.voice
           susi config set KEY VALUE     validate and save one value
           susi config validate [FILE]   check a config file (default: the current one)
@@ -30,7 +31,8 @@ enum ConfigCommand: Command {
             let defaults = Config()
             for key in ConfigSchema.keys {
                 context.print("\(key.name) = \(key.value(in: defaults).description.debugDescriptionIfEmpty)")
-                context.print("    \(key.summary); \(key.allowed)")
+                let restart = key.needsRestart ? "; susi run uses a change after a restart" : ""
+                context.print("    \(key.summary); \(key.allowed)\(restart)")
             }
         case "get":
             let name = try arguments.required("KEY")

@@ -57,6 +57,22 @@ final class ConfigCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["config", "get", "tts.rate"]).stdout, "210\n", "a rejected set changes nothing")
     }
 
+    func testKeysMarkThoseThatNeedARestart() throws {
+        let result = try cli.run(["config", "keys"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func description(of key: String) -> String? {
+            lines.firstIndex { $0.hasPrefix(key + " = ") }.map { lines[$0 + 1] }
+        }
+        for key in ["setup.port", "audio.input"] {
+            XCTAssertTrue(description(of: key)?.hasSuffix("after a restart") == true, "\(key) is marked")
+        }
+        for key in ["brain.mode", "tts.voice", "room"] {
+            let text = try XCTUnwrap(description(of: key), "\(key) is listed")
+            XCTAssertFalse(text.contains("restart"), "\(key) is live: \(text)")
+        }
+    }
+
     func testValidateReportsPositionOfBrokenJSON() throws {
         let path = cli.directory + "/broken.json"
         try Data("{\n  \"room\": \"Kitchen\",\n  \"tts\": {\"voice\" \"en-gb\"}\n}\n".utf8).write(to: URL(fileURLWithPath: path))

@@ -17,4 +17,13 @@ final class ReadmeTests: XCTestCase {
         }
         XCTAssertTrue(text.contains("make demo") && text.contains("make test"))
     }
+
+    /// The config table says which keys `susi run` uses only after a restart, and no others.
+    func testRestartKeysAreMarkedInTheTable() throws {
+        let rows = try readme().split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for key in ConfigSchema.keys {
+            guard let row = rows.first(where: { $0.contains("`\(key.name)`") }) else { continue }
+            XCTAssertEqual(row.contains("(restart)"), key.needsRestart, "README row of \(key.name): \(row)")
+        }
+    }
 }

@@ -57,6 +57,9 @@ public struct ConfigKey: Sendable {
 
     /// This key's value in `config`.
     public func value(in config: Config) -> ConfigValue { read(config) }
+
+    /// Whether a running speaker uses a new value only after a restart (`ConfigSchema.restartKeys`).
+    public var needsRestart: Bool { ConfigSchema.restartKeys.contains(name) }
 }
 
 /// The list of every config key, with typed bindings to `Config`.
@@ -128,6 +131,15 @@ public enum ConfigSchema {
     /// The key named `name`, if there is one.
     public static func key(named name: String) -> ConfigKey? {
         keys.first { $0.name == name }
+    }
+
+    /// The keys `susi run` reads only when it starts: the setup server's socket and the sound
+    /// devices, which are opened once. Every other key takes effect on the next interaction.
+    public static let restartKeys: Set<String> = ["setup.port", "setup.bind", "audio.input", "audio.output"]
+
+    /// The keys whose values differ between `old` and `new`, in `keys` order.
+    public static func changedKeys(from old: Config, to new: Config) -> [ConfigKey] {
+        keys.filter { $0.value(in: old) != $0.value(in: new) }
     }
 
     // MARK: Field kinds
