@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import SusiCore
+
 /// Runs the built `susi` binary in a scratch config directory and captures what it prints.
 struct CLIRunner {
     struct Result {
@@ -72,5 +74,29 @@ struct CLIRunner {
 
     func cleanUp() {
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+extension CLIRunner {
+    /// A WAV file of "susi, <text>" for each text, said by `susi say` (eSpeak NG en-us), with
+    /// `gapMs` of silence before each and after the last, then `tailMs` more, under a faint
+    /// noise floor (as a quiet room has).
+    func spokenRequests(_ texts: [String], gapMs: Int = 2500, tailMs: Int) throws -> String {
+        var samples = [Int16](repeating: 0, count: gapMs * 16)
+        let said = directory + "/said.wav"
+        for text in texts {
+            XCTAssertEqual(try run(["say", "--voice", "en-us", "susi, \(text)", "-o", said]).status, 0)
+            samples += try AudioConverter.convert(try WAVFile.read(path: said), to: .speech).samples
+            samples += [Int16](repeating: 0, count: gapMs * 16)
+        }
+        samples += [Int16](repeating: 0, count: tailMs * 16)
+        var seed: UInt32 = 3
+        let noisy = samples.map { sample -> Int16 in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
+        }
+        let path = directory + "/requests-\(UUID().uuidString).wav"
+        try WAVFile.write(AudioChunk(format: .speech, samples: noisy), to: path)
+        return path
     }
 }

@@ -44,24 +44,8 @@ final class PlayerRunTests: XCTestCase {
         XCTAssertEqual(try cli.run(["config", "set", "player.args", args]).status, 0)
     }
 
-    /// "susi, <request>" for each request, eSpeak NG en-us, with gaps and a faint noise floor.
     private func requests(_ texts: [String], gapMs: Int = 2500, tailMs: Int) throws -> String {
-        var samples = [Int16](repeating: 0, count: gapMs * 16)
-        let said = cli.directory + "/said.wav"
-        for text in texts {
-            XCTAssertEqual(try cli.run(["say", "--voice", "en-us", "susi, \(text)", "-o", said]).status, 0)
-            samples += try AudioConverter.convert(try WAVFile.read(path: said), to: .speech).samples
-            samples += [Int16](repeating: 0, count: gapMs * 16)
-        }
-        samples += [Int16](repeating: 0, count: tailMs * 16)
-        var seed: UInt32 = 3
-        let noisy = samples.map { sample -> Int16 in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
-        }
-        let path = cli.directory + "/requests-\(UUID().uuidString).wav"
-        try WAVFile.write(AudioChunk(format: .speech, samples: noisy), to: path)
-        return path
+        try cli.spokenRequests(texts, gapMs: gapMs, tailMs: tailMs)
     }
 
     private func events(_ output: String) throws -> [[String: Any]] {
