@@ -11,11 +11,15 @@ public final class SetupServer: Sendable {
     private let retry: PendingLoginRetry
 
     /// A server on `port` and `host` (default `setup.port` and `setup.bind`); nothing listens
-    /// before `start()`.
-    public init(store: ConfigStore, control: any SpeakerControl, port: UInt16? = nil, host: String? = nil, logger: Logger) {
+    /// before `start()`. `live` is the daemon's live config, which the routes then read and
+    /// change (nil: the service checks the file on every request).
+    public init(
+        store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, port: UInt16? = nil,
+        host: String? = nil, logger: Logger
+    ) {
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         service = SetupService(
-            store: store, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
+            store: store, live: live, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
             version: Assembly.version, logger: logger)
         server = service.makeServer(port: port, host: host)
         retry = PendingLoginRetry(account: account)

@@ -215,7 +215,7 @@ public final class SpeakerRuntime {
         let control = StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
             logger: logger.child("control"), speaker: { announcements.add($0) }, pipeline: status)
-        let setup = SetupServer(store: store, control: control, logger: logger)
+        let setup = SetupServer(store: store, live: live, control: control, logger: logger)
         do {
             try setup.start()
             logger.info("setup/control server on port \(setup.server.port.map(String.init) ?? "?")")

@@ -1,6 +1,8 @@
 import Foundation
 import SusiCore
+import SusiNet
 import SusiPlayer
+import SusiServer
 import Synchronization
 import XCTest
 
@@ -58,8 +60,8 @@ final class SpeakerConfigObserverTests: XCTestCase {
 
     /// An observer over the scratch config (looked at on every read), with brains and players
     /// that record how often they were made.
-    private func rig() throws -> Rig {
-        let live = try LiveConfig(store: scratch.store, interval: 0) { error in XCTFail("\(error)") }
+    private func rig(interval: TimeInterval = 0) throws -> Rig {
+        let live = try LiveConfig(store: scratch.store, interval: interval) { error in XCTFail("\(error)") }
         let made = Recorder<String>()
         @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {
             made.add(config.brain.mode)
@@ -153,5 +155,32 @@ final class SpeakerConfigObserverTests: XCTestCase {
                 "info: tts.voice changed to en-gb; used from the next interaction",
                 "warning: setup.port changed to 5055; susi run uses it after a restart",
             ])
+    }
+
+    /// The setup server of `susi run` changes the config through the daemon's live config, so
+    /// the observer has the change at once (here the file is looked at only once a minute).
+    func testChangesFromTheSetupRoutesReachTheObserverAtOnce() throws {
+        try edit("brain.mode", "local")
+        let rig = try rig(interval: 60)
+        let dispatcher = ActionDispatcher(
+            live: rig.live, planned: PlannedAnswers(path: scratch.directory + "/timers.json"), player: rig.player,
+            http: FakeHTTPClient.offline(), account: AccountStore(configStore: scratch.store), logger: .silent)
+        let control = StandaloneSpeakerControl(
+            configPath: scratch.store.path, config: { rig.live.current }, dispatcher: dispatcher, player: rig.player,
+            logger: .silent)
+        defer { control.shutdown() }
+        let router = SetupServer(store: scratch.store, live: rig.live, control: control, logger: .silent).service.makeRouter()
+        let settings = router.handle(
+            ServerRequest(
+                method: "POST", path: "/settings", headers: ["content-type": "application/json"],
+                body: Data(#"{"key": "brain.mode", "value": "remote"}"#.utf8), remoteAddress: "127.0.0.1"))
+        XCTAssertEqual(settings.status, 200, String(decoding: settings.body, as: UTF8.self))
+        let room = router.handle(
+            ServerRequest(method: "GET", path: "/speaker_config", query: ["room_name": "Den"], remoteAddress: "127.0.0.1"))
+        XCTAssertEqual(room.status, 200, String(decoding: room.body, as: UTF8.self))
+
+        XCTAssertEqual(rig.observer.update().room, "Den")
+        XCTAssertEqual(rig.mode, "remote")
+        XCTAssertEqual(try scratch.store.load().brain.mode, "remote", "saved too")
     }
 }

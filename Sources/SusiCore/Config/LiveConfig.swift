@@ -25,8 +25,8 @@ public final class LiveConfig: Sendable {
     private let interval: Duration
     private let onInvalid: @Sendable (ConfigError) -> Void
     private let state: Mutex<State>
-    /// Held by `set` for its read, change and save of the file, so two sets never lose each
-    /// other's change; readers never wait for it.
+    /// Held by `set` and `update` for their read, change and save of the file, so two changes
+    /// never lose each other; readers never wait for it.
     private let writing = Mutex(())
 
     /// Loads the config now; `onInvalid` hears about each invalid edit once.
@@ -56,9 +56,28 @@ public final class LiveConfig: Sendable {
     }
 
     /// Changes one key through the store (validated, saved) and makes it current at once.
-    public func set(_ key: String, to value: String) throws(ConfigError) {
+    @discardableResult
+    public func set(_ key: String, to value: String) throws(ConfigError) -> Config {
+        try write { () throws(ConfigError) -> Config in try store.set(key, to: value) }
+    }
+
+    /// Reads the file, changes it with `change`, saves it and makes it current at once; for
+    /// changes of several fields that typed code makes (the setup routes).
+    @discardableResult
+    public func update(_ change: (inout Config) -> Void) throws(ConfigError) -> Config {
+        try write { () throws(ConfigError) -> Config in
+            var config = try store.load()
+            change(&config)
+            try store.save(config)
+            return config
+        }
+    }
+
+    /// Runs `save` (a read, change and save of the file) while holding the write mutex, then
+    /// puts its config in force and tells the observers.
+    private func write(_ save: () throws(ConfigError) -> Config) throws(ConfigError) -> Config {
         let (config, stamp) = try writing.withLock { _ throws(ConfigError) -> (Config, FileStamp?) in
-            let config = try store.set(key, to: value)
+            let config = try save()
             return (config, FileStamp(path: store.path))
         }
         let change = state.withLock { state in
@@ -66,6 +85,7 @@ public final class LiveConfig: Sendable {
             return Self.put(config, in: &state)
         }
         change.map(notify)
+        return config
     }
 
     /// Looks at the file if `interval` has passed, and puts a valid edit in force.

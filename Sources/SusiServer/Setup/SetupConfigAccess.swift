@@ -1,15 +1,16 @@
 import SusiCore
 import Synchronization
 
-/// How the route groups read and change the config: reads through one `LiveConfig`, changes
-/// serialised by one mutex (read, change, atomic save), so concurrent requests never lose each
-/// other's changes.
+/// How the route groups read and change the config: reads and changes through one `LiveConfig`
+/// (changes serialised by its write mutex: read, change, atomic save), so concurrent requests,
+/// and the daemon's voice commands, never lose each other's changes, and the daemon sees each
+/// change at once.
 final class SetupConfigAccess: Sendable {
     /// The config file.
     let store: ConfigStore
     /// The one source of reads; nil only when the file was invalid when the service started.
     private let live: LiveConfig?
-    /// Held by every change.
+    /// Held by every change while there is no `live`.
     private let writes = Mutex(())
     private let logger: Logger
 
@@ -41,7 +42,8 @@ final class SetupConfigAccess: Sendable {
 
     /// Reads, changes and saves the config while holding the write mutex.
     func update(_ change: (inout Config) -> Void) throws(ConfigError) -> Config {
-        try writes.withLock { _ throws(ConfigError) -> Config in
+        if let live { return try live.update(change) }
+        return try writes.withLock { _ throws(ConfigError) -> Config in
             var config = try store.load()
             change(&config)
             try store.save(config)
@@ -51,7 +53,8 @@ final class SetupConfigAccess: Sendable {
 
     /// Changes one key through `ConfigStore.set` (validated, saved) while holding the write mutex.
     func set(_ key: String, to value: String) throws(ConfigError) -> Config {
-        try writes.withLock { _ throws(ConfigError) -> Config in
+        if let live { return try live.set(key, to: value) }
+        return try writes.withLock { _ throws(ConfigError) -> Config in
             try store.set(key, to: value)
         }
     }
