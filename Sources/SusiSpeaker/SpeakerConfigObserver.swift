@@ -23,6 +23,8 @@ public final class SpeakerConfigObserver: Sendable {
         var pending: ConfigChange?
         /// The generation of the newest change noticed; older ones arriving late are dropped.
         var noticed = 0
+        /// `hotword.*` changed since the wake word detector was last made.
+        var wakeChanged = false
     }
 
     private let live: LiveConfig
@@ -63,6 +65,21 @@ public final class SpeakerConfigObserver: Sendable {
         return new
     }
 
+    /// The config the components were last built or updated from (by `update()`).
+    public var config: Config {
+        state.withLock { $0.applied }
+    }
+
+    /// The config to make the wake word detector anew with, once after each `update()` that
+    /// applied a `hotword.*` change; nil otherwise. The detector is used from the pipeline's
+    /// thread, so the pipeline's environment makes it, when the pipeline is idle.
+    public func takeWakeChange() -> Config? {
+        state.withLock { state in
+            defer { state.wakeChanged = false }
+            return state.wakeChanged ? state.applied : nil
+        }
+    }
+
     /// Keeps the newest change for `update()` and says what changed.
     private func notice(_ change: ConfigChange) {
         let newest = state.withLock { state -> Bool in
@@ -84,6 +101,9 @@ public final class SpeakerConfigObserver: Sendable {
 
     /// Rebuilds or updates what `change` concerns.
     private func apply(_ change: ConfigChange) {
+        if change.touches("hotword.") {
+            state.withLock { $0.wakeChanged = true }
+        }
         if change.touches("brain.", "location.") {
             brain.replace(with: makeBrain(change.new))
             logger.debug("brain made anew: \(change.new.brain.mode) at \(change.new.brain.server)")

@@ -144,6 +144,22 @@ final class SpeakerConfigObserverTests: XCTestCase {
         XCTAssertEqual(rig.players.items.count, 2)
     }
 
+    func testAHotwordChangeAsksForANewWakeDetectorOnceAndNoNewBrain() throws {
+        let rig = try rig()
+        XCTAssertNil(rig.observer.takeWakeChange())
+        try edit("hotword.threshold", "1e-20")
+        XCTAssertNil(rig.observer.takeWakeChange(), "not before the update")
+        rig.observer.update()
+        XCTAssertEqual(rig.observer.config.hotword.threshold, 1e-20)
+        XCTAssertEqual(rig.observer.takeWakeChange()?.hotword.threshold, 1e-20)
+        XCTAssertNil(rig.observer.takeWakeChange(), "once")
+        XCTAssertEqual(rig.made.items.count, 1, "the brain stays")
+        try edit("stt.end_silence_ms", "900")
+        rig.observer.update()
+        XCTAssertNil(rig.observer.takeWakeChange(), "other keys need no new detector")
+        XCTAssertEqual(rig.observer.config.stt.endSilenceMs, 900)
+    }
+
     func testEachChangedKeyIsLoggedAndRestartKeysSaySo() throws {
         let rig = try rig()
         try edit("setup.port", "5055")
