@@ -196,6 +196,10 @@ final class VoicePipelineTests: XCTestCase {
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (([Int16]) throws -> String)?
+        /// Endpointing handed out as commands begin, first to last; nil once used up.
+        var endpointings: [EndpointerSettings] = []
+        /// A wake word detector to switch to, handed out once (or a failure to make one).
+        var replacement: (() throws -> any WakeWordDetector)?
 
         init(voice: @escaping () -> VoiceSettings = { VoiceSettings() }, perform: @escaping (ChatAction) -> ActionOutcome = { _ in .done }) {
             speakingVoice = voice
@@ -207,6 +211,11 @@ final class VoicePipelineTests: XCTestCase {
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
         func transcribeAgain(_ samples: [Int16]) throws -> String? { try secondPass?(samples) }
+        var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
+        func replacementWakeDetector() throws -> (any WakeWordDetector)? {
+            defer { replacement = nil }
+            return try replacement?()
+        }
     }
 
     // MARK: Harness
@@ -520,6 +529,73 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the wake word is still heard")
         XCTAssertLessThan(wake.position, 3000, "ten seconds of background hiss were not searched for the wake word")
         XCTAssertGreaterThan(wake.position, 400, "the voice before the wake word was searched, with some lead-in")
+    }
+
+    // MARK: Settings changed between interactions
+
+    /// A pipeline over `source` with a scripted wake detector and the time brain.
+    private func livePipeline(_ source: ScriptedSource, wake: any WakeWordDetector = ScriptedWake())
+        -> (VoicePipeline, ScriptedEnvironment, RecordingEventSink)
+    {
+        let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
+            logger: .silent, clock: { 0 })
+        return (pipeline, environment, recorder)
+    }
+
+    func testEachCommandIsEndpointedWithTheSettingsOfItsBeginning() throws {
+        let source = ScriptedSource([.noise(300), .wake, .noise(4000), .wake, .noise(4000), .wake, .noise(4000)])
+        let (pipeline, environment, recorder) = livePipeline(source)
+        environment.endpointings = [EndpointerSettings(noSpeechTimeoutMs: 3000), EndpointerSettings(noSpeechTimeoutMs: 800)]
+        try pipeline.run()
+        let wakes = recorder.events.filter { $0.name == "wake" }.map(\.audioMs)
+        let gaveUp = recorder.events.filter { $0.name == "error" }.map(\.audioMs)
+        XCTAssertEqual(wakes.count, 3)
+        XCTAssertEqual(gaveUp.count, 3)
+        let waited = zip(wakes, gaveUp).map { $1 - $0 }
+        XCTAssertEqual(waited[0], 3000, accuracy: 40, "the first command's settings")
+        XCTAssertEqual(waited[1], 800, accuracy: 40, "the second's")
+        XCTAssertEqual(waited[2], 800, accuracy: 40, "kept until the environment has new ones")
+    }
+
+    func testAReplacementWakeDetectorListensFromTheNextChunkOn() throws {
+        let source = ScriptedSource([.noise(300), .voice(300), .wake, .noise(2000), .voice(300), .wake, .noise(2000)])
+        let first = ScriptedWake()
+        let (pipeline, environment, recorder) = livePipeline(source, wake: first)
+        let second = DeafWake()
+        // After the first interaction, as a `hotword.*` change would be.
+        environment.onAttention = { attending in
+            if !attending { environment.replacement = { second } }
+        }
+        try pipeline.run()
+        XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the second wake word is for the new detector")
+        XCTAssertGreaterThan(second.heard, 0, "which hears the input")
+        XCTAssertLessThan(first.position, 1000, "the old one hears no more")
+    }
+
+    func testAWakeDetectorThatCannotBeMadeIsReportedAndTheOldOneKept() throws {
+        let source = ScriptedSource([.noise(300), .voice(300), .wake, .noise(2000)])
+        let (pipeline, environment, recorder) = livePipeline(source)
+        environment.replacement = { throw PipelineError(stage: .wake, code: "wake-init-failed", message: "no such phrase") }
+        try pipeline.run()
+        XCTAssertEqual(recorder.events.first { $0.name == "error" }?.kind, .error(stage: .wake, code: "wake-init-failed", message: "no such phrase"))
+        XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "still woken by the old detector")
+    }
+
+    /// A detector that hears nothing, counting what it is fed.
+    final class DeafWake: WakeWordDetector {
+        private(set) var heard = 0
+        var position: Int { heard / 16 }
+        func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+            heard += samples.count
+            return []
+        }
+        func reset() throws {}
     }
 
     // MARK: State machine

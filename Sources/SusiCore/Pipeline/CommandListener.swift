@@ -27,7 +27,10 @@ final class CommandListener {
 
     private let recognizer: any SpeechRecognizer
     private let brain: any ChatBrain
-    private let settings: EndpointerSettings
+    /// The endpointing of the next command (the current one keeps what it began with).
+    var settings: EndpointerSettings {
+        didSet { weighingPoints = Self.weighingPoints(settings) }
+    }
     private let logger: Logger
 
     /// Where the command began (the end of the wake word).
@@ -45,7 +48,7 @@ final class CommandListener {
     private var understood: [String: Bool] = [:]
     /// The silences at which a pause is weighed, in ms: the decision point, the short silence
     /// and the undecided one.
-    private let weighingPoints: [Int]
+    private var weighingPoints: [Int]
 
     init(recognizer: any SpeechRecognizer, brain: any ChatBrain, settings: EndpointerSettings, logger: Logger) {
         self.recognizer = recognizer
@@ -53,8 +56,13 @@ final class CommandListener {
         self.settings = settings
         self.logger = logger
         endpointer = Endpointer(settings: settings)
+        weighingPoints = Self.weighingPoints(settings)
+    }
+
+    private static func weighingPoints(_ settings: EndpointerSettings) -> [Int] {
+        let endpointer = Endpointer(settings: settings)
         let short = endpointer.silenceMs(for: .complete)
-        weighingPoints = [max(10, short - Self.decisionLeadMs), short, endpointer.silenceMs(for: .undecided)]
+        return [max(10, short - decisionLeadMs), short, endpointer.silenceMs(for: .undecided)]
     }
 
     /// Begins a command at `start` with the audio heard since (the start of a command said in

@@ -26,6 +26,16 @@ public protocol PipelineEnvironment: AnyObject {
     /// understood (open questions); `samples` is the command's audio in
     /// `SamplePosition.format`. Nil when there is no second recogniser.
     func transcribeAgain(_ samples: [Int16]) throws -> String?
+
+    /// The endpointing for the next command, asked as each command begins (after
+    /// `attentionChanged(to: true)`), so a change of the `stt.*` keys counts from the next
+    /// interaction. Nil keeps the settings the pipeline was made with.
+    var endpointing: EndpointerSettings? { get }
+
+    /// A wake word detector to listen with from now on instead of the current one; asked
+    /// before each chunk while idle, so a change of the `hotword.*` keys counts from the next
+    /// wake word. Nil keeps the current one; a failure is reported and the current one kept.
+    func replacementWakeDetector() throws -> (any WakeWordDetector)?
 }
 
 extension PipelineEnvironment {
@@ -37,6 +47,12 @@ extension PipelineEnvironment {
 
     /// No second recogniser.
     public func transcribeAgain(_ samples: [Int16]) throws -> String? { nil }
+
+    /// The endpointing the pipeline was made with, always.
+    public var endpointing: EndpointerSettings? { nil }
+
+    /// The same wake word detector, always.
+    public func replacementWakeDetector() throws -> (any WakeWordDetector)? { nil }
 }
 
 /// What performing a non-speech action led to: words to say instead of the action's own

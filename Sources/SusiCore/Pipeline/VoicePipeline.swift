@@ -129,6 +129,7 @@ public final class VoicePipeline {
             switch step {
             case .waiting:
                 status.enter(.idle)
+                replaceWakeDetectorIfAsked()
                 guard let chunk = try read(waiting: true) else { return }
                 step = try hearWake(in: chunk).map { .listening(after: $0) } ?? announcements()
             case .announcing(let texts):
@@ -166,6 +167,19 @@ public final class VoicePipeline {
         let converted = try converter.convert(chunk)
         self.converter = converter
         return converted.samples
+    }
+
+    /// Listens with the environment's new wake word detector, if it has one (a failure to make
+    /// it is reported, and the current one kept).
+    private func replaceWakeDetectorIfAsked() {
+        do {
+            guard let detector = try environment.replacementWakeDetector() else { return }
+            wakeGate.replace(detector, at: history.end)
+        } catch let error as any SusiError {
+            report(error)
+        } catch {
+            report(PipelineError(stage: .wake, code: "wake-init-failed", message: "\(error)"))
+        }
     }
 
     /// The wake word in the newest chunk, if it ended there; a detector failure is reported.
@@ -231,6 +245,7 @@ public final class VoicePipeline {
         let command: HeardCommand
         var text: String
         do {
+            if let endpointing = environment.endpointing { listener.settings = endpointing }
             // The command may have begun in the chunk that ended the wake word.
             var ended = try listener.begin(at: wake.end, with: history.samples(from: wake.end), noiseFloorDB: wakeGate.noiseFloorDB)
             while !ended, !status.isStopRequested, let chunk = try read(waiting: true) {

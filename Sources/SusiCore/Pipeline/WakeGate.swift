@@ -17,7 +17,7 @@ struct WakeGate {
     /// ...and starts this far before the first voice, so the word's soft onset is kept.
     static let prerollMs = 500
 
-    private let detector: any WakeWordDetector
+    private var detector: any WakeWordDetector
     /// Voice activity while idle; its noise floor seeds each command's endpointer.
     private var activity = VoiceActivityDetector(marginDB: 6)
     /// Where voice was last heard.
@@ -47,6 +47,13 @@ struct WakeGate {
         // The detector's end is in its own time, which lacks what the gate held back.
         let behind = fedFrames - SamplePosition.format.frames(milliseconds: detection.endMilliseconds)
         return WakeHeard(phrase: detection.phrase, end: now.advanced(by: -behind))
+    }
+
+    /// Listens with `detector` from `now` on; the voice activity heard so far is kept.
+    mutating func replace(_ detector: any WakeWordDetector, at now: SamplePosition) {
+        self.detector = detector
+        fedUntil = now
+        fedFrames = 0
     }
 
     /// Starts afresh after an interaction: the detector forgets what it partly heard, and
