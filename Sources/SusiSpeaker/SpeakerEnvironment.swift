@@ -1,29 +1,39 @@
 import SusiCore
+import SusiSpeech
 
 /// The speaker around `susi run`'s voice pipeline: the configured voice, the actions (one
 /// `ActionDispatcher`), music turned down while it listens and talks, timers and `/say`
-/// requests, and the open-question pass.
+/// requests, the open-question pass, and the config observer's changes between interactions
+/// (endpointing, a new wake word detector).
 final class SpeakerEnvironment: PipelineEnvironment {
     private let live: LiveConfig
+    private let observer: SpeakerConfigObserver
     private let dispatcher: ActionDispatcher
     private let player: SpeakerPlayer
     private let planned: PlannedAnswers
     private let announcements: Announcements
-    private let openQuestions: OpenQuestionRecognizer?
+    private let openQuestions: OpenQuestionRecognizer
+    private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
 
-    /// `openQuestions` hears commands no skill understood again (nil: `stt.open_questions`
-    /// off); `report` hears failures to read the planned answers.
+    /// `observer` is updated as each interaction begins and between chunks while idle;
+    /// `openQuestions` hears commands no skill understood again while `stt.open_questions` is
+    /// on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
+    /// hears failures to read the planned answers.
     init(
-        live: LiveConfig, dispatcher: ActionDispatcher, player: SpeakerPlayer, planned: PlannedAnswers,
-        announcements: Announcements, openQuestions: OpenQuestionRecognizer?, report: @escaping @Sendable (any SusiError) -> Void
+        live: LiveConfig, observer: SpeakerConfigObserver, dispatcher: ActionDispatcher, player: SpeakerPlayer,
+        planned: PlannedAnswers, announcements: Announcements, openQuestions: OpenQuestionRecognizer,
+        makeWakeDetector: @escaping (Config) throws(SpeechError) -> any WakeWordDetector,
+        report: @escaping @Sendable (any SusiError) -> Void
     ) {
         self.live = live
+        self.observer = observer
         self.dispatcher = dispatcher
         self.player = player
         self.planned = planned
         self.announcements = announcements
         self.openQuestions = openQuestions
+        self.makeWakeDetector = makeWakeDetector
         self.report = report
     }
 
@@ -31,14 +41,18 @@ final class SpeakerEnvironment: PipelineEnvironment {
 
     func perform(_ action: ChatAction) -> ActionOutcome { dispatcher.perform(action) }
 
-    /// Music turns down to `player.duck_volume` while the speaker listens or talks; a player
-    /// that has not started stays so.
+    /// Config changes are applied as an interaction begins. Music turns down to
+    /// `player.duck_volume` while the speaker listens or talks; a player that has not started
+    /// stays so.
     func attentionChanged(to attending: Bool) {
+        if attending { observer.update() }
         guard let current = player.current else { return }
         if attending { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
     }
 
+    /// Config changes are applied between chunks while idle, too.
     func dueAnnouncements() -> [String] {
+        observer.update()
         do throws(ConfigError) {
             return try planned.takeDue() + announcements.take()
         } catch {
@@ -48,6 +62,16 @@ final class SpeakerEnvironment: PipelineEnvironment {
     }
 
     func transcribeAgain(_ samples: [Int16]) throws -> String? {
-        try openQuestions?.transcribe(samples)
+        guard live.current.stt.openQuestions else { return nil }
+        return try openQuestions.transcribe(samples)
+    }
+
+    /// The `stt.*` endpointing in force as the command begins.
+    var endpointing: EndpointerSettings? { EndpointerSettings(observer.config.stt) }
+
+    /// A detector for the `hotword.*` settings, once after they changed.
+    func replacementWakeDetector() throws -> (any WakeWordDetector)? {
+        guard let config = observer.takeWakeChange() else { return nil }
+        return try makeWakeDetector(config)
     }
 }

@@ -180,14 +180,20 @@ public final class SpeakerRuntime {
     /// interaction begins and between chunks while idle, so config changes take effect on the
     /// next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
-        let config = live.current
+        let config = observer.update()
         let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
         let stages = VoicePipeline.Stages(
             source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
             sink: sink)
+        let models = self.models
+        let hearing = logger.child("hearing")
+        let context = ears.context
         let environment = SpeakerEnvironment(
-            live: live, dispatcher: dispatcher, player: player, planned: planned, announcements: announcements,
-            openQuestions: config.stt.openQuestions ? OpenQuestionRecognizer(models: models, logger: logger.child("stt")) : nil,
+            live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
+            announcements: announcements, openQuestions: OpenQuestionRecognizer(models: models, logger: logger.child("stt")),
+            makeWakeDetector: { config throws(SpeechError) in
+                try Assembly.wakeDetector(config, models: models, context: context, logger: hearing)
+            },
             report: report)
         return VoicePipeline(
             stages: stages, environment: environment, events: events, endpointing: EndpointerSettings(config.stt),

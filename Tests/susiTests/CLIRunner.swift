@@ -78,14 +78,15 @@ struct CLIRunner {
 }
 
 extension CLIRunner {
-    /// A WAV file of "susi, <text>" for each text, said by `susi say` (eSpeak NG en-us), with
-    /// `gapMs` of silence before each and after the last, then `tailMs` more, under a faint
-    /// noise floor (as a quiet room has).
-    func spokenRequests(_ texts: [String], gapMs: Int = 2500, tailMs: Int) throws -> String {
+    /// A WAV file of "susi, <text>" (`wakeWord`, <text>; the text alone when it is empty) for
+    /// each text, said by `susi say` (eSpeak NG en-us), with `gapMs` of silence before each and
+    /// after the last, then `tailMs` more, under a faint noise floor (as a quiet room has).
+    func spokenRequests(_ texts: [String], wakeWord: String = "susi", gapMs: Int = 2500, tailMs: Int) throws -> String {
         var samples = [Int16](repeating: 0, count: gapMs * 16)
         let said = directory + "/said.wav"
         for text in texts {
-            XCTAssertEqual(try run(["say", "--voice", "en-us", "susi, \(text)", "-o", said]).status, 0)
+            let utterance = wakeWord.isEmpty ? text : "\(wakeWord), \(text)"
+            XCTAssertEqual(try run(["say", "--voice", "en-us", utterance, "-o", said]).status, 0)
             samples += try AudioConverter.convert(try WAVFile.read(path: said), to: .speech).samples
             samples += [Int16](repeating: 0, count: gapMs * 16)
         }

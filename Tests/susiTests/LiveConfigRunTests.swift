@@ -74,4 +74,32 @@ final class LiveConfigRunTests: XCTestCase {
         XCTAssertEqual(expressions(answered[1]), ["The server heard you."])
         XCTAssertEqual(queries.withLock { $0 }, [answered[1]["query"] as? String ?? "?"], "the second query went to the server")
     }
+
+    /// `susi config set hotword.phrase computer` after the first request: the wake word
+    /// detector is made anew while the speaker is idle, so the next "susi" no longer wakes it
+    /// and "computer" does.
+    func testChangingTheWakePhraseDuringARunTakesEffectBeforeTheNextWakeWord() throws {
+        for (key, value) in [("brain.mode", "local"), ("hotword.verify", "false")] {
+            XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
+        }
+        let input = try cli.spokenRequests(
+            ["susi, what time is it", "susi, what time is it", "computer, what time is it"], wakeWord: "", gapMs: 5000,
+            tailMs: 2000)
+        let eventsPath = cli.directory + "/events.jsonl"
+        let run = try cli.start([
+            "run", "--input", input, "--output", cli.directory + "/out.wav", "--realtime", "--events", eventsPath,
+        ])
+        defer { if run.isRunning { run.terminate() } }
+
+        XCTAssertTrue(eventually(timeout: 30) { !answers(events(at: eventsPath)).isEmpty }, "the first request is answered")
+        XCTAssertEqual(try cli.run(["config", "set", "hotword.phrase", "computer"]).status, 0)
+
+        XCTAssertTrue(eventually(timeout: 60) { !run.isRunning }, "the run ends with its input")
+        let log = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.terminationStatus, 0, log)
+        let all = events(at: eventsPath)
+        let wakes = all.filter { $0["event"] as? String == "wake" }.compactMap { $0["phrase"] as? String }
+        XCTAssertEqual(wakes, ["susi", "computer"], "\(all)\n\(log)")
+        XCTAssertEqual(answers(all).count, 2)
+    }
 }

@@ -133,15 +133,11 @@ public enum ConfigSchema {
         keys.first { $0.name == name }
     }
 
-    /// The keys `susi run` reads only when it starts: the setup server's socket, the sound
-    /// devices, which are opened once, and the ears (wake word detector, recogniser and
-    /// endpointing), which the pipeline is built with. Every other key takes effect on the next
-    /// interaction.
+    /// The keys `susi run` reads only when it starts: the setup server's socket and the sound
+    /// devices, which are opened once, and noise suppression, which the recogniser is made
+    /// with. Every other key takes effect on the next interaction.
     public static let restartKeys: Set<String> = [
-        "setup.port", "setup.bind", "audio.input", "audio.output", "hotword.phrase", "hotword.engine",
-        "hotword.neural_threshold", "hotword.threshold",
-        "hotword.verify", "hotword.verify_margin", "stt.end_silence_ms", "stt.no_speech_timeout_ms",
-        "stt.max_utterance_ms", "stt.noise_suppression",
+        "setup.port", "setup.bind", "audio.input", "audio.output", "stt.noise_suppression",
     ]
 
     /// The keys whose values differ between `old` and `new`, in `keys` order.
