@@ -14,7 +14,10 @@ import Synchronization
 /// server's routes) needs no rebuilding; what is built from it is:
 /// - the chat brain (`brain.*`, `location.*`): made anew by `makeBrain` into `brain`;
 /// - the player (`player.command`, `player.args`): made anew once nothing is loaded in it;
-///   `player.volume` sets the music volume.
+///   `player.volume` sets the music volume;
+/// - the wake word detector (`hotword.*`): the pipeline's environment makes it anew on the
+///   pipeline's thread when `takeWakeChange()` says so, and gives each command the endpointing
+///   of `config.stt`.
 public final class SpeakerConfigObserver: Sendable {
     private struct State {
         /// The config the components were last built or updated from.
