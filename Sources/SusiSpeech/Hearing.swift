@@ -39,6 +39,18 @@ public enum Hearing {
         public var wakeVerifierPrior: Double
         /// The verifier's `readingsMargin` (`hotword.verify_margin`).
         public var wakeVerifierMargin: Int
+        /// Whether the recogniser also hears open questions: the query domain, SUSI.AI's skill
+        /// examples and generic English (`stt.open_questions`, not in `local` mode, whose
+        /// brain answers only its skills).
+        public var openQuestions: Bool
+        /// The generic English model's share of each word's probability (the rest is the
+        /// skills' and the query domain's model).
+        public var genericWeight: Double
+        /// How many of the generic model's likeliest words the recogniser can hear besides
+        /// those of the skills and the query domain.
+        public var genericWords: Int
+        /// Count weight of each query-domain template against a skill sentence's 1.
+        public var queryWeight: Double
 
         /// The measured defaults, adjusted by `config` (`hotword.*`, `stt.*`).
         public init(config: Config = Config()) {
@@ -56,6 +68,10 @@ public enum Hearing {
             verifyWake = config.hotword.verify
             wakeVerifierPrior = Hearing.defaultVerifierPrior
             wakeVerifierMargin = config.hotword.verifyMargin
+            openQuestions = config.stt.openQuestions && config.brain.mode != "local"
+            genericWeight = Hearing.defaultGenericWeight
+            genericWords = Hearing.defaultGenericWords
+            queryWeight = Hearing.defaultQueryWeight
         }
     }
 
@@ -82,6 +98,19 @@ public enum Hearing {
     /// commands in noise better, at about 30 ms more to finish a command.
     public static let defaultRecognizerOptions: [String: String] = ["-lw": "4", "-topn": "8"]
 
+    /// The generic model's interpolation weight, measured on the open-question benchmark
+    /// (bench/RESULTS.md).
+    public static let defaultGenericWeight = 0.2
+    /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
+    public static let defaultGenericWords = 5000
+    /// A query-domain template's weight (bench/RESULTS.md).
+    public static let defaultQueryWeight = 2.0
+
+    /// PocketSphinx's generic English model (`en-us.lm.bin` beside the acoustic model).
+    public static var genericModelPath: String {
+        URL(fileURLWithPath: SphinxConfiguration.defaultModelDirectory).appendingPathComponent("en-us.lm.bin").path
+    }
+
     /// The recogniser for commands: PocketSphinx with the language model generated from the
     /// skills in `skillsDirectory` (built on first use and cached in `cacheDirectory`), and
     /// a pronunciation for every word it uses.
@@ -99,9 +128,25 @@ public enum Hearing {
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
+        var openDomain: SkillLanguageModel.OpenDomain?
+        if settings.openQuestions {
+            openDomain = SkillLanguageModel.OpenDomain(
+                queries: QuerySentences(directory: modelsDirectory + "/language"),
+                examples: SkillExampleCache.read(from: cacheDirectory)?.examples ?? [],
+                genericModelPath: genericModelPath, genericWords: settings.genericWords,
+                queryWeight: settings.queryWeight)
+        }
         let model = try SkillLanguageModel.prepare(
-            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, logger: logger)
-        var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
+            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
+            openDomain: openDomain, logger: logger)
+        var search = SphinxConfiguration.Search.languageModel(path: model.languageModelPath)
+        if let background = model.backgroundModelPath, settings.genericWeight > 0 {
+            search = .interpolated([
+                .init(path: model.languageModelPath, weight: 1 - settings.genericWeight),
+                .init(path: background, weight: settings.genericWeight),
+            ])
+        }
+        var configuration = SphinxConfiguration(search: search)
         configuration.dictionaryPath = model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)

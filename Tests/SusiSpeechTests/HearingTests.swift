@@ -22,9 +22,12 @@ final class HearingTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// The skills-only recogniser (`local` mode), so a skill's new phrasing is all that changes.
     private func recognizer() throws -> SphinxRecognizer {
-        try Hearing.makeRecognizer(
-            config: Config(), modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+        var config = Config()
+        config.brain.mode = "local"
+        return try Hearing.makeRecognizer(
+            config: config, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
             cacheDirectory: directory + "/cache")
     }
 

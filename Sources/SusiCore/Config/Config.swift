@@ -53,9 +53,9 @@ public struct Config: Sendable, Equatable {
         public var maxUtteranceMs = 10000
         /// speexdsp noise suppression in front of the recogniser and the wake word.
         public var noiseSuppression = false
-        /// Re-decode a command that no skill matches with the generic English model, for open
-        /// questions the skills do not list (SUSI.AI answers them in hybrid mode).
-        public var openQuestions = false
+        /// Hear open questions too (in `hybrid` and `remote` modes): the recogniser's model
+        /// adds what people ask assistants, SUSI.AI's skill examples and generic English.
+        public var openQuestions = true
     }
 
     /// Sound devices: `default`, a device name, or an index as `susi devices` lists them.

@@ -95,7 +95,7 @@ public enum ConfigSchema {
         int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
         int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),
         bool("stt.noise_suppression", \.stt.noiseSuppression, "speexdsp noise suppression before recognition"),
-        bool("stt.open_questions", \.stt.openQuestions, "second pass with the generic English model when no skill matches"),
+        bool("stt.open_questions", \.stt.openQuestions, "in hybrid and remote modes, also hear open questions (query domain, SUSI.AI skill examples, generic English)"),
         string("audio.input", \.audio.input, "capture device: default, a name or an index",
                allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
         string("audio.output", \.audio.output, "playback device: default, a name or an index",

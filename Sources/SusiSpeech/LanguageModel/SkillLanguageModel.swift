@@ -14,6 +14,9 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var languageModelPath: String
     /// The CMU-format dictionary of every word the model uses (give it as `-dict`).
     public var dictionaryPath: String
+    /// The generic English excerpt over the same words (`BackgroundModel`), to interpolate
+    /// with; nil without an open domain.
+    public var backgroundModelPath: String?
     /// The words of the model, without sentence markers.
     public var vocabulary: [String]
     /// Words not in cmudict, with the pronunciation made for them from eSpeak NG.
@@ -24,7 +27,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "5"
+    static let builderVersion = "6"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
 
@@ -40,12 +43,13 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public static func prepare(
         skillsDirectory: String, cacheDirectory: String,
         cmudictPath: String = SphinxConfiguration().dictionaryPath,
-        preferred: [PronunciationDictionary] = [], logger: Logger = .silent
+        preferred: [PronunciationDictionary] = [], openDomain: OpenDomain? = nil, logger: Logger = .silent
     ) throws(SpeechError) -> SkillLanguageModel {
         let phrasings = try SkillPhrasings(directory: skillsDirectory)
         var key = FNV1a()
         key.add(builderVersion)
         key.add(phrasings.contentHash)
+        if let openDomain { key.add(openDomain.cacheKey) }
         key.add(cmudictPath)
         let size = (try? FileManager.default.attributesOfItem(atPath: cmudictPath)[.size] as? Int) ?? 0
         key.add(String(size))
@@ -55,13 +59,14 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         let base = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(filePrefix + key.hex)
         let arpaPath = base.path + ".arpa"
         let dictPath = base.path + ".dict"
+        let backgroundPath = base.path + ".generic.arpa"
         let metadataPath = base.path + ".json"
         let fileManager = FileManager.default
         if let cached = readCached(metadataPath: metadataPath), cached.languageModelPath == arpaPath {
             logger.debug("language model from cache: \(arpaPath)")
             return cached
         }
-        var model = try build(phrasings: phrasings, cmudictPath: cmudictPath, preferred: preferred)
+        var model = try build(phrasings: phrasings, cmudictPath: cmudictPath, preferred: preferred, openDomain: openDomain)
         do {
             try fileManager.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
             for old in (try? fileManager.contentsOfDirectory(atPath: cacheDirectory)) ?? []
@@ -70,6 +75,10 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             }
             try writeAtomically(model.arpa, to: arpaPath)
             try writeAtomically(model.dictionary, to: dictPath)
+            if let background = model.background {
+                try writeAtomically(background, to: backgroundPath)
+                model.result.backgroundModelPath = backgroundPath
+            }
             model.result.languageModelPath = arpaPath
             model.result.dictionaryPath = dictPath
             let metadata = try JSONEncoder().encode(model.result)
@@ -86,10 +95,20 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
 
     /// The model of `phrasings`, as text not yet written.
     static func build(
-        phrasings: SkillPhrasings, cmudictPath: String, preferred: [PronunciationDictionary]
-    ) throws(SpeechError) -> (arpa: String, dictionary: String, result: SkillLanguageModel) {
-        let spelled = SkillSentences.sentences(from: phrasings)
-        var lexicon = try Lexicon(cmudictPath: cmudictPath, words: Set(spelled.flatMap(\.words)))
+        phrasings: SkillPhrasings, cmudictPath: String, preferred: [PronunciationDictionary], openDomain: OpenDomain? = nil
+    ) throws(SpeechError) -> (arpa: String, dictionary: String, background: String?, result: SkillLanguageModel) {
+        var spelled = SkillSentences.sentences(from: phrasings)
+        var backgroundWords: [String] = []
+        if let openDomain {
+            spelled += openDomain.queries.sentences(weight: openDomain.queryWeight)
+            spelled += openDomain.examples.map(SkillSentences.words(of:)).filter { !$0.isEmpty }.map {
+                SkillSentences.Sentence(words: $0, weight: openDomain.exampleWeight)
+            }
+            if let generic = openDomain.genericModelPath, openDomain.genericWords > 0 {
+                backgroundWords = try SphinxDecoder.frequentWords(ofLanguageModel: generic, limit: openDomain.genericWords)
+            }
+        }
+        var lexicon = try Lexicon(cmudictPath: cmudictPath, words: Set(spelled.flatMap(\.words) + backgroundWords))
         for dictionary in preferred { lexicon.prefer(dictionary) }
         let sentences = spelled.map { sentence in
             (words: sentence.words.map(lexicon.canonical), weight: sentence.weight)
@@ -111,6 +130,15 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
                 dictionaryLines.append((index == 0 ? word : "\(word)(\(index + 1))") + " " + pronunciation)
             }
         }
+        // The generic model's frequent words, pronounced only when cmudict knows them.
+        for word in backgroundWords where !usable.contains(word) && word.allSatisfy({ $0.isLetter || $0 == "'" }) {
+            let phones = lexicon.known(word)
+            guard !phones.isEmpty else { continue }
+            usable.insert(word)
+            for (index, pronunciation) in phones.enumerated() {
+                dictionaryLines.append((index == 0 ? word : "\(word)(\(index + 1))") + " " + pronunciation)
+            }
+        }
         for dictionary in preferred {
             for entry in dictionary.entries where !usable.contains(entry.word) {
                 usable.insert(entry.word)
@@ -121,11 +149,62 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         // A word nobody can pronounce cannot be recognised; its sentences are dropped.
         let kept = sentences.filter { $0.words.allSatisfy(usable.contains) }
         let model = NGramModel(sentences: kept, order: 3)
+        var background: String?
+        if let generic = openDomain?.genericModelPath, let openDomain {
+            let words = usable.sorted() + [NGramModel.sentenceEnd]
+            let excerpt = try SphinxDecoder.excerpt(
+                ofLanguageModel: generic, vocabulary: words,
+                histories: Array(backgroundWords.prefix(openDomain.genericHistories)))
+            background = BackgroundModel.arpa(unigrams: excerpt.unigrams, bigrams: excerpt.bigrams)
+        }
         let result = SkillLanguageModel(
-            languageModelPath: "", dictionaryPath: "",
+            languageModelPath: "", dictionaryPath: "", backgroundModelPath: nil,
             vocabulary: model.vocabulary.filter { $0 != NGramModel.sentenceStart && $0 != NGramModel.sentenceEnd },
             generatedPronunciations: lexicon.generated, wasBuilt: true, sentenceCount: kept.count)
-        return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", result)
+        return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", background, result)
+    }
+
+    /// What the model knows beyond the skills: the query domain, SUSI.AI's skill examples
+    /// and the generic English model's frequent words.
+    public struct OpenDomain: Sendable {
+        /// The query-domain templates and entity classes (`models/language`).
+        public var queries: QuerySentences
+        /// Example queries of SUSI.AI's skills (from the CMS, cached); may be empty.
+        public var examples: [String]
+        /// The generic model whose frequent words join the dictionary (its probabilities are
+        /// mixed in at decoding time); nil for none.
+        public var genericModelPath: String?
+        /// How many of its likeliest words join the dictionary.
+        public var genericWords: Int
+        /// After how many of its likeliest words its bigrams are kept.
+        public var genericHistories: Int
+        /// Count weight of each query template (split over its fillings).
+        public var queryWeight: Double
+        /// Count weight of each SUSI.AI example.
+        public var exampleWeight: Double
+
+        /// The parts of an open-domain model; weights as measured (bench/RESULTS.md).
+        public init(
+            queries: QuerySentences, examples: [String] = [], genericModelPath: String? = nil, genericWords: Int = 0,
+            genericHistories: Int = 300, queryWeight: Double = 2, exampleWeight: Double = 1
+        ) {
+            self.genericHistories = genericHistories
+            self.queries = queries
+            self.examples = examples
+            self.genericModelPath = genericModelPath
+            self.genericWords = genericWords
+            self.queryWeight = queryWeight
+            self.exampleWeight = exampleWeight
+        }
+
+        /// What the cached files depend on.
+        var cacheKey: String {
+            var key = FNV1a()
+            key.add(queries.contentHash)
+            for example in examples { key.add(example + "\n") }
+            key.add("\(genericModelPath ?? "") \(genericWords) \(genericHistories) \(queryWeight) \(exampleWeight)")
+            return key.hex
+        }
     }
 
     /// Reads the description a previous `prepare` wrote beside its files.

@@ -31,6 +31,9 @@ struct Options {
     var wakeCompare = false
     /// `bench/heldout.py --commands`: commands alone after quiet, for false wakes.
     var commandsOnly: String?
+    /// The open-question corpus (`bench/open-questions.py`): only it is run, readings to `questionsOut`.
+    var questions: String?
+    var questionsOut = "bench/out/questions-susi.tsv"
 }
 
 func parseOptions() -> Options {
@@ -59,6 +62,8 @@ func parseOptions() -> Options {
         case "--every": options.every = max(1, Int(value) ?? 1)
         case "--only": options.only = value
         case "--dump": options.dump = value
+        case "--questions": options.questions = value
+        case "--questions-out": options.questionsOut = value
         case "--set":
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
             options.settings.append((parts[0], parts.count > 1 ? parts[1] : ""))
@@ -83,6 +88,10 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
+        case "open": settings.openQuestions = flag
+        case "generic.weight": settings.genericWeight = Double(value) ?? settings.genericWeight
+        case "generic.words": settings.genericWords = Int(value) ?? settings.genericWords
+        case "query.weight": settings.queryWeight = Double(value) ?? settings.queryWeight
         case "wake.floor": settings.wakeNoiseFloor = Double(value)
         case "prime": CommandBenchmark.prime = Int(value) ?? 0
         case "lead": CommandBenchmark.lead = Int(value) ?? CommandBenchmark.lead
@@ -130,6 +139,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--scores"), index + 1 < Com
 }
 let settings = hearingSettings(options.settings)
 let config = Config()
+if let questions = options.questions {
+    try QuestionBenchmark.run(
+        corpus: questions, output: options.questionsOut, config: config, settings: settings, options: options)
+    exit(0)
+}
 let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
 
 /// This project's and (with `stock`) the stock setup's figures on one corpus: the table and

@@ -1,0 +1,128 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiSpeech
+
+/// The open-domain recogniser: query-domain templates filled from entity classes and
+/// maintained sources, SUSI.AI's skill examples, and generic English mixed in.
+final class OpenDomainTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-open-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/skills", withIntermediateDirectories: true)
+        for name in ["time.txt", "media.txt", "volume.txt"] {
+            try FileManager.default.copyItem(
+                atPath: TestAudio.modelsDirectory + "/skills/" + name, toPath: directory + "/skills/" + name)
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func testTemplatesExpandChoicesAndFillEveryEntityOfAClass() throws {
+        let language = directory + "/language"
+        try write("# comment\nwhat is the weather (|like) in {city} (|today)\nplay {song}\nhello there\n", to: language + "/templates/a.txt")
+        try write("zorptown\nquux city\n", to: language + "/classes/city.txt")
+        try write((1...30).map { "song number \($0)" }.joined(separator: "\n"), to: language + "/classes/song.txt")
+        let sources = QuerySentences.Sources(isoCodesDirectory: directory + "/none", zoneTable: directory + "/none.tab")
+        let queries = QuerySentences(directory: language, sources: sources)
+        XCTAssertEqual(queries.templates.count, 3, "comments are not templates")
+        let sentences = queries.sentences().map { $0.words.joined(separator: " ") }
+        XCTAssertTrue(sentences.contains("hello there"))
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("what is the weather like in ") }, "(|like) gives both readings")
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("what is the weather in ") })
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("what is the weather in quux city") })
+        for number in 1...30 {
+            XCTAssertTrue(sentences.contains("play song number \(SpokenNumbers.words(number).joined(separator: " "))"), "song \(number)")
+        }
+        XCTAssertFalse(sentences.contains { $0.contains("{") }, "no slot is left unfilled")
+        XCTAssertEqual(queries.sentences().map(\.words), queries.sentences().map(\.words), "deterministic")
+        XCTAssertEqual(QuerySentences.expand("a (b|c d|) e").map { $0.joined(separator: " ") }, ["a b e", "a c d e", "a e"])
+    }
+
+    func testEntityClassesComeFromIsoCodesAndTzdata() throws {
+        let queries = QuerySentences(directory: TestAudio.modelsDirectory + "/language")
+        func has(_ name: String, _ entity: String) -> Bool { queries.classes[name]?.contains(entity.split(separator: " ").map(String.init)) ?? false }
+        guard FileManager.default.fileExists(atPath: "/usr/share/iso-codes/json/iso_3166-1.json") else {
+            throw XCTSkip("install iso-codes")
+        }
+        XCTAssertTrue(has("country", "germany"))
+        XCTAssertTrue(has("country", "south korea"), "common names, not 'Korea, Republic of'")
+        XCTAssertTrue(has("language", "spanish"), "the name before the semicolon")
+        XCTAssertFalse(has("language", "spanish castilian"))
+        XCTAssertTrue(has("currency", "euro"))
+        XCTAssertTrue(has("city", "sao paulo"), "tzdata's America/Sao_Paulo, accents folded")
+        XCTAssertTrue(has("city", "munich"), "and the class file's cities")
+        XCTAssertGreaterThan(queries.classes["country"]?.count ?? 0, 200)
+    }
+
+    func testBackgroundExcerptIsANormalisedModelPocketSphinxLoads() throws {
+        let generic = Hearing.genericModelPath
+        guard FileManager.default.fileExists(atPath: generic) else { throw XCTSkip("no en-us.lm.bin") }
+        let vocabulary = ["the", "weather", "in", "berlin", "what", "is", "</s>", "zzzqx"]
+        let excerpt = try SphinxDecoder.excerpt(ofLanguageModel: generic, vocabulary: vocabulary, histories: ["the", "in"])
+        XCTAssertNil(excerpt.unigrams["zzzqx"], "a word the generic model lacks is left out")
+        XCTAssertNotNil(excerpt.bigrams["the"]?["weather"], "the generic model lists 'the weather'")
+        let arpa = BackgroundModel.arpa(unigrams: excerpt.unigrams, bigrams: excerpt.bigrams)
+        var unigramMass = 0.0
+        var inUnigrams = false
+        for line in arpa.split(separator: "\n") {
+            if line.hasPrefix("\\") { inUnigrams = line == "\\1-grams:"; continue }
+            let fields = line.split(separator: "\t")
+            if inUnigrams, fields.count >= 2, let value = Double(fields[0]), fields[1] != "<s>" { unigramMass += pow(10, value) }
+        }
+        XCTAssertEqual(unigramMass, 1, accuracy: 1e-3, "unigrams renormalised over the kept words")
+        let path = directory + "/bg.arpa"
+        try arpa.write(toFile: path, atomically: true, encoding: .utf8)
+        var configuration = SphinxConfiguration(search: .languageModel(path: path))
+        configuration.dictionaryPath = try PronunciationDictionary.writeSubset(
+            of: SphinxConfiguration().dictionaryPath, words: Set(vocabulary))
+        defer { try? FileManager.default.removeItem(atPath: configuration.dictionaryPath) }
+        XCTAssertNoThrow(try SphinxDecoder(configuration: configuration))
+    }
+
+    func testInterpolatedSearchNeedsPositiveWeightsAndExistingFiles() throws {
+        var configuration = SphinxConfiguration()
+        configuration.search = .interpolated([.init(path: directory + "/missing.arpa", weight: 1)])
+        XCTAssertThrowsError(try SphinxDecoder(configuration: configuration)) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-model-missing")
+        }
+        configuration.search = .interpolated([.init(path: Hearing.genericModelPath, weight: 0)])
+        XCTAssertThrowsError(try SphinxDecoder(configuration: configuration)) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-init-failed")
+        }
+    }
+
+    /// What only the query domain, or only SUSI.AI's examples, know is heard in hybrid mode;
+    /// the skills' commands still are; local mode keeps to the skills.
+    func testOpenQuestionsAreHeardInHybridModeOnly() throws {
+        let cache = directory + "/cache"
+        try SkillExampleCache(fetchedAt: Date(), server: "http://127.0.0.1", examples: ["open the garden gate"])
+            .write(to: cache)
+        var hybrid = Config()
+        hybrid.brain.mode = "hybrid"
+        let open = try Hearing.makeRecognizer(
+            config: hybrid, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+            cacheDirectory: cache)
+        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("what is the weather in berlin")).text, "what is the weather in berlin")
+        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("open the garden gate")).text, "open the garden gate")
+        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("what time is it")).text, "what time is it")
+        XCTAssertTrue(open.unknownWords(in: "berlin garden").isEmpty)
+
+        var local = Config()
+        local.brain.mode = "local"
+        let skillsOnly = try Hearing.makeRecognizer(
+            config: local, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+            cacheDirectory: cache)
+        XCTAssertEqual(skillsOnly.unknownWords(in: "berlin"), ["berlin"], "local mode hears the skills only")
+    }
+}
