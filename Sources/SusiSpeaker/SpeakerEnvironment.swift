@@ -12,17 +12,18 @@ final class SpeakerEnvironment: PipelineEnvironment {
     private let player: SpeakerPlayer
     private let planned: PlannedAnswers
     private let announcements: Announcements
-    private let openQuestions: OpenQuestionRecognizer
+    private let openQuestions: SphinxRecognizer?
     private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
 
     /// `observer` is updated as each interaction begins and between chunks while idle;
-    /// `openQuestions` hears commands no skill understood again while `stt.open_questions` is
-    /// on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
+    /// `openQuestions` (the pipeline's own recogniser, with its open-question search; nil in
+    /// `local` mode or with `stt.open_questions` off at start) hears commands no skill
+    /// understood again while `stt.open_questions` is on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
     /// hears failures to read the planned answers.
     init(
         live: LiveConfig, observer: SpeakerConfigObserver, dispatcher: ActionDispatcher, player: SpeakerPlayer,
-        planned: PlannedAnswers, announcements: Announcements, openQuestions: OpenQuestionRecognizer,
+        planned: PlannedAnswers, announcements: Announcements, openQuestions: SphinxRecognizer?,
         makeWakeDetector: @escaping (Config) throws(SpeechError) -> any WakeWordDetector,
         report: @escaping @Sendable (any SusiError) -> Void
     ) {
@@ -61,9 +62,10 @@ final class SpeakerEnvironment: PipelineEnvironment {
         }
     }
 
+    /// The recogniser kept the command's audio: it decodes it again with the open model.
     func transcribeAgain(_ samples: [Int16]) throws -> String? {
-        guard live.current.stt.openQuestions else { return nil }
-        return try openQuestions.transcribe(samples)
+        guard live.current.stt.openQuestions, let openQuestions else { return nil }
+        return try openQuestions.decodeAgain().text
     }
 
     /// The `stt.*` endpointing in force as the command begins.

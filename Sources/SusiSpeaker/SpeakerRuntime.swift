@@ -148,6 +148,14 @@ public final class SpeakerRuntime {
             return
         }
         if options.server { startServer() }
+        let config = live.current
+        if config.stt.openQuestions, config.brain.mode != "local" {
+            // SUSI.AI's skill examples for the recogniser's next start; never in a command's way.
+            SkillExampleFetcher(
+                server: config.brain.server, language: config.brain.language,
+                http: CurlHTTPClient(stage: .brain, logger: logger.child("http")), logger: logger.child("stt")
+            ).refreshInBackground(cacheDirectory: Assembly.cacheDirectory(environment: environment))
+        }
         try listenForever()
     }
 
@@ -190,7 +198,7 @@ public final class SpeakerRuntime {
         let context = ears.context
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
-            announcements: announcements, openQuestions: OpenQuestionRecognizer(models: models, logger: logger.child("stt")),
+            announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
             makeWakeDetector: { config throws(SpeechError) in
                 try Assembly.wakeDetector(config, models: models, context: context, logger: hearing)
             },

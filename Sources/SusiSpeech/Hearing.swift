@@ -261,16 +261,6 @@ public enum Hearing {
             phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, logger: logger)
     }
 
-    /// The recogniser with PocketSphinx's generic en-us model and all of cmudict (plus the
-    /// hotword pronunciations), for open questions the skills do not list.
-    ///
-    /// - Throws: `stt-model-missing`, `stt-init-failed`.
-    public static func makeOpenRecognizer(modelsDirectory: String, logger: Logger = .silent) throws(SpeechError)
-        -> SphinxRecognizer
-    {
-        try SphinxRecognizer(dictionaries: hotwordDictionaries(modelsDirectory: modelsDirectory), logger: logger)
-    }
-
     /// The `.dict` files of `modelsDirectory/hotword`, parsed.
     static func hotwordDictionaries(modelsDirectory: String) throws(SpeechError) -> [PronunciationDictionary] {
         var result: [PronunciationDictionary] = []

@@ -2,6 +2,7 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import SusiTestSupport
 import XCTest
 
 /// Fetching SUSI.AI's skill examples from a fake skill CMS on a loopback server, in the shape
