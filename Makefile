@@ -8,7 +8,7 @@ RELEASE_BIN = .build/release/susi
 DEB_PACKAGES = pkg-config portaudio19-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
 	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
-	wpasupplicant chromium wrk unzip python3-pip python3-venv
+	wpasupplicant chromium wrk unzip python3-pip python3-venv iso-codes tzdata
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -56,6 +56,8 @@ bench: build
 	python3 bench/pipeline.py --susi $(RELEASE_BIN)
 	@echo "== hearing accuracy, side by side with the stock PocketSphinx setup (bench/RESULTS.md)"
 	bench/accuracy.sh
+	@echo "== open questions, side by side with stock PocketSphinx (bench/RESULTS.md)"
+	python3 bench/open-questions.py
 	@echo "== voice pipeline on the held-out corpus (other voices, brown noise)"
 	python3 bench/pipeline.py --susi $(RELEASE_BIN) --corpus bench/out/heldout --negatives bench/out/heldout-negatives \
 		--idle-seconds 10 --json bench/out/pipeline-heldout.json
