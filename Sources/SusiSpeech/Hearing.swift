@@ -121,6 +121,12 @@ public enum Hearing {
     /// Each command first adapts to the audio the wake detector left in `context`
     /// (`makeEars` wires that up).
     ///
+    /// With `Settings.openQuestions`, a second search holds the open-domain model (the skills,
+    /// the query domain, SUSI.AI's skill examples, mixed with generic English):
+    /// `SphinxRecognizer.decodeAgain` decodes a command with it when no skill understands the
+    /// first reading. One model for both was measured to cost the skills nine points of intent
+    /// accuracy (bench/RESULTS.md); two passes leave the skills' figures as they were.
+    ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
     public static func makeRecognizer(
         config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
@@ -128,29 +134,38 @@ public enum Hearing {
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
-        var openDomain: SkillLanguageModel.OpenDomain?
+        let model = try SkillLanguageModel.prepare(
+            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, logger: logger)
+        var open: SkillLanguageModel?
         if settings.openQuestions {
-            openDomain = SkillLanguageModel.OpenDomain(
+            let openDomain = SkillLanguageModel.OpenDomain(
                 queries: QuerySentences(directory: modelsDirectory + "/language"),
                 examples: SkillExampleCache.read(from: cacheDirectory)?.examples ?? [],
                 genericModelPath: genericModelPath, genericWords: settings.genericWords,
                 queryWeight: settings.queryWeight)
+            open = try SkillLanguageModel.prepare(
+                skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
+                openDomain: openDomain, logger: logger)
         }
-        let model = try SkillLanguageModel.prepare(
-            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
-            openDomain: openDomain, logger: logger)
-        var search = SphinxConfiguration.Search.languageModel(path: model.languageModelPath)
-        if let background = model.backgroundModelPath, settings.genericWeight > 0 {
-            search = .interpolated([
-                .init(path: model.languageModelPath, weight: 1 - settings.genericWeight),
-                .init(path: background, weight: settings.genericWeight),
-            ])
-        }
+        let search = SphinxConfiguration.Search.languageModel(path: model.languageModelPath)
         var configuration = SphinxConfiguration(search: search)
-        configuration.dictionaryPath = model.dictionaryPath
+        // The open model's dictionary holds the skills' words too; a search only uses the
+        // words its model knows.
+        configuration.dictionaryPath = open?.dictionaryPath ?? model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
-        return try SphinxRecognizer(configuration: configuration, preprocessors: steps, context: context, logger: logger)
+        let recognizer = try SphinxRecognizer(configuration: configuration, preprocessors: steps, context: context, logger: logger)
+        if let open {
+            var second = SphinxConfiguration.Search.languageModel(path: open.languageModelPath)
+            if let background = open.backgroundModelPath, settings.genericWeight > 0 {
+                second = .interpolated([
+                    .init(path: open.languageModelPath, weight: 1 - settings.genericWeight),
+                    .init(path: background, weight: settings.genericWeight),
+                ])
+            }
+            try recognizer.setSecondSearch(second)
+        }
+        return recognizer
     }
 
     /// The wake word detector and the command recogniser of `susi run`, sharing the audio

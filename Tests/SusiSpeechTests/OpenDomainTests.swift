@@ -102,9 +102,9 @@ final class OpenDomainTests: XCTestCase {
         }
     }
 
-    /// What only the query domain, or only SUSI.AI's examples, know is heard in hybrid mode;
-    /// the skills' commands still are; local mode keeps to the skills.
-    func testOpenQuestionsAreHeardInHybridModeOnly() throws {
+    /// What only the query domain, or only SUSI.AI's examples, know is heard by the second
+    /// search in hybrid mode; the first stays the skills'; local mode has no second search.
+    func testOpenQuestionsAreHeardByTheSecondSearchInHybridModeOnly() throws {
         let cache = directory + "/cache"
         try SkillExampleCache(fetchedAt: Date(), server: "http://127.0.0.1", examples: ["open the garden gate"])
             .write(to: cache)
@@ -113,16 +113,25 @@ final class OpenDomainTests: XCTestCase {
         let open = try Hearing.makeRecognizer(
             config: hybrid, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
             cacheDirectory: cache)
-        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("what is the capital of australia")).text, "what is the capital of australia")
-        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("open the garden gate")).text, "open the garden gate")
+        XCTAssertTrue(open.hasSecondSearch)
+        for question in ["what is the capital of australia", "open the garden gate"] {
+            let first = try open.transcribe(try TestAudio.spoken(question)).text
+            XCTAssertNotEqual(first, question, "the skills' search does not know it")
+            XCTAssertEqual(try open.decodeAgain().text, question)
+        }
         XCTAssertEqual(try open.transcribe(try TestAudio.spoken("what time is it")).text, "what time is it")
-        XCTAssertTrue(open.unknownWords(in: "australia berlin garden").isEmpty)
+        XCTAssertEqual(try open.transcribe(try TestAudio.spoken("what time is it")).text, "what time is it", "back on the skills")
 
         var local = Config()
         local.brain.mode = "local"
         let skillsOnly = try Hearing.makeRecognizer(
             config: local, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
             cacheDirectory: cache)
-        XCTAssertEqual(skillsOnly.unknownWords(in: "berlin"), ["berlin"], "local mode hears the skills only")
+        XCTAssertFalse(skillsOnly.hasSecondSearch)
+        XCTAssertEqual(skillsOnly.unknownWords(in: "australia"), ["australia"], "local mode hears the skills only")
+        XCTAssertThrowsError(try skillsOnly.decodeAgain())
+        // Both models stay cached side by side.
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        XCTAssertTrue(files.contains { $0.hasPrefix("skills-") } && files.contains { $0.hasPrefix("open-") }, "\(files)")
     }
 }

@@ -30,6 +30,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     static let builderVersion = "6"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
+    /// The prefix of the open-domain model's files, kept beside the skills-only model's.
+    static let openFilePrefix = "open-"
 
     /// Builds (or loads from `cacheDirectory`) the model for the skills in `skillsDirectory`.
     ///
@@ -56,7 +58,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         for dictionary in preferred {
             for entry in dictionary.entries { key.add("\(entry.word) \(entry.phones)\n") }
         }
-        let base = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(filePrefix + key.hex)
+        let prefix = openDomain == nil ? filePrefix : openFilePrefix
+        let base = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(prefix + key.hex)
         let arpaPath = base.path + ".arpa"
         let dictPath = base.path + ".dict"
         let backgroundPath = base.path + ".generic.arpa"
@@ -70,7 +73,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         do {
             try fileManager.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
             for old in (try? fileManager.contentsOfDirectory(atPath: cacheDirectory)) ?? []
-            where old.hasPrefix(filePrefix) && !old.hasPrefix(base.lastPathComponent) {
+            where old.hasPrefix(prefix) && !old.hasPrefix(base.lastPathComponent) {
                 try? fileManager.removeItem(atPath: URL(fileURLWithPath: cacheDirectory).appendingPathComponent(old).path)
             }
             try writeAtomically(model.arpa, to: arpaPath)

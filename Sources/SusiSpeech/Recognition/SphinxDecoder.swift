@@ -78,6 +78,19 @@ public final class SphinxDecoder {
     /// - Throws: `stt-init-failed` during an utterance or when PocketSphinx rejects the
     ///   language model, grammar or keyphrases; `stt-model-missing` for a missing file.
     public func setSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) {
+        let name = try addSearch(search)
+        guard ps_set_search(decoder, name) == 0 else {
+            throw SpeechError(.initFailed, "PocketSphinx rejected the search \(describe(search))")
+        }
+        if let old = searchName { ps_unset_search(decoder, old) }
+        searchName = name
+    }
+
+    /// Adds a search beside the active one without activating it; `activate` switches to it
+    /// (and back to the main one with `activate(nil)`). Returns its name.
+    ///
+    /// - Throws: as `setSearch`.
+    public func addSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) -> String {
         guard !isInUtterance else {
             throw SpeechError(.initFailed, "cannot change the search during an utterance")
         }
@@ -98,11 +111,23 @@ public final class SphinxDecoder {
         case .interpolated(let models):
             status = try setInterpolated(models, name: name)
         }
-        guard status == 0, ps_set_search(decoder, name) == 0 else {
+        guard status == 0 else {
             throw SpeechError(.initFailed, "PocketSphinx rejected the search \(describe(search))")
         }
-        if let old = searchName { ps_unset_search(decoder, old) }
-        searchName = name
+        return name
+    }
+
+    /// Makes the search `name` (from `addSearch`) the active one, or the main one (from
+    /// `setSearch`) for nil. Not during an utterance.
+    ///
+    /// - Throws: `stt-init-failed` during an utterance or for an unknown name.
+    public func activate(_ name: String?) throws(SpeechError) {
+        guard !isInUtterance else {
+            throw SpeechError(.initFailed, "cannot change the search during an utterance")
+        }
+        guard let target = name ?? searchName, ps_set_search(decoder, target) == 0 else {
+            throw SpeechError(.initFailed, "no search \(name ?? "main") to switch to")
+        }
     }
 
     /// Loads each model and hands PocketSphinx a set that mixes their probabilities with the

@@ -65,6 +65,47 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.setSearch(search)
     }
 
+    /// The search of `decodeAgain`, when one was added.
+    private var secondSearch: String?
+
+    /// Whether `decodeAgain` has a search to decode with.
+    public var hasSecondSearch: Bool { secondSearch != nil }
+
+    /// Adds the search `decodeAgain` uses (e.g. the open-question model); the words it needs
+    /// must be in the dictionary already. Not during an utterance.
+    ///
+    /// - Throws: as `SphinxDecoder.addSearch`.
+    public func setSecondSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) {
+        secondSearch = try decoder.addSearch(search)
+    }
+
+    /// Decodes the utterance `finish` ended once more, with the second search, from the front
+    /// end's state as the utterance began; the main search is active again afterwards and the
+    /// front end as `finish` left it. Costs a full decoding of the utterance (a few tenths of
+    /// its length in time).
+    ///
+    /// - Throws: `stt-decode-failed` without a second search, during an utterance, or for an
+    ///   utterance too long to keep; PocketSphinx's errors.
+    public func decodeAgain() throws(SpeechError) -> Transcript {
+        guard let secondSearch, !decoder.isInUtterance, canResume else {
+            throw SpeechError(.decodeFailed, "no finished utterance to decode again with a second search")
+        }
+        let afterFirst = decoder.frontEndState
+        try decoder.activate(secondSearch)
+        defer {
+            try? decoder.activate(nil)
+            decoder.restore(afterFirst)
+        }
+        if let frontEndAtStart { decoder.restore(frontEndAtStart) }
+        try decoder.startUtterance()
+        try decoder.process(decoded)
+        try decoder.endUtterance()
+        var transcript = Self.transcript(from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+        transcript.alternatives = otherReadings(than: transcript.text)
+        logger.debug("second search heard \"\(transcript.text)\"")
+        return transcript
+    }
+
     /// Opens an utterance; transcript times count from here. With a context, first decodes
     /// its recent audio (about 1 s: a few tens of milliseconds of work) to adapt.
     ///

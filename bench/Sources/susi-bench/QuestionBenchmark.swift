@@ -8,7 +8,7 @@ import SusiSpeech
 /// before the question, the recogniser starts 150 ms before it), and the reading the pipeline
 /// would send written out; the script scores it beside the stock setup.
 enum QuestionBenchmark {
-    /// Writes `id<TAB>reading<TAB>best path<TAB>finish ms` for every row of `corpus` to `output`.
+    /// Writes `id<TAB>reading<TAB>best path<TAB>finish ms` (finish: both passes when there are two) for every row of `corpus` to `output`.
     static func run(corpus: String, output: String, config: Config, settings: Hearing.Settings, options: Options) throws {
         let rows = try Corpus.rows(corpus)
         let ears = try Hearing.makeEars(
@@ -30,9 +30,14 @@ enum QuestionBenchmark {
             }
             let clock = ContinuousClock.now
             let transcript = try ears.recognizer.finish()
+            var reading = transcript.firstReading(where: local.isCompleteCommand)
+            // As the pipeline does: what no skill understands is decoded again for open questions.
+            if ears.recognizer.hasSecondSearch, !local.isCompleteCommand(reading) {
+                let open = try ears.recognizer.decodeAgain().text
+                if !open.isEmpty { reading = open }
+            }
             let elapsed = ContinuousClock.now - clock
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            let reading = transcript.firstReading(where: local.isCompleteCommand)
             if benchDebug { print(row.id, "|", row.text, "|", reading) }
             lines += "\(row.id)\t\(reading)\t\(transcript.text)\t\(String(format: "%.0f", milliseconds))\n"
         }
