@@ -43,6 +43,9 @@ final class CommandListener {
     /// after it is held back, and decoded only if the person goes on.
     private var finalAtPause: Transcript?
     private var held: [Int16] = []
+    /// Whether a quick reading held more than a lead-in ("in", "hey": the end of the wake word
+    /// decoded alone); until then a pause after the name does not end the command.
+    private var begun = false
     /// What skills made of each reading weighed in this command (readings repeat from one
     /// weighing point to the next).
     private var understood: [String: Bool] = [:]
@@ -73,6 +76,7 @@ final class CommandListener {
         self.start = start
         endpointer = Endpointer(settings: settings, noiseFloorDB: noiseFloorDB)
         ending = .unfinished
+        begun = false
         weighedAt = 0
         finalAtPause = nil
         held = []
@@ -122,12 +126,18 @@ final class CommandListener {
         logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
         finalAtPause = transcript
         let complete = ahead || transcript.readings.contains(where: isUnderstood)
-        ending = complete ? .complete : .of(transcript.text, matchesSkill: false)
+        ending = complete ? .complete : .of(transcript.text, matchesSkill: false, atStart: !begun)
     }
 
     /// Weighs the recogniser's quick reading into `ending`; true when a skill understands it.
     private func weighReading(_ silence: Int) -> Bool {
-        guard let words = recognizer.partial else { return false }
+        let words = recognizer.partial ?? ""
+        if !begun, CommandEnding.isLeadIn(words) {
+            ending = .leadIn
+            logger.trace("\(silence) ms into a pause after the name: \"\(words)\"")
+            return false
+        }
+        begun = true
         let reached = isUnderstood(words)
         ending = .of(words, matchesSkill: reached)
         logger.trace("\(silence) ms into a pause: \(ending) \"\(words)\"")

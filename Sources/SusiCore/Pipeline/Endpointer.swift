@@ -10,6 +10,9 @@ public struct EndpointerSettings: Sendable, Equatable {
     public var noSpeechTimeoutMs: Int
     /// Longest command (`stt.max_utterance_ms`).
     public var maxUtteranceMs: Int
+    /// Trailing silence that ends a command whose words so far are only a lead-in (the end
+    /// of the wake word decoded alone: "in", "hey"): people pause 200-800 ms after the name.
+    public var leadInSilenceMs = 1000
 
     public init(endSilenceMs: Int = 600, shortSilenceMs: Int = 200, noSpeechTimeoutMs: Int = 5000, maxUtteranceMs: Int = 10000) {
         self.endSilenceMs = endSilenceMs
@@ -33,6 +36,9 @@ public enum CommandEnding: Sendable, Equatable {
     /// They stop on a word that needs more ("what is the", "play songs by"), or there are
     /// none yet: the full end silence.
     case unfinished
+    /// Nothing but what the end of the wake word decodes to ("in", "hey"), or nothing: a
+    /// pause after the name, which must not end the command (`leadInSilenceMs`).
+    case leadIn
 
     /// Words after which a sentence is not over. Not "in", "on", "me" or "please", which
     /// end many whole commands ("what room are you in", "carry on", "tell me", "volume up
@@ -43,6 +49,24 @@ public enum CommandEnding: Sendable, Equatable {
         "was", "be", "what", "whats", "what's", "who", "how", "when", "where", "which", "why", "can", "could",
         "would", "will", "set", "play", "tell", "turn", "change", "make", "give", "rate", "i",
     ]
+
+    /// What the tail of "susi" decodes to when the command's recognition starts at the end of
+    /// the wake word and the person pauses (measured: "in", "hey", "he", "see").
+    static let leadInWords: Set<String> = [
+        "in", "hey", "hi", "he", "see", "sea", "she", "zoo", "sue", "so", "uh", "um", "oh", "eh", "a", "and", "the", "it",
+    ]
+
+    /// Whether `words` are only a lead-in: empty, or lead-in words alone.
+    public static func isLeadIn(_ words: String) -> Bool {
+        words.lowercased().split(separator: " ").allSatisfy { leadInWords.contains(String($0)) }
+    }
+
+    /// The ending of `words` given whether a skill matches them fully; `.leadIn` for nothing
+    /// but a lead-in when `atStart` (no longer command heard before).
+    public static func of(_ words: String, matchesSkill: Bool, atStart: Bool) -> CommandEnding {
+        if atStart, isLeadIn(words) { return .leadIn }
+        return of(words, matchesSkill: matchesSkill)
+    }
 
     /// The ending of `words` given whether a skill matches them fully.
     public static func of(_ words: String, matchesSkill: Bool) -> CommandEnding {
@@ -139,6 +163,7 @@ public struct Endpointer: Sendable {
         case .complete: return settings.shortSilenceMs
         case .undecided: return (settings.shortSilenceMs + settings.endSilenceMs) / 2
         case .unfinished: return settings.endSilenceMs
+        case .leadIn: return max(settings.endSilenceMs, settings.leadInSilenceMs)
         }
     }
 
@@ -160,7 +185,7 @@ public struct Endpointer: Sendable {
             if elapsedMs - (speechStartMs ?? 0) >= settings.maxUtteranceMs {
                 state = .ended(.maxLength)
             } else if silence >= silenceMs(for: ending) {
-                state = .ended(ending == .unfinished ? .silence : .completeCommand)
+                state = .ended(ending == .unfinished || ending == .leadIn ? .silence : .completeCommand)
             }
         case .ended:
             break

@@ -49,6 +49,8 @@ enum CommandBenchmark {
     /// Milliseconds of audio before the lead decoded and thrown away first, to settle the
     /// recogniser's cepstral mean (0: none), for experiments.
     nonisolated(unsafe) static var prime = 0
+    /// Experiment: decode every command again, and take the open reading unless a skill understands it.
+    nonisolated(unsafe) static var secondPassAlways = false
 
     /// Recognises each command, from just before its start to the end of the file.
     /// With `wake`, the audio before the command goes to the wake detector first, as in the
@@ -90,9 +92,9 @@ enum CommandBenchmark {
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             var reading = transcript.firstReading(where: understood)
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if recognizer.hasSecondSearch, !understood(reading) {
+            if recognizer.hasSecondSearch, !understood(reading) || secondPassAlways {
                 let open = try recognizer.decodeAgain().text
-                if !open.isEmpty { reading = open }
+                if !open.isEmpty, !secondPassAlways || !understood(open) { reading = open }
             }
             if benchDebug {
                 let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)

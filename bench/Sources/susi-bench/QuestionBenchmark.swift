@@ -32,9 +32,9 @@ enum QuestionBenchmark {
             let transcript = try ears.recognizer.finish()
             var reading = transcript.firstReading(where: local.isCompleteCommand)
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if ears.recognizer.hasSecondSearch, !local.isCompleteCommand(reading) {
+            if ears.recognizer.hasSecondSearch, !local.isCompleteCommand(reading) || CommandBenchmark.secondPassAlways {
                 let open = try ears.recognizer.decodeAgain().text
-                if !open.isEmpty { reading = open }
+                if !open.isEmpty, !CommandBenchmark.secondPassAlways || !local.isCompleteCommand(open) { reading = open }
             }
             let elapsed = ContinuousClock.now - clock
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
