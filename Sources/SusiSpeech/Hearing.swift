@@ -43,10 +43,7 @@ public enum Hearing {
         /// examples and generic English (`stt.open_questions`, not in `local` mode, whose
         /// brain answers only its skills).
         public var openQuestions: Bool
-        /// The generic English model's share of each word's probability (the rest is the
-        /// skills' and the query domain's model).
-        public var genericWeight: Double
-        /// How many of the generic model's likeliest words the recogniser can hear besides
+        /// How many of the generic model's likeliest words the second search can hear besides
         /// those of the skills and the query domain.
         public var genericWords: Int
         /// Count weight of each query-domain template against a skill sentence's 1.
@@ -69,7 +66,6 @@ public enum Hearing {
             wakeVerifierPrior = Hearing.defaultVerifierPrior
             wakeVerifierMargin = config.hotword.verifyMargin
             openQuestions = config.stt.openQuestions && config.brain.mode != "local"
-            genericWeight = Hearing.defaultGenericWeight
             genericWords = Hearing.defaultGenericWords
             queryWeight = Hearing.defaultQueryWeight
         }
@@ -98,9 +94,6 @@ public enum Hearing {
     /// commands in noise better, at about 30 ms more to finish a command.
     public static let defaultRecognizerOptions: [String: String] = ["-lw": "4", "-topn": "8"]
 
-    /// The generic model's interpolation weight, measured on the open-question benchmark
-    /// (bench/RESULTS.md).
-    public static let defaultGenericWeight = 0.2
     /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
     public static let defaultGenericWords = 5000
     /// A query-domain template's weight (bench/RESULTS.md).
@@ -122,7 +115,7 @@ public enum Hearing {
     /// (`makeEars` wires that up).
     ///
     /// With `Settings.openQuestions`, a second search holds the open-domain model (the skills,
-    /// the query domain, SUSI.AI's skill examples, mixed with generic English):
+    /// the query domain, SUSI.AI's skill examples, over generic English's frequent words):
     /// `SphinxRecognizer.decodeAgain` decodes a command with it when no skill understands the
     /// first reading. One model for both was measured to cost the skills nine points of intent
     /// accuracy (bench/RESULTS.md); two passes leave the skills' figures as they were.
@@ -155,16 +148,7 @@ public enum Hearing {
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
         let recognizer = try SphinxRecognizer(configuration: configuration, preprocessors: steps, context: context, logger: logger)
-        if let open {
-            var second = SphinxConfiguration.Search.languageModel(path: open.languageModelPath)
-            if let background = open.backgroundModelPath, settings.genericWeight > 0 {
-                second = .interpolated([
-                    .init(path: open.languageModelPath, weight: 1 - settings.genericWeight),
-                    .init(path: background, weight: settings.genericWeight),
-                ])
-            }
-            try recognizer.setSecondSearch(second)
-        }
+        if let open { try recognizer.setSecondSearch(.languageModel(path: open.languageModelPath)) }
         return recognizer
     }
 

@@ -65,29 +65,28 @@ final class OpenDomainTests: XCTestCase {
         XCTAssertGreaterThan(queries.classes["country"]?.count ?? 0, 200)
     }
 
-    func testBackgroundExcerptIsANormalisedModelPocketSphinxLoads() throws {
+    func testGenericUnigramsSitUnderTheSentencesAndLetOtherWordsBeHeard() throws {
         let generic = Hearing.genericModelPath
         guard FileManager.default.fileExists(atPath: generic) else { throw XCTSkip("no en-us.lm.bin") }
-        let vocabulary = ["the", "weather", "in", "berlin", "what", "is", "</s>", "zzzqx"]
-        let excerpt = try SphinxDecoder.excerpt(ofLanguageModel: generic, vocabulary: vocabulary, histories: ["the", "in"])
+        let excerpt = try SphinxDecoder.excerpt(
+            ofLanguageModel: generic, vocabulary: ["the", "weather", "house", "zzzqx"], histories: ["the"])
         XCTAssertNil(excerpt.unigrams["zzzqx"], "a word the generic model lacks is left out")
         XCTAssertNotNil(excerpt.bigrams["the"]?["weather"], "the generic model lists 'the weather'")
-        let arpa = BackgroundModel.arpa(unigrams: excerpt.unigrams, bigrams: excerpt.bigrams)
-        var unigramMass = 0.0
-        var inUnigrams = false
-        for line in arpa.split(separator: "\n") {
-            if line.hasPrefix("\\") { inUnigrams = line == "\\1-grams:"; continue }
-            let fields = line.split(separator: "\t")
-            if inUnigrams, fields.count >= 2, let value = Double(fields[0]), fields[1] != "<s>" { unigramMass += pow(10, value) }
-        }
-        XCTAssertEqual(unigramMass, 1, accuracy: 1e-3, "unigrams renormalised over the kept words")
-        let path = directory + "/bg.arpa"
-        try arpa.write(toFile: path, atomically: true, encoding: .utf8)
-        var configuration = SphinxConfiguration(search: .languageModel(path: path))
-        configuration.dictionaryPath = try PronunciationDictionary.writeSubset(
-            of: SphinxConfiguration().dictionaryPath, words: Set(vocabulary))
-        defer { try? FileManager.default.removeItem(atPath: configuration.dictionaryPath) }
-        XCTAssertNoThrow(try SphinxDecoder(configuration: configuration))
+        let frequent = try SphinxDecoder.frequentWords(ofLanguageModel: generic, limit: 5)
+        XCTAssertTrue(frequent.contains("the"), "\(frequent)")
+
+        let sentences = [(words: ["what", "is", "the", "weather"], weight: 1.0)]
+        let background = excerpt.unigrams.mapValues { pow(10, $0) }
+        let model = NGramModel(sentences: sentences, order: 3, background: background)
+        XCTAssertTrue(model.vocabulary.contains("house"), "a background word joins the vocabulary")
+        let house = try XCTUnwrap(model.logProbability(of: "house", after: ["the"]))
+        let weather = try XCTUnwrap(model.logProbability(of: "weather", after: ["is", "the"]))
+        XCTAssertLessThan(house, weather, "the sentences' own continuation stays likelier")
+        var total = 0.0
+        for word in model.vocabulary where word != "<s>" { total += pow(10, model.logProbability(of: word, after: []) ?? -99) }
+        XCTAssertEqual(total, 1, accuracy: 1e-3, "unigrams still sum to one")
+        let plain = NGramModel(sentences: sentences, order: 3)
+        XCTAssertNil(plain.logProbability(of: "house", after: []))
     }
 
     func testInterpolatedSearchNeedsPositiveWeightsAndExistingFiles() throws {

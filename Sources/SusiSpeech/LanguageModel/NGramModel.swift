@@ -21,7 +21,12 @@ public struct NGramModel: Sendable {
 
     /// Estimates a model of `order` (1...5) from `sentences` (words without sentence markers,
     /// and a count weight each).
-    public init(sentences: [(words: [String], weight: Double)], order: Int = 3) {
+    ///
+    /// `background` (probabilities of words, e.g. a generic model's unigrams) replaces the
+    /// uniform distribution at the bottom of the interpolation: its words join the vocabulary,
+    /// and the mass Witten-Bell leaves for unseen words goes to them in proportion (mixed
+    /// half and half with uniform, so the sentences' own rare words keep a share).
+    public init(sentences: [(words: [String], weight: Double)], order: Int = 3, background: [String: Double] = [:]) {
         let order = min(5, max(1, order))
         self.order = order
         // counts[n-1]: weighted counts of the n-grams; <s> is only ever a history.
@@ -34,7 +39,7 @@ public struct NGramModel: Sendable {
                 }
             }
         }
-        var vocabularySet = Set(counts[0].keys.compactMap(\.first))
+        var vocabularySet = Set(counts[0].keys.compactMap(\.first)).union(background.keys)
         vocabularySet.insert(Self.sentenceStart)
         vocabularySet.insert(Self.sentenceEnd)
         vocabulary = vocabularySet.sorted()
@@ -53,9 +58,15 @@ public struct NGramModel: Sendable {
         // Interpolated probabilities of every seen n-gram, lowest order first.
         let predictable = vocabulary.filter { $0 != Self.sentenceStart }
         let uniform = 1.0 / Double(max(1, predictable.count))
+        let backgroundTotal = predictable.reduce(0.0) { $0 + (background[$1] ?? 0) }
+        /// The bottom of the interpolation: uniform, or half uniform and half `background`.
+        func base(_ word: String) -> Double {
+            guard backgroundTotal > 0 else { return uniform }
+            return 0.5 * uniform + 0.5 * (background[word] ?? 0) / backgroundTotal
+        }
         var probabilities = [[[String]: Double]](repeating: [:], count: order)
         func lower(_ gram: [String]) -> Double {
-            if gram.count == 1 { return uniform }
+            if gram.count == 1 { return base(gram[0]) }
             return probabilities[gram.count - 2][Array(gram.dropFirst())] ?? Self.interpolated(
                 Array(gram.dropFirst()), probabilities: probabilities, counts: counts, totals: historyTotals,
                 types: historyTypes, uniform: uniform)
@@ -66,6 +77,13 @@ public struct NGramModel: Sendable {
                 let total = historyTotals[n - 1][history] ?? 0
                 let types = historyTypes[n - 1][history] ?? 0
                 probabilities[n - 1][gram] = (count + types * lower(gram)) / (total + types)
+            }
+        }
+        // Background words never seen in a sentence still need a unigram: their share of the
+        // unseen mass.
+        if let total = historyTotals[0][[]], let types = historyTypes[0][[]] {
+            for word in predictable where probabilities[0][[word]] == nil {
+                probabilities[0][[word]] = types * base(word) / (total + types)
             }
         }
         // Unigrams never seen as words still need an entry: only <s> here.

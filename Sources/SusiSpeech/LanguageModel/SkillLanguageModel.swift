@@ -14,9 +14,6 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var languageModelPath: String
     /// The CMU-format dictionary of every word the model uses (give it as `-dict`).
     public var dictionaryPath: String
-    /// The generic English excerpt over the same words (`BackgroundModel`), to interpolate
-    /// with; nil without an open domain.
-    public var backgroundModelPath: String?
     /// The words of the model, without sentence markers.
     public var vocabulary: [String]
     /// Words not in cmudict, with the pronunciation made for them from eSpeak NG.
@@ -27,7 +24,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "6"
+    static let builderVersion = "7"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
     /// The prefix of the open-domain model's files, kept beside the skills-only model's.
@@ -62,7 +59,6 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         let base = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(prefix + key.hex)
         let arpaPath = base.path + ".arpa"
         let dictPath = base.path + ".dict"
-        let backgroundPath = base.path + ".generic.arpa"
         let metadataPath = base.path + ".json"
         let fileManager = FileManager.default
         if let cached = readCached(metadataPath: metadataPath), cached.languageModelPath == arpaPath {
@@ -78,10 +74,6 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             }
             try writeAtomically(model.arpa, to: arpaPath)
             try writeAtomically(model.dictionary, to: dictPath)
-            if let background = model.background {
-                try writeAtomically(background, to: backgroundPath)
-                model.result.backgroundModelPath = backgroundPath
-            }
             model.result.languageModelPath = arpaPath
             model.result.dictionaryPath = dictPath
             let metadata = try JSONEncoder().encode(model.result)
@@ -99,7 +91,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     /// The model of `phrasings`, as text not yet written.
     static func build(
         phrasings: SkillPhrasings, cmudictPath: String, preferred: [PronunciationDictionary], openDomain: OpenDomain? = nil
-    ) throws(SpeechError) -> (arpa: String, dictionary: String, background: String?, result: SkillLanguageModel) {
+    ) throws(SpeechError) -> (arpa: String, dictionary: String, result: SkillLanguageModel) {
         var spelled = SkillSentences.sentences(from: phrasings)
         var backgroundWords: [String] = []
         if let openDomain {
@@ -151,20 +143,20 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         }
         // A word nobody can pronounce cannot be recognised; its sentences are dropped.
         let kept = sentences.filter { $0.words.allSatisfy(usable.contains) }
-        let model = NGramModel(sentences: kept, order: 3)
-        var background: String?
-        if let generic = openDomain?.genericModelPath, let openDomain {
-            let words = usable.sorted() + [NGramModel.sentenceEnd]
-            let excerpt = try SphinxDecoder.excerpt(
-                ofLanguageModel: generic, vocabulary: words,
-                histories: Array(backgroundWords.prefix(openDomain.genericHistories)))
-            background = BackgroundModel.arpa(unigrams: excerpt.unigrams, bigrams: excerpt.bigrams)
+        // Generic English at the bottom of the interpolation: the generic model's unigrams of
+        // its frequent words, so they can be heard outside the sentences too.
+        var background: [String: Double] = [:]
+        if let generic = openDomain?.genericModelPath, !backgroundWords.isEmpty {
+            let known = backgroundWords.filter(usable.contains)
+            let excerpt = try SphinxDecoder.excerpt(ofLanguageModel: generic, vocabulary: known, histories: [])
+            background = excerpt.unigrams.mapValues { pow(10, $0) }
         }
+        let model = NGramModel(sentences: kept, order: 3, background: background)
         let result = SkillLanguageModel(
-            languageModelPath: "", dictionaryPath: "", backgroundModelPath: nil,
+            languageModelPath: "", dictionaryPath: "",
             vocabulary: model.vocabulary.filter { $0 != NGramModel.sentenceStart && $0 != NGramModel.sentenceEnd },
             generatedPronunciations: lexicon.generated, wasBuilt: true, sentenceCount: kept.count)
-        return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", background, result)
+        return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", result)
     }
 
     /// What the model knows beyond the skills: the query domain, SUSI.AI's skill examples
@@ -174,13 +166,11 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         public var queries: QuerySentences
         /// Example queries of SUSI.AI's skills (from the CMS, cached); may be empty.
         public var examples: [String]
-        /// The generic model whose frequent words join the dictionary (its probabilities are
-        /// mixed in at decoding time); nil for none.
+        /// The generic model whose frequent words join the model; nil for none.
         public var genericModelPath: String?
-        /// How many of its likeliest words join the dictionary.
+        /// How many of its likeliest words join the model, with its unigram probabilities at
+        /// the bottom of the model's interpolation (`NGramModel`'s `background`).
         public var genericWords: Int
-        /// After how many of its likeliest words its bigrams are kept.
-        public var genericHistories: Int
         /// Count weight of each query template (split over its fillings).
         public var queryWeight: Double
         /// Count weight of each SUSI.AI example.
@@ -189,9 +179,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         /// The parts of an open-domain model; weights as measured (bench/RESULTS.md).
         public init(
             queries: QuerySentences, examples: [String] = [], genericModelPath: String? = nil, genericWords: Int = 0,
-            genericHistories: Int = 300, queryWeight: Double = 2, exampleWeight: Double = 1
+            queryWeight: Double = 2, exampleWeight: Double = 1
         ) {
-            self.genericHistories = genericHistories
             self.queries = queries
             self.examples = examples
             self.genericModelPath = genericModelPath
@@ -205,7 +194,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             var key = FNV1a()
             key.add(queries.contentHash)
             for example in examples { key.add(example + "\n") }
-            key.add("\(genericModelPath ?? "") \(genericWords) \(genericHistories) \(queryWeight) \(exampleWeight)")
+            key.add("\(genericModelPath ?? "") \(genericWords) \(queryWeight) \(exampleWeight)")
             return key.hex
         }
     }

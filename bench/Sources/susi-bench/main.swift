@@ -90,7 +90,6 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "floor": settings.recognizerNoiseFloor = Double(value)
         case "open": settings.openQuestions = flag
         case "always": CommandBenchmark.secondPassAlways = flag
-        case "generic.weight": settings.genericWeight = Double(value) ?? settings.genericWeight
         case "generic.words": settings.genericWords = Int(value) ?? settings.genericWords
         case "query.weight": settings.queryWeight = Double(value) ?? settings.queryWeight
         case "wake.floor": settings.wakeNoiseFloor = Double(value)
