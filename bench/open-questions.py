@@ -162,7 +162,7 @@ def main():
     finish.sort()
     ours_cells, stock_cells = score(rows, ours), score(rows, stock_hyps)
 
-    lines = [BEGIN, "", "### Open questions (`bench/open-questions.py`)", ""]
+    lines = [BEGIN]
     n_q = collections.Counter(q["split"] for q in questions())
     lines.append(f"{n_q['dev']} dev and {n_q['heldout']} held-out questions (`bench/open-questions.tsv`), each said as "
                  f"\"susi\" + {GAP} s + the question by {opts.voices_per_question} of the dev voices in turn "
