@@ -33,9 +33,17 @@ final class PauseAfterNameTests: XCTestCase {
 
     /// The transcript `susi run` gives for "susi", `pauseMs` of quiet, then `command`.
     private func transcript(_ command: String, pauseMs: Int) throws -> String? {
+        try heard(command, pauseMs: pauseMs).transcript
+    }
+
+    /// What `susi run` makes of "susi", `pauseMs` of quiet, then `command`: the transcript,
+    /// where it put the end of speech and where the command's audio really ends (ms).
+    private func heard(_ command: String, pauseMs: Int) throws -> (transcript: String?, speechEndMs: Int?, commandEndMs: Int) {
         let quiet = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
         var seed: UInt32 = 5
-        let audio = (quiet(1000) + (try said("susi")) + quiet(pauseMs) + (try said(command)) + quiet(2500)).map { sample in
+        let lead = quiet(1000) + (try said("susi")) + quiet(pauseMs) + (try said(command))
+        let commandEndMs = lead.count / 16
+        let audio = (lead + quiet(2500)).map { sample in
             seed = seed &* 1_103_515_245 &+ 12345
             return sample &+ Int16(Int(seed >> 16) % 120 - 60)
         }
@@ -50,7 +58,8 @@ final class PauseAfterNameTests: XCTestCase {
         let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         let all = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         XCTAssertEqual(all.filter { $0["event"] as? String == "wake" }.count, 1, "one wake: \(lines)")
-        return all.first { $0["event"] as? String == "transcript" }?["text"] as? String
+        let speechEnd = all.first { $0["event"] as? String == "speech_end" }?["audio_ms"] as? Int
+        return (all.first { $0["event"] as? String == "transcript" }?["text"] as? String, speechEnd, commandEndMs)
     }
 
     func testAPauseAfterTheNameDoesNotEndTheCommand() throws {
@@ -72,8 +81,10 @@ final class PauseAfterNameTests: XCTestCase {
         for (key, value) in [("brain.mode", "hybrid"), ("brain.server", base)] {
             XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
         }
-        let heard = try XCTUnwrap(try transcript("what is the distance from paris to rome", pauseMs: 500))
-        XCTAssertTrue(heard.hasSuffix("rome"), "heard to the end: \(heard)")
-        XCTAssertTrue(heard.contains("paris"), heard)
+        let result = try heard("what is the distance from paris to rome", pauseMs: 500)
+        let text = try XCTUnwrap(result.transcript)
+        let end = try XCTUnwrap(result.speechEndMs)
+        XCTAssertGreaterThan(end, result.commandEndMs - 250, "the command ends where its speech does, not before: \(text)")
+        XCTAssertGreaterThanOrEqual(text.split(separator: " ").count, 6, "a long question, heard whole: \(text)")
     }
 }
