@@ -419,6 +419,45 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertTrue(result.synthesizer.spoken[0].hasPrefix("Sorry"))
     }
 
+    /// A recogniser that fails on its first command (as PocketSphinx failing mid-search
+    /// would), then hears normally.
+    final class FaultyOnceRecognizer: SpeechRecognizer {
+        private var failed = false
+        private var fed = 0
+        func start() throws { fed = 0 }
+        func process(_ samples: [Int16]) throws { fed += samples.count }
+        var partial: String? { nil }
+        var isInSpeech: Bool { false }
+        func finish() throws -> Transcript {
+            guard failed else {
+                failed = true
+                throw TestRecognizerFault()
+            }
+            return Transcript(words: "what time is it".split(separator: " ").map {
+                Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+            })
+        }
+    }
+
+    struct TestRecognizerFault: SusiError {
+        var stage: Stage { .stt }
+        var code: String { "stt-decode-failed" }
+        var message: String { "PocketSphinx could not finish the utterance" }
+    }
+
+    /// Issue 17: a recogniser fault is an `error` event of that interaction, and the speaker
+    /// goes on listening (the next command is answered).
+    func testARecogniserFaultIsAnErrorOfThatInteractionAndListeningGoesOn() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(4000), .wake, .voice(600), .noise(1500)])
+        let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: FaultyOnceRecognizer())
+        XCTAssertTrue(result.events.contains { $0.kind == .error(stage: .stt, code: "stt-decode-failed", message: "PocketSphinx could not finish the utterance") })
+        XCTAssertEqual(result.names.filter { $0 == "idle" }.count, 2, "both interactions end: \(result.names)")
+        XCTAssertEqual(result.names.filter { $0 == "answer" }.count, 1, "the second command is answered: \(result.names)")
+        let errorIndex = try XCTUnwrap(result.names.firstIndex(of: "error"))
+        let firstIdle = try XCTUnwrap(result.names.firstIndex(of: "idle"))
+        XCTAssertLessThan(errorIndex, firstIdle, "the error belongs to the first interaction")
+    }
+
     func testEmptyTranscriptIsReported() throws {
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000)])
         let result = try run(source: source, transcripts: [""], brain: timeBrain)
