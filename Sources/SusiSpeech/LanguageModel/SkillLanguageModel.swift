@@ -148,8 +148,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         var background: [String: Double] = [:]
         if let generic = openDomain?.genericModelPath, !backgroundWords.isEmpty {
             let known = backgroundWords.filter(usable.contains)
-            let excerpt = try SphinxDecoder.excerpt(ofLanguageModel: generic, vocabulary: known, histories: [])
-            background = excerpt.unigrams.mapValues { pow(10, $0) }
+            background = try SphinxDecoder.unigrams(ofLanguageModel: generic, vocabulary: known).mapValues { pow(10, $0) }
         }
         let model = NGramModel(sentences: kept, order: 3, background: background)
         let result = SkillLanguageModel(

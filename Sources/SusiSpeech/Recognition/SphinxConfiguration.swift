@@ -16,23 +16,6 @@ public struct SphinxConfiguration: Sendable, Equatable {
         case grammar(String)
         /// Spotting of key phrases, each with its own threshold; other speech is ignored.
         case keyphrases([Keyphrase])
-        /// Free speech scored by several n-gram models at once, their probabilities mixed
-        /// linearly with the given weights (sphinxbase's interpolated model set).
-        case interpolated([WeightedModel])
-    }
-
-    /// One language model file of an interpolated search and its share.
-    public struct WeightedModel: Sendable, Equatable {
-        /// An ARPA or binary (`.lm.bin`) model.
-        public var path: String
-        /// Its interpolation weight; the weights of a search are normalised to sum to one.
-        public var weight: Double
-
-        /// A model and its weight.
-        public init(path: String, weight: Double) {
-            self.path = path
-            self.weight = weight
-        }
     }
 
     /// Directory of the acoustic model (`-hmm`): `mdef`, `means`, `feat.params`, ...
@@ -113,7 +96,6 @@ public struct SphinxConfiguration: Sendable, Equatable {
         switch search {
         case .languageModel(let path): files.append((path, "language model"))
         case .grammarFile(let path): files.append((path, "JSGF grammar"))
-        case .interpolated(let models): files += models.map { ($0.path, "language model") }
         case .grammar, .keyphrases: break
         }
         return files

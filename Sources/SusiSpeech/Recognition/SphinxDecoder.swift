@@ -108,8 +108,6 @@ public final class SphinxDecoder {
             status = ps_set_jsgf_string(decoder, name, text)
         case .keyphrases(let phrases):
             status = try setKeyphrases(phrases, name: name)
-        case .interpolated(let models):
-            status = try setInterpolated(models, name: name)
         }
         guard status == 0 else {
             throw SpeechError(.initFailed, "PocketSphinx rejected the search \(describe(search))")
@@ -130,72 +128,25 @@ public final class SphinxDecoder {
         }
     }
 
-    /// Loads each model and hands PocketSphinx a set that mixes their probabilities with the
-    /// models' weights (normalised). Words only some models know get the others' share of
-    /// nothing, so a small domain model and a large generic one combine.
-    private func setInterpolated(_ models: [SphinxConfiguration.WeightedModel], name: String) throws(SpeechError) -> Int32 {
-        let total = models.map(\.weight).reduce(0, +)
-        guard !models.isEmpty, total > 0, models.allSatisfy({ $0.weight > 0 }) else {
-            throw SpeechError(.initFailed, "an interpolated search needs models with positive weights")
-        }
-        var loaded: [OpaquePointer?] = []
-        defer { for model in loaded { ngram_model_free(model) } }
-        for model in models {
-            try requireFile(model.path, role: "language model")
-            guard let read = ngram_model_read(commandLine, model.path, NGRAM_AUTO, ps_get_logmath(decoder)) else {
-                throw SpeechError(.initFailed, "PocketSphinx could not read the language model \(model.path)")
-            }
-            loaded.append(read)
-        }
-        var names: [UnsafeMutablePointer<CChar>?] = models.indices.map { strdup("model-\($0)") }
-        defer { names.forEach { free($0) } }
-        var weights: [Float] = models.map { Float($0.weight / total) }
-        guard let set = ngram_model_set_init(commandLine, &loaded, &names, &weights, Int32(models.count)) else {
-            throw SpeechError(.initFailed, "PocketSphinx could not combine the language models")
-        }
-        // The set holds its own references to the models; the search holds one to the set.
-        defer { ngram_model_free(set) }
-        var constNames: [UnsafePointer<CChar>?] = names.map { $0.map { UnsafePointer($0) } }
-        _ = ngram_model_set_interp(set, &constNames, &weights)
-        return ps_set_lm(decoder, name, set)
-    }
-
-    /// The part of a large language model file that concerns `vocabulary`: each word's
-    /// unigram probability, and the bigrams the model lists after each of `histories` (plus
-    /// the sentence start), as log10 probabilities. Words the model lacks are left out.
+    /// The unigram log10 probabilities a large language model file gives the words of
+    /// `vocabulary`; words the model lacks are left out.
     ///
     /// sphinxbase 5prealpha can neither iterate nor write its binary models, so this asks the
-    /// model for each pair: `histories.count + 1` times `vocabulary.count` look-ups.
+    /// model for each word.
     ///
     /// - Throws: `stt-model-missing`, or `stt-init-failed` when it cannot be read.
-    public static func excerpt(
-        ofLanguageModel path: String, vocabulary: [String], histories: [String]
-    ) throws(SpeechError) -> (unigrams: [String: Double], bigrams: [String: [String: Double]]) {
+    public static func unigrams(ofLanguageModel path: String, vocabulary: [String]) throws(SpeechError) -> [String: Double] {
         try withModel(path) { model in
             let toLog10 = log10(1.0001)
             let unknown = ngram_unknown_wid(model)
-            var ids: [(word: String, wid: Int32)] = []
             var unigrams: [String: Double] = [:]
             for word in vocabulary {
                 let wid = ngram_wid(model, word)
                 guard wid != unknown, wid >= 0 else { continue }
-                ids.append((word, wid))
                 var used: Int32 = 0
                 unigrams[word] = Double(ngram_ng_prob(model, wid, nil, 0, &used)) * toLog10
             }
-            var bigrams: [String: [String: Double]] = [:]
-            for history in [NGramModel.sentenceStart] + histories {
-                var historyID = ngram_wid(model, history)
-                guard historyID != unknown, historyID >= 0 else { continue }
-                var followers: [String: Double] = [:]
-                for (word, wid) in ids {
-                    var used: Int32 = 0
-                    let score = ngram_ng_prob(model, wid, &historyID, 1, &used)
-                    if used == 2 { followers[word] = Double(score) * toLog10 }
-                }
-                if !followers.isEmpty { bigrams[history] = followers }
-            }
-            return (unigrams, bigrams)
+            return unigrams
         }
     }
 
@@ -296,7 +247,6 @@ public final class SphinxDecoder {
         case .grammarFile(let path): return "grammar \(path)"
         case .grammar: return "inline grammar"
         case .keyphrases(let phrases): return "keyphrases " + phrases.map { "\"\($0.phrase)\"" }.joined(separator: ", ")
-        case .interpolated(let models): return "interpolated " + models.map { "\($0.path) (\($0.weight))" }.joined(separator: ", ")
         }
     }
 
