@@ -2,7 +2,7 @@
 """Training data for the neural wake word: synthetic speech, augmented, turned into the front
 end's embeddings (frontend.py) and written as shards.
 
-usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--validation-hours H]
+usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
                              [--validation-positives N] [--frontend DIR]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
@@ -15,11 +15,12 @@ Positives: the phrase alone, after "hey"/"hi"/"okay", and before a command (a sh
 none), after silence or after other speech. Negatives: read text of several kinds, near
 misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence, sox
 chords (music-like) with and without speech over them (TV-like), and noise of several
-colours. Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
+colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
+susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
 Deterministic for a given seed.
 
-Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz with `embeddings` (float16, n x 96),
+Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz and OUTDIR/train-hard-NNN.npz with `embeddings` (float16, n x 96),
 and for positives `ends` (the rows where the phrase has just ended, see train.py) and
 `groups` (the synthesizer of each positive). Python 3 with numpy; espeak-ng, flite, sox.
 """
@@ -56,6 +57,17 @@ CONVERSATION = [
     "good night everyone", "who wants coffee", "this song is amazing", "the game starts in ten minutes",
     "don't forget your umbrella", "I love this recipe", "is anybody home", "let me check my calendar"]
 GREETINGS = ["hey", "hi", "okay", "hello", "oh"]
+# Hard negatives: the near misses the first head woke on or scored high ("who is susan"),
+# alone, in short phrases and in carriers, for the train-hard shards (weighted in training).
+HARD_NEAR_MISSES = ["susan", "who is susan", "who's susan", "sushi", "suzanne", "who is", "who is she",
+                    "juicy", "tuesday", "seuss", "dr seuss", "sue", "see", "see you", "sushi bar", "susan says",
+                    "is susan there", "it's susan", "tuesday's", "juicy fruit", "who's he", "soothe", "choosy",
+                    "usually", "lucy", "sous chef"]
+# Not "so see", "sue and see", "sou" or "zuzu": tried (0.5 h), and flite kal's "susi" could no
+# longer be found for 97% of its clean validation phrases at any threshold.
+HARD_CARRIERS = ["{}", "{}", "{}", "hey {}", "okay {}", "oh {}", "{} please", "{} what time is it",
+                 "{} play some music", "tell {} I said hi", "I met {} today", "{} turn on the light",
+                 "was it {}", "and {}", "{} is here", "hi {}"]
 
 
 def sentences_from(text, rnd, low=4, high=28):
@@ -326,6 +338,46 @@ def negatives(split, hours, synth, mixer, reads, cmds, front, out, seed, shard_m
     return kinds_seconds
 
 
+def hard_negatives(hours, synth, mixer, front, out, seed, shard_minutes=3.0):
+    """`hours` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
+    carriers, after quiet or back to back, as train-hard shards (train.py weighs them more)."""
+    rnd = synth.rnd
+    total = 0.0
+    shard = 0
+    while total < hours * 3600:
+        path = os.path.join(out, f"train-hard-{shard:03d}.npz")
+        if os.path.exists(path):
+            total += len(np.load(path)["embeddings"]) * CHUNK / RATE
+            shard += 1
+            continue
+        rnd.seed(f"{seed}-train-hard-{shard}")
+        pieces = []
+        length = 0
+        while length < shard_minutes * 60 * RATE:
+            voice = synth.voice("train")[1]
+            text = rnd.choice(HARD_CARRIERS).format(rnd.choice(HARD_NEAR_MISSES))
+            text += rnd.choice(["", "", "!", "?", ","])
+            try:
+                speech = synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
+            except subprocess.CalledProcessError as error:
+                print(f"skipped a hard piece: {error}", file=sys.stderr)
+                continue
+            if len(speech) == 0:
+                continue
+            clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
+            _, mixed = mixer.mix(clip)
+            pieces.append(mixed)
+            length += len(mixed)
+        audio = np.concatenate(pieces)
+        emb = front.embeddings(audio.astype(np.int16))
+        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16))
+        os.replace(path + ".tmp.npz", path)
+        total += len(audio) / RATE
+        shard += 1
+        print(f"hard negatives: {total / 3600:.2f}/{hours} h", flush=True)
+    return total
+
+
 def negative_piece(kind, voice, synth, reads, cmds):
     """One stretch of audio without the phrase, of the given kind."""
     rnd = synth.rnd
@@ -358,6 +410,7 @@ def main():
     parser.add_argument("--validation-positives", type=int, default=400)
     parser.add_argument("--negative-hours", type=float, default=4.5)
     parser.add_argument("--validation-hours", type=float, default=0.3)
+    parser.add_argument("--hard-hours", type=float, default=0.0)
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
     args = parser.parse_args()
@@ -379,6 +432,8 @@ def main():
         positives("train", args.positives, phrase, synth, mixer, reads, cmds, front, args.out, args.seed)
         summary["train_negative_seconds"] = negatives(
             "train", args.negative_hours, synth, mixer, reads, cmds, front, args.out, args.seed)
+        summary["train_hard_negative_seconds"] = hard_negatives(
+            args.hard_hours, synth, mixer, front, args.out, args.seed)
     summary["minutes"] = (time.time() - started) / 60
     json.dump(summary, open(os.path.join(args.out, "data.json"), "w"), indent=1)
     print(json.dumps(summary))

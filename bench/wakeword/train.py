@@ -6,7 +6,8 @@ usage: train.py DATADIR PHRASE OUT.json [--seeds N] [--epochs N] [--hidden N] [-
 
 Windows: 16 consecutive embeddings (flattened, 1,536 values). Row k of a shard ends at
 sample (k + 10) * 1280 (frontend.py). A positive window ends 0-400 ms after the phrase's
-end; every window of the negative shards is a negative.
+end; every window of the negative shards is a negative, and so is every window of the
+near-miss shards (train-hard), which make up HARD_SHARE of each batch's negatives.
 
 Network: 1536 -> H -> H -> 1 (ReLU, ReLU, sigmoid), inputs standardised (folded into the
 first layer when saved), Adam, batches of 3/4 negatives and 1/4 positives; from the third
@@ -34,6 +35,7 @@ WINDOW = 16
 FEATURES = 96
 POSITIVE_AFTER = 6400      # a window ending up to 400 ms after the phrase's end is positive
 DETECT_AFTER = 9600        # a phrase counts as found when decided within 600 ms of its end
+HARD_SHARE = 0.125         # of each batch's negatives, drawn from the near misses (train-hard shards)
 
 
 def row_end(k):
@@ -65,10 +67,18 @@ def load(directory, split):
         negative_seconds += len(emb) * CHUNK / RATE
         blocks.append(emb)
         offset += len(emb)
+    # Near misses (data.py's train-hard shards): negatives drawn more often (HARD_SHARE).
+    hard_rows, hard_seconds = [], 0.0
+    for path in sorted(glob.glob(os.path.join(directory, f"{split}-hard-*.npz"))):
+        emb = np.load(path)["embeddings"]
+        hard_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
+        hard_seconds += len(emb) * CHUNK / RATE
+        blocks.append(emb)
+        offset += len(emb)
     emb = np.concatenate(blocks) if blocks else np.zeros((0, FEATURES), np.float16)
     return dict(emb=emb, pos=np.array(positive_rows), groups=np.array(positive_groups),
                 ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds,
-                phrases=count)
+                hard=np.array(hard_rows, dtype=np.int64), hard_seconds=hard_seconds, phrases=count)
 
 
 def windows(emb, rows):
@@ -120,22 +130,29 @@ class Net:
             self.params[i] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
 
 
-def train_one(train, mean, std, seed, epochs, hidden, log):
+def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE):
     rng = np.random.default_rng(seed)
     net = Net(WINDOW * FEATURES, hidden, rng)
     pos = train["pos"][train["ids"] >= 0]
-    neg = train["neg"]
+    near = train["hard"]
+    neg = np.concatenate([train["neg"], near])
     hard = neg
     batch_neg, batch_pos = 384, 128
+    # A share of every batch's negatives comes from the near misses, when there are any:
+    # with about a tenth of the negative audio they would otherwise be seen too rarely.
+    batch_near = int(batch_neg * hard_share) if len(near) else 0
     steps = max(1, len(neg) // batch_neg)
     for epoch in range(epochs):
         lr = 1e-3 if epoch < epochs - 2 else 2e-4
         loss_sum = 0.0
         for _ in range(steps):
+            rest = batch_neg - batch_near
             if epoch >= 2:
-                nrows = np.concatenate([rng.choice(neg, batch_neg // 2), rng.choice(hard, batch_neg // 2)])
+                nrows = np.concatenate([rng.choice(neg, rest - batch_neg // 2), rng.choice(hard, batch_neg // 2)])
             else:
-                nrows = rng.choice(neg, batch_neg)
+                nrows = rng.choice(neg, rest)
+            if batch_near:
+                nrows = np.concatenate([nrows, rng.choice(near, batch_near)])
             prows = rng.choice(pos, batch_pos)
             x = (windows(train["emb"], np.concatenate([prows, nrows])) - mean) / std
             y = np.concatenate([np.ones(batch_pos), np.zeros(batch_neg)]).astype(np.float32)
@@ -189,6 +206,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--recall", type=float, default=0.97)
+    parser.add_argument("--hard-share", type=float, default=HARD_SHARE)
     args = parser.parse_args()
     started = time.time()
 
@@ -198,12 +216,13 @@ def main():
     train = load(args.data, "train")
     valid = load(args.data, "validation")
     log(f"training: {train['phrases']} phrases ({(train['ids'] >= 0).sum()} positive windows), "
-        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows); "
+        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows) and "
+        f"{train['hard_seconds'] / 3600:.2f} h of near misses ({len(train['hard'])} windows); "
         f"validation: {valid['phrases']} phrases, {valid['negative_seconds'] / 3600:.2f} h of negatives")
     sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
     mean = sample.mean(0)
     std = sample.std(0) + 1e-3
-    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log) for seed in range(args.seeds)]
+    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share) for seed in range(args.seeds)]
 
     # Validation scores; a detection may need the score at or above the threshold in
     # `steps` consecutive windows (1 or 2), so each window's score is also taken as the
@@ -287,6 +306,7 @@ def main():
     head = dict(phrase=args.phrase.lower(), window=WINDOW, features=FEATURES, threshold=round(threshold, 6),
                 steps=steps, sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                 training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
+                              near_miss_hours=round(train["hard_seconds"] / 3600, 2),
                               validation_phrases=valid["phrases"], validation_negative_hours=round(hours, 2),
                               seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),
                 members=members)

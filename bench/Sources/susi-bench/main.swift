@@ -84,7 +84,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "shared", "alternatives", "engines", "dev_negatives": break
+        case "shared", "alternatives", "engines", "dev_negatives", "baseline_models": break
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -305,18 +305,25 @@ func compareWakeEngines() throws -> String {
     neuralSettings.verifyWake = false
     let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
-    // Neural, and the same candidates through the verifier, in one pass.
-    let neural = !engines.contains("neural") ? [] : try WakeComparison.run(corpora) {
-        let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: options.models, settings: neuralSettings)
-        let inner = RecordingDetector(detector)
-        // As Hearing wires it: the neural detector's surest candidates skip the verifier.
-        let verified = RecordingDetector(
-            try VerifiedWakeWordDetector(
-                candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
-                phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
-                trusted: { (detector as? NeuralWakeWordDetector)?.isSure($0) ?? false }))
-        return (verified, [("neural", inner), ("neural + verifier", verified)])
+    // Neural, and the same candidates through the verifier, in one pass; `--set
+    // baseline_models=DIR` adds another head (DIR's) to the same run, for a before/after.
+    func neuralEngines(_ modelsDirectory: String, label: String) throws -> [(String, EngineFigures)] {
+        try WakeComparison.run(corpora) {
+            let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: modelsDirectory, settings: neuralSettings)
+            let inner = RecordingDetector(detector)
+            // As Hearing wires it: the neural detector's surest candidates skip the verifier.
+            let verified = RecordingDetector(
+                try VerifiedWakeWordDetector(
+                    candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
+                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
+                    trusted: { (detector as? NeuralWakeWordDetector)?.isSure($0) ?? false }))
+            return (verified, [("neural" + label, inner), ("neural + verifier" + label, verified)])
+        }
     }
+    let baseline = options.settings.first { $0.0 == "baseline_models" }?.1
+    let neural = !engines.contains("neural") ? [] :
+        try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? [])
+        + neuralEngines(options.models, label: "")
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
     let keyphrase = !engines.contains("keyphrase") ? [] : try WakeComparison.run(corpora) {
         let detector = RecordingDetector(
