@@ -10,12 +10,7 @@ final class HearingTests: XCTestCase {
     private var directory = ""
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-hearing-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/skills", withIntermediateDirectories: true)
-        for name in ["time.txt", "media.txt", "volume.txt"] {
-            try FileManager.default.copyItem(
-                atPath: TestAudio.modelsDirectory + "/skills/" + name, toPath: directory + "/skills/" + name)
-        }
+        directory = try TestAudio.directoryWithSomeSkills("susi-hearing")
     }
 
     override func tearDownWithError() throws {

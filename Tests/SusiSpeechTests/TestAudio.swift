@@ -15,6 +15,17 @@ enum TestAudio {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("models").path
 
+    /// A new temporary directory (named after `prefix`) with a `skills` folder holding a copy
+    /// of the bundled time, media and volume skills; the caller removes it.
+    static func directoryWithSomeSkills(_ prefix: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/skills", withIntermediateDirectories: true)
+        for name in ["time.txt", "media.txt", "volume.txt"] {
+            try FileManager.default.copyItem(atPath: modelsDirectory + "/skills/" + name, toPath: directory + "/skills/" + name)
+        }
+        return directory
+    }
+
     /// The hotword dictionaries of `models/hotword`.
     static func hotwordDictionaries() throws -> [PronunciationDictionary] {
         try PronunciationDictionary.hotwordDictionaries(modelsDirectory: modelsDirectory)
