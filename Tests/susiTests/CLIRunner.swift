@@ -91,13 +91,19 @@ extension CLIRunner {
             samples += [Int16](repeating: 0, count: gapMs * 16)
         }
         samples += [Int16](repeating: 0, count: tailMs * 16)
-        var seed: UInt32 = 3
-        let noisy = samples.map { sample -> Int16 in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
-        }
         let path = directory + "/requests-\(UUID().uuidString).wav"
-        try WAVFile.write(AudioChunk(format: .speech, samples: noisy), to: path)
+        try WAVFile.write(AudioChunk(format: .speech, samples: Self.underNoiseFloor(samples)), to: path)
         return path
+    }
+
+    /// `samples` with a faint pseudo-random noise floor added (peak `amplitude` / 2), as a quiet
+    /// room has: synthesised speech holds exact digital silence, which no microphone gives.
+    /// The same `seed` gives the same noise.
+    static func underNoiseFloor(_ samples: [Int16], seed: UInt32 = 3, amplitude: Int = 160) -> [Int16] {
+        var seed = seed
+        return samples.map { sample in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return sample &+ Int16(Int(seed >> 16) % amplitude - amplitude / 2)
+        }
     }
 }

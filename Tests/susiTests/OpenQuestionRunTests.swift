@@ -47,11 +47,7 @@ final class OpenQuestionRunTests: XCTestCase {
         let silence = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
         let speech = silence(1000) + (try flite("susi")) + silence(300)
             + (try flite("what is the square root of one hundred forty four")) + silence(2500)
-        var seed: UInt32 = 3
-        let noisy = speech.map { sample in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 120 - 60)
-        }
+        let noisy = CLIRunner.underNoiseFloor(speech, amplitude: 120)
         let input = cli.directory + "/question.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: noisy), to: input)
         let eventsPath = cli.directory + "/events.jsonl"

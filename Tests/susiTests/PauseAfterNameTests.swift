@@ -40,13 +40,9 @@ final class PauseAfterNameTests: XCTestCase {
     /// where it put the end of speech and where the command's audio really ends (ms).
     private func heard(_ command: String, pauseMs: Int) throws -> (transcript: String?, speechEndMs: Int?, commandEndMs: Int) {
         let quiet = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
-        var seed: UInt32 = 5
         let lead = quiet(1000) + (try said("susi")) + quiet(pauseMs) + (try said(command))
         let commandEndMs = lead.count / 16
-        let audio = (lead + quiet(2500)).map { sample in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 120 - 60)
-        }
+        let audio = CLIRunner.underNoiseFloor(lead + quiet(2500), seed: 5, amplitude: 120)
         let input = cli.directory + "/in.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: audio), to: input)
         let events = cli.directory + "/events.jsonl"

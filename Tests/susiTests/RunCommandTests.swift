@@ -26,12 +26,8 @@ final class RunCommandTests: XCTestCase {
         let said = try cli.run(["say", "--voice", "en-us", "susi, \(command)", "--output", path])
         XCTAssertEqual(said.status, 0, said.stderr)
         let speech = try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples
-        var seed: UInt32 = 7
         let padded = [Int16](repeating: 0, count: leadMs * 16) + speech + [Int16](repeating: 0, count: tailMs * 16)
-        return padded.map { sample in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
-        }
+        return CLIRunner.underNoiseFloor(padded, seed: 7)
     }
 
     private func events(at path: String) throws -> [[String: Any]] {
@@ -197,11 +193,8 @@ final class RunTerminationTests: XCTestCase {
         let spoken = try cli.run(["say", "--voice", "en-us", "susi, what day is it", "--output", said])
         XCTAssertEqual(spoken.status, 0, spoken.stderr)
         let speech = try AudioConverter.convert(try WAVFile.read(path: said), to: .speech).samples
-        var seed: UInt32 = 3
-        let input = ([Int16](repeating: 0, count: 16_000) + speech + [Int16](repeating: 0, count: 30 * 16_000)).map { sample in
-            seed = seed &* 1_103_515_245 &+ 12345
-            return sample &+ Int16(Int(seed >> 16) % 160 - 80)
-        }
+        let input = CLIRunner.underNoiseFloor(
+            [Int16](repeating: 0, count: 16_000) + speech + [Int16](repeating: 0, count: 30 * 16_000))
         let inputPath = cli.directory + "/in.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: input), to: inputPath)
         return inputPath
