@@ -77,11 +77,10 @@ install: build
 	[ -n "$(DESTDIR)" ] || systemctl daemon-reload
 
 # swift-format's rules from .swift-format (no force unwraps, no try!, no implicitly unwrapped
-# optionals, ...), as errors. Layout is `make format`'s job: the pretty-printer's findings are
-# left out (--debug-disable-pretty-print) until the whole tree has been formatted once.
+# optionals, ...) and its layout, as errors; `make format` fixes the layout.
 LINT_PATHS = Sources Tests Package.swift bench/Sources
 lint:
-	$(SWIFT) format lint --strict --debug-disable-pretty-print -r $(LINT_PATHS)
+	$(SWIFT) format lint --strict -r $(LINT_PATHS)
 
 format:
 	$(SWIFT) format -i -r $(LINT_PATHS)

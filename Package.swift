@@ -4,8 +4,9 @@ import PackageDescription
 /// System libraries from Debian, found with pkg-config. Each has a module map and a
 /// `shim.h` holding typed `static inline` wrappers for variadic calls and macros.
 let systemLibraries: [Target] = [
-    .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
-                   providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+    .systemLibrary(
+        name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+        providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
     .systemLibrary(name: "CESpeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
     .systemLibrary(name: "CPortAudio", pkgConfig: "portaudio-2.0", providers: [.apt(["portaudio19-dev"])]),
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -31,7 +32,8 @@ var swiftTargets: [Target] = [
         name: "susi",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
 
-    .executableTarget(name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
+    .executableTarget(
+        name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
     // Helpers shared by the test targets (one copy, not one per target).
     .target(name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer"], path: "Tests/SusiTestSupport"),
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore"]),

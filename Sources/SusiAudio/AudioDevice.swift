@@ -54,7 +54,8 @@ public struct AudioDevice: Sendable, Equatable, CustomStringConvertible {
         if isDefaultInput { marks.append("default input") }
         if isDefaultOutput { marks.append("default output") }
         let suffix = marks.isEmpty ? "" : " [\(marks.joined(separator: ", "))]"
-        return "\(index): \(name) (\(hostAPI), in \(maxInputChannels), out \(maxOutputChannels), \(defaultSampleRate) Hz)\(suffix)"
+        return
+            "\(index): \(name) (\(hostAPI), in \(maxInputChannels), out \(maxOutputChannels), \(defaultSampleRate) Hz)\(suffix)"
     }
 
     /// Picks the device `specifier` names among `devices`, considering only those usable in `direction`.
@@ -62,18 +63,22 @@ public struct AudioDevice: Sendable, Equatable, CustomStringConvertible {
     /// `specifier` is `default` (or empty) for the system default, a number for an index, or a
     /// name: an exact match (ignoring case) wins over the first device whose name contains it.
     /// - Throws: `audio-no-device`, naming what was asked for and listing what exists.
-    public static func select(_ specifier: String, from devices: [AudioDevice], direction: AudioDirection) throws(AudioError) -> AudioDevice {
+    public static func select(_ specifier: String, from devices: [AudioDevice], direction: AudioDirection) throws(AudioError)
+        -> AudioDevice
+    {
         let wanted = specifier.trimmingCharacters(in: .whitespacesAndNewlines)
         let usable = devices.filter { $0.supports(direction) }
         let found: AudioDevice?
         if wanted.isEmpty || wanted.lowercased() == "default" {
-            found = usable.first { direction == .input ? $0.isDefaultInput : $0.isDefaultOutput }
+            found =
+                usable.first { direction == .input ? $0.isDefaultInput : $0.isDefaultOutput }
                 ?? usable.first { $0.name.lowercased() == "default" }
         } else if let index = Int(wanted) {
             found = usable.first { $0.index == index }
         } else {
             let lowered = wanted.lowercased()
-            found = usable.first { $0.name.lowercased() == lowered }
+            found =
+                usable.first { $0.name.lowercased() == lowered }
                 ?? usable.first { $0.name.lowercased().contains(lowered) }
         }
         if let found { return found }

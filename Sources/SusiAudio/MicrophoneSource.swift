@@ -56,7 +56,8 @@ public final class SpeakerSink: AudioSink {
     /// Opens the device `specifier` names at `sampleRate` (eSpeak NG's 22050 Hz by default).
     ///
     /// - Throws: `audio-no-device` or `audio-device-failed`.
-    public init(session: PortAudioSession, device specifier: String, sampleRate: Int = 22_050, logger: Logger) throws(AudioError) {
+    public init(session: PortAudioSession, device specifier: String, sampleRate: Int = 22_050, logger: Logger) throws(AudioError)
+    {
         let device = try session.device(specifier, for: .output)
         playback = try PortAudioPlayback(session: session, device: device, sampleRate: sampleRate, channels: 1, logger: logger)
     }

@@ -37,7 +37,9 @@ public final class PortAudioCapture {
         let format = AudioFormat(sampleRate: sampleRate ?? device.defaultSampleRate, channels: channels)
         try format.validate()
         guard channels <= device.maxInputChannels else {
-            throw AudioError(.deviceFailed, "device '\(device.name)' records at most \(device.maxInputChannels) channels, \(channels) requested")
+            throw AudioError(
+                .deviceFailed,
+                "device '\(device.name)' records at most \(device.maxInputChannels) channels, \(channels) requested")
         }
         self.session = session
         self.device = device
@@ -109,7 +111,8 @@ public final class PortAudioCapture {
 
     /// Returns up to `maxFrames` recorded frames without waiting; possibly none.
     public func readAvailable(maxFrames: Int = .max) -> AudioChunk {
-        let samples = context.ring.read(maxCount: max(maxFrames, 0).multipliedReportingOverflow(by: format.channels).partialValue, multiple: format.channels)
+        let samples = context.ring.read(
+            maxCount: max(maxFrames, 0).multipliedReportingOverflow(by: format.channels).partialValue, multiple: format.channels)
         return AudioChunk(format: format, samples: samples)
     }
 
@@ -146,7 +149,8 @@ private func captureCallback(
             context.driverOverflows.add(1, ordering: .relaxed)
         }
         guard let input else { return }
-        let samples = UnsafeBufferPointer(start: input.assumingMemoryBound(to: Int16.self), count: Int(frameCount) * context.channels)
+        let samples = UnsafeBufferPointer(
+            start: input.assumingMemoryBound(to: Int16.self), count: Int(frameCount) * context.channels)
         context.ring.write(samples)
     }
     return Int32(paContinue.rawValue)

@@ -28,11 +28,15 @@ public final class PortAudioPlayback {
     ///   - channels: interleaved channels to play.
     /// - Throws: `audio-invalid-format`, `audio-no-device` or `audio-device-failed` with
     ///   PortAudio's reason.
-    public init(session: PortAudioSession, device: AudioDevice, sampleRate: Int? = nil, channels: Int = 1, logger: Logger = .silent) throws(AudioError) {
+    public init(
+        session: PortAudioSession, device: AudioDevice, sampleRate: Int? = nil, channels: Int = 1, logger: Logger = .silent
+    ) throws(AudioError) {
         let format = AudioFormat(sampleRate: sampleRate ?? device.defaultSampleRate, channels: channels)
         try format.validate()
         guard channels <= device.maxOutputChannels else {
-            throw AudioError(.deviceFailed, "device '\(device.name)' plays at most \(device.maxOutputChannels) channels, \(channels) requested")
+            throw AudioError(
+                .deviceFailed, "device '\(device.name)' plays at most \(device.maxOutputChannels) channels, \(channels) requested"
+            )
         }
         self.session = session
         self.device = device

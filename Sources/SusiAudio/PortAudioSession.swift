@@ -74,15 +74,16 @@ public final class PortAudioSession: Sendable {
             for index in 0..<count {
                 guard let info = Pa_GetDeviceInfo(index) else { continue }
                 let hostAPI = Pa_GetHostApiInfo(info.pointee.hostApi).map { String(cString: $0.pointee.name) } ?? "unknown"
-                devices.append(AudioDevice(
-                    index: Int(index),
-                    name: info.pointee.name.map { String(cString: $0) } ?? "device \(index)",
-                    hostAPI: hostAPI,
-                    maxInputChannels: Int(info.pointee.maxInputChannels),
-                    maxOutputChannels: Int(info.pointee.maxOutputChannels),
-                    defaultSampleRate: Int(info.pointee.defaultSampleRate.rounded()),
-                    isDefaultInput: index == defaultInput,
-                    isDefaultOutput: index == defaultOutput))
+                devices.append(
+                    AudioDevice(
+                        index: Int(index),
+                        name: info.pointee.name.map { String(cString: $0) } ?? "device \(index)",
+                        hostAPI: hostAPI,
+                        maxInputChannels: Int(info.pointee.maxInputChannels),
+                        maxOutputChannels: Int(info.pointee.maxOutputChannels),
+                        defaultSampleRate: Int(info.pointee.defaultSampleRate.rounded()),
+                        isDefaultInput: index == defaultInput,
+                        isDefaultOutput: index == defaultOutput))
             }
             return devices
         }
@@ -96,10 +97,11 @@ public final class PortAudioSession: Sendable {
     }
 
     /// PortAudio's stream callback, as a C function pointer.
-    typealias StreamCallback = @convention(c) (
-        UnsafeRawPointer?, UnsafeMutableRawPointer?, UInt, UnsafePointer<PaStreamCallbackTimeInfo>?, PaStreamCallbackFlags,
-        UnsafeMutableRawPointer?
-    ) -> Int32
+    typealias StreamCallback =
+        @convention(c) (
+            UnsafeRawPointer?, UnsafeMutableRawPointer?, UInt, UnsafePointer<PaStreamCallbackTimeInfo>?, PaStreamCallbackFlags,
+            UnsafeMutableRawPointer?
+        ) -> Int32
 
     /// Opens an int16 stream on `device` in `direction` at `format`: a callback stream when
     /// `callback` is given (capture), else a blocking one (playback).
@@ -138,10 +140,12 @@ public final class PortAudioSession: Sendable {
     /// Turns a PortAudio error code into an `AudioError` on the spot.
     static func error(_ code: PaError, _ what: String) -> AudioError {
         var text = Pa_GetErrorText(code).map { String(cString: $0) } ?? "PortAudio error \(code)"
-        if code == paUnanticipatedHostError.rawValue, let host = Pa_GetLastHostErrorInfo(), let hostText = host.pointee.errorText {
+        if code == paUnanticipatedHostError.rawValue, let host = Pa_GetLastHostErrorInfo(), let hostText = host.pointee.errorText
+        {
             text += " (\(String(cString: hostText)))"
         }
-        let kind: AudioError.Kind = code == paInvalidDevice.rawValue || code == paDeviceUnavailable.rawValue ? .noDevice : .deviceFailed
+        let kind: AudioError.Kind =
+            code == paInvalidDevice.rawValue || code == paDeviceUnavailable.rawValue ? .noDevice : .deviceFailed
         return AudioError(kind, "\(what): \(text)")
     }
 }

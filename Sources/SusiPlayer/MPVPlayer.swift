@@ -489,7 +489,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
             let (session, isNew) = try runningSession()
             do throws(PlayerError) {
                 try load(location, mode: mode, on: session)
-            } catch where error.kind == .died && !isNew {
+            } catch  where error.kind == .died && !isNew {
                 sessionEnded(generation: session.generation)
                 try load(location, mode: mode, on: try startSession())
             }
@@ -527,7 +527,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
             do throws(PlayerError) {
                 try session.connection.request([.string(command)], timeout: configuration.replyTimeout)
                 return true
-            } catch where error.kind == .commandFailed {
+            } catch  where error.kind == .commandFailed {
                 // mpv refuses to step past either end of the playlist; that is an answer, not a fault.
                 return false
             }

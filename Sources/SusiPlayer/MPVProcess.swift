@@ -51,8 +51,7 @@ final class MPVProcess: Sendable {
 
     /// The executable `command` names: itself when it contains a slash, else the first
     /// executable file of that name on `PATH`; nil when there is none.
-    static func resolve(command: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
-    {
+    static func resolve(command: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         guard !command.isEmpty else { return nil }
         if command.contains("/") {
             return FileManager.default.isExecutableFile(atPath: command) ? command : nil

@@ -81,7 +81,8 @@ extension Assembly {
 
     /// The wake word detector for `hotword.*`, leaving what it hears in `context` for the
     /// recogniser.
-    public static func wakeDetector(_ config: Config, models: String, context: AcousticContext, logger: Logger) throws(SpeechError)
+    public static func wakeDetector(_ config: Config, models: String, context: AcousticContext, logger: Logger)
+        throws(SpeechError)
         -> any WakeWordDetector
     {
         try Hearing.makeWakeDetector(config: config, modelsDirectory: models, context: context, logger: logger)

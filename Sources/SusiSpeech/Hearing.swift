@@ -77,7 +77,8 @@ public enum Hearing {
 
     /// The cleaning steps `speex` and `floor` ask for, in order: suppression first, so
     /// that the floor is what remains under the speech.
-    static func preprocessors(speex: SpeexPreprocessor.Settings?, floor: Double?) throws(SpeechError) -> [any SamplePreprocessor] {
+    static func preprocessors(speex: SpeexPreprocessor.Settings?, floor: Double?) throws(SpeechError) -> [any SamplePreprocessor]
+    {
         var steps: [any SamplePreprocessor] = []
         if let speex { steps.append(try SpeexPreprocessor(settings: speex)) }
         if let floor { steps.append(NoiseFloor(signalToNoiseDecibels: floor)) }
@@ -147,7 +148,8 @@ public enum Hearing {
         configuration.dictionaryPath = open?.dictionaryPath ?? model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
-        let recognizer = try SphinxRecognizer(configuration: configuration, preprocessors: steps, context: context, logger: logger)
+        let recognizer = try SphinxRecognizer(
+            configuration: configuration, preprocessors: steps, context: context, logger: logger)
         if let open { try recognizer.setSecondSearch(.languageModel(path: open.languageModelPath)) }
         return recognizer
     }

@@ -28,9 +28,11 @@ struct ArgumentParser {
 
     /// The value of `--name V` or `--name=V`, if given; a missing value is an error.
     mutating func option(_ names: String...) throws(UsageError) -> String? {
-        guard let index = arguments.firstIndex(where: { argument in
-            names.contains(argument) || names.contains { argument.hasPrefix($0 + "=") }
-        }) else { return nil }
+        guard
+            let index = arguments.firstIndex(where: { argument in
+                names.contains(argument) || names.contains { argument.hasPrefix($0 + "=") }
+            })
+        else { return nil }
         let argument = arguments.remove(at: index)
         if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
             return String(argument[argument.index(after: equals)...])

@@ -22,15 +22,21 @@ enum AskCommand: Command {
         let server = try arguments.option("--server")
         let words = try collectWords(&arguments)
         guard !(local && server != nil) else { throw UsageError("--local and --server exclude each other") }
-        if let server, !ConfigSchema.isHTTPURL(server) { throw UsageError("--server must be an http:// or https:// URL, not '\(server)'") }
+        if let server, !ConfigSchema.isHTTPURL(server) {
+            throw UsageError("--server must be an http:// or https:// URL, not '\(server)'")
+        }
         let query = words.joined(separator: " ")
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("missing TEXT") }
 
         let config = try context.store.load()
-        let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: context.environment, logger: context.logger), context: { Assembly.brainContext(config) })
+        let localBrain = LocalChatBrain(
+            brain: try Assembly.brain(environment: context.environment, logger: context.logger),
+            context: { Assembly.brainContext(config) })
         let mode: ChatBrainFactory.Mode? = local ? .local : server != nil ? .remote : nil
         let logger = context.logger
-        let brain = Assembly.chatBrain(config: config, mode: mode, server: server, local: localBrain, store: context.store, logger: logger) {
+        let brain = Assembly.chatBrain(
+            config: config, mode: mode, server: server, local: localBrain, store: context.store, logger: logger
+        ) {
             error in logger.warning("the SUSI server failed (\(error.code)): \(error.message); answering offline")
         }
         let reply = try brain.answer(query)

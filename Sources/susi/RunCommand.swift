@@ -35,9 +35,10 @@ enum RunCommand: Command {
         if let eventsPath { sinks.append(JSONLinesEventSink(handle: try eventsHandle(eventsPath))) }
         if conversation {
             let toStdout = eventsPath != "-"
-            sinks.append(ConversationPrinter { line in
-                (toStdout ? FileHandle.standardOutput : FileHandle.standardError).write(Data((line + "\n").utf8))
-            })
+            sinks.append(
+                ConversationPrinter { line in
+                    (toStdout ? FileHandle.standardOutput : FileHandle.standardError).write(Data((line + "\n").utf8))
+                })
         }
         let runtime = try SpeakerRuntime(
             options: SpeakerRuntime.Options(input: input, output: output, realtime: realtime, server: !noServer),

@@ -59,4 +59,3 @@ enum SetupCommand: Command {
         control.shutdown()
     }
 }
-

@@ -39,7 +39,8 @@ enum SkillsCommand: Command {
             guard failures.isEmpty, brain.diagnostics.allSatisfy({ $0.severity != .error }) else {
                 throw PipelineError(
                     stage: .brain, code: "brain-skill-test-failed",
-                    message: "\(failures.count) of \(results.count) examples failed, \(brain.diagnostics.count) skill file problems")
+                    message:
+                        "\(failures.count) of \(results.count) examples failed, \(brain.diagnostics.count) skill file problems")
             }
         case "bench":
             try bench(context)
@@ -54,8 +55,9 @@ enum SkillsCommand: Command {
             directory: try Assembly.modelsDirectory(environment: context.environment) + "/skills")
         context.print("skills: \(result.skillCount) files, \(result.queryCount) example queries")
         context.print(String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", result.loadMedian, result.loadP95))
-        context.print(String(
-            format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", result.answerMedian,
-            result.answerP95, result.queriesPerSecond, result.answerCount))
+        context.print(
+            String(
+                format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", result.answerMedian,
+                result.answerP95, result.queriesPerSecond, result.answerCount))
     }
 }

@@ -20,7 +20,8 @@ enum TranscribeCommand: Command {
         let audio = try AudioConverter.convert(try WAVFile.read(path: path), to: .speech)
         let config = try context.store.load()
         let models = try Assembly.modelsDirectory(environment: context.environment)
-        let recognizer = try Assembly.recognizer(config, models: models, environment: context.environment, logger: context.logger.child("stt"))
+        let recognizer = try Assembly.recognizer(
+            config, models: models, environment: context.environment, logger: context.logger.child("stt"))
         let transcript = try recognizer.transcribe(audio)
         guard json else {
             context.print(transcript.text)

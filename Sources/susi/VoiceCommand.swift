@@ -46,7 +46,8 @@ enum VoiceCommand: Command {
             }
             let identifier = voice.languages.first?.code ?? voice.identifier
             let config = try context.store.set([("tts.voice", identifier)] + (variant.map { [("tts.variant", $0)] } ?? []))
-            context.print("tts.voice = \(config.tts.voice)" + (config.tts.variant.isEmpty ? "" : ", tts.variant = \(config.tts.variant)"))
+            context.print(
+                "tts.voice = \(config.tts.voice)" + (config.tts.variant.isEmpty ? "" : ", tts.variant = \(config.tts.variant)"))
         default:
             throw UsageError("unknown action '\(action)'; expected list, get or set")
         }

@@ -6,10 +6,13 @@ import XCTest
 final class AudioConverterTests: XCTestCase {
     /// Resamples a sine and compares every output sample with the ideal sine at the output
     /// rate: this checks frequency, amplitude and timing (no delay) at once.
-    private func assertSineSurvives(from inputRate: Int, frequency: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSineSurvives(from inputRate: Int, frequency: Double, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let amplitude = 12_000.0
         let input = AudioTestSignals.sine(frequency: frequency, rate: inputRate, count: inputRate / 2, amplitude: amplitude)
-        let output = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: inputRate, channels: 1), samples: input))
+        let output = try AudioConverter.convert(
+            AudioChunk(format: AudioFormat(sampleRate: inputRate, channels: 1), samples: input))
         XCTAssertEqual(output.format, .speech, file: file, line: line)
         XCTAssertEqual(output.samples.count, 8_000, file: file, line: line)
         let expected = AudioTestSignals.sine(frequency: frequency, rate: 16_000, count: 8_000, amplitude: amplitude)
@@ -37,7 +40,8 @@ final class AudioConverterTests: XCTestCase {
     func testContentAboveTheNewNyquistIsRemovedNotAliased() throws {
         for (rate, frequency) in [(48_000, 10_000.0), (44_100, 12_000), (22_050, 9_000), (48_000, 20_000)] {
             let input = AudioTestSignals.sine(frequency: frequency, rate: rate, count: rate, amplitude: 16_000)
-            let output = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: rate, channels: 1), samples: input))
+            let output = try AudioConverter.convert(
+                AudioChunk(format: AudioFormat(sampleRate: rate, channels: 1), samples: input))
             let alias = 16_000 - frequency.truncatingRemainder(dividingBy: 16_000)
             let middle = output.samples[1_000..<15_000]
             let aliasAmplitude = AudioTestSignals.goertzelAmplitude(middle, frequency: alias, rate: 16_000)
@@ -57,8 +61,10 @@ final class AudioConverterTests: XCTestCase {
             var offset = 0
             var generator = SystemRandomNumberGenerator()
             while offset < samples.count / channels {
-                let frames = min([0, 1, 2, 17, 160, 441, 1_024].randomElement(using: &generator) ?? 1, samples.count / channels - offset)
-                let chunk = AudioChunk(format: format, samples: Array(samples[(offset * channels)..<((offset + frames) * channels)]))
+                let frames = min(
+                    [0, 1, 2, 17, 160, 441, 1_024].randomElement(using: &generator) ?? 1, samples.count / channels - offset)
+                let chunk = AudioChunk(
+                    format: format, samples: Array(samples[(offset * channels)..<((offset + frames) * channels)]))
                 streamed += try converter.convert(chunk).samples
                 offset += frames
             }
@@ -81,11 +87,13 @@ final class AudioConverterTests: XCTestCase {
     func testDownmixAveragesChannels() throws {
         let left = AudioTestSignals.sine(frequency: 1_000, rate: 16_000, count: 1_600)
         let opposite = zip(left, left.map { $0 == .min ? .max : -$0 }).flatMap { [$0.0, $0.1] }
-        let cancelled = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: opposite))
+        let cancelled = try AudioConverter.convert(
+            AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: opposite))
         XCTAssertEqual(cancelled.samples.count, 1_600)
         XCTAssertLessThanOrEqual(cancelled.samples.map { abs(Int($0)) }.max() ?? 99, 1)
         let withSilence = zip(left, [Int16](repeating: 0, count: left.count)).flatMap { [$0.0, $0.1] }
-        let halved = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: withSilence))
+        let halved = try AudioConverter.convert(
+            AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: withSilence))
         for (out, original) in zip(halved.samples, left) {
             XCTAssertEqual(Double(out), Double(original) / 2, accuracy: 1)
         }
@@ -96,19 +104,23 @@ final class AudioConverterTests: XCTestCase {
         let left = AudioTestSignals.sine(frequency: 500, rate: 48_000, count: 4_800)
         let right = AudioTestSignals.sine(frequency: 2_000, rate: 48_000, count: 4_800)
         let interleaved = zip(left, right).flatMap { [$0.0, $0.1] }
-        let output = try AudioConverter.convert(AudioChunk(format: format, samples: interleaved), to: AudioFormat(sampleRate: 16_000, channels: 2))
+        let output = try AudioConverter.convert(
+            AudioChunk(format: format, samples: interleaved), to: AudioFormat(sampleRate: 16_000, channels: 2))
         let outLeft = stride(from: 0, to: output.samples.count, by: 2).map { output.samples[$0] }
         let outRight = stride(from: 1, to: output.samples.count, by: 2).map { output.samples[$0] }
         XCTAssertEqual(outLeft.count, 1_600)
-        XCTAssertEqual(AudioTestSignals.goertzelAmplitude(outLeft[100..<1_500], frequency: 500, rate: 16_000), 10_000, accuracy: 100)
+        XCTAssertEqual(
+            AudioTestSignals.goertzelAmplitude(outLeft[100..<1_500], frequency: 500, rate: 16_000), 10_000, accuracy: 100)
         XCTAssertLessThan(AudioTestSignals.goertzelAmplitude(outLeft[100..<1_500], frequency: 2_000, rate: 16_000), 50)
-        XCTAssertEqual(AudioTestSignals.goertzelAmplitude(outRight[100..<1_500], frequency: 2_000, rate: 16_000), 10_000, accuracy: 100)
+        XCTAssertEqual(
+            AudioTestSignals.goertzelAmplitude(outRight[100..<1_500], frequency: 2_000, rate: 16_000), 10_000, accuracy: 100)
     }
 
     func testMonoIsCopiedToEveryTargetChannelAndUpsamplingWorks() throws {
         let mono = AudioTestSignals.sine(frequency: 440, rate: 22_050, count: 2_205)
-        let output = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: 22_050, channels: 1), samples: mono),
-                                                to: AudioFormat(sampleRate: 48_000, channels: 2))
+        let output = try AudioConverter.convert(
+            AudioChunk(format: AudioFormat(sampleRate: 22_050, channels: 1), samples: mono),
+            to: AudioFormat(sampleRate: 48_000, channels: 2))
         XCTAssertEqual(output.frameCount, 4_800)
         for frame in 0..<output.frameCount {
             XCTAssertEqual(output.samples[2 * frame], output.samples[2 * frame + 1])
@@ -131,7 +143,10 @@ final class AudioConverterTests: XCTestCase {
         let square = (0..<4_410).map { ($0 / 50) % 2 == 0 ? Int16.max : Int16.min }
         let output = try AudioConverter.convert(AudioChunk(format: AudioFormat(sampleRate: 44_100, channels: 1), samples: square))
         // Gibbs overshoot would wrap around if not clamped, turning peaks into their opposite.
-        for index in 100..<1_500 where (Int(Double(index) * 44_100 / 16_000) / 50) % 2 == 0 && (Int(Double(index) * 44_100 / 16_000) % 50) > 10 && (Int(Double(index) * 44_100 / 16_000) % 50) < 40 {
+        for index in 100..<1_500
+        where (Int(Double(index) * 44_100 / 16_000) / 50) % 2 == 0 && (Int(Double(index) * 44_100 / 16_000) % 50) > 10
+            && (Int(Double(index) * 44_100 / 16_000) % 50) < 40
+        {
             XCTAssertGreaterThan(output.samples[index], 20_000, "sample \(index)")
         }
     }
@@ -147,7 +162,9 @@ final class AudioConverterTests: XCTestCase {
         XCTAssertThrowsError(try converter.convert(AudioChunk(format: .speech, samples: [1]))) { error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-format-mismatch")
         }
-        XCTAssertThrowsError(try converter.convert(AudioChunk(format: AudioFormat(sampleRate: 44_100, channels: 2), samples: [1, 2, 3]))) { error in
+        XCTAssertThrowsError(
+            try converter.convert(AudioChunk(format: AudioFormat(sampleRate: 44_100, channels: 2), samples: [1, 2, 3]))
+        ) { error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-invalid-format")
         }
     }

@@ -4,16 +4,21 @@ import XCTest
 
 final class AudioDeviceTests: XCTestCase {
     private let devices = [
-        AudioDevice(index: 0, name: "HDA Intel PCH: ALC3246 Analog (hw:0,0)", hostAPI: "ALSA", maxInputChannels: 2, maxOutputChannels: 2,
-                    defaultSampleRate: 44_100, isDefaultInput: false, isDefaultOutput: false),
-        AudioDevice(index: 1, name: "USB PnP Sound Device: Audio (hw:1,0)", hostAPI: "ALSA", maxInputChannels: 1, maxOutputChannels: 0,
-                    defaultSampleRate: 48_000, isDefaultInput: false, isDefaultOutput: false),
-        AudioDevice(index: 2, name: "pulse", hostAPI: "ALSA", maxInputChannels: 32, maxOutputChannels: 32,
-                    defaultSampleRate: 44_100, isDefaultInput: false, isDefaultOutput: false),
-        AudioDevice(index: 3, name: "default", hostAPI: "ALSA", maxInputChannels: 32, maxOutputChannels: 32,
-                    defaultSampleRate: 44_100, isDefaultInput: true, isDefaultOutput: true),
-        AudioDevice(index: 4, name: "Speaker HAT", hostAPI: "ALSA", maxInputChannels: 0, maxOutputChannels: 2,
-                    defaultSampleRate: 48_000, isDefaultInput: false, isDefaultOutput: false),
+        AudioDevice(
+            index: 0, name: "HDA Intel PCH: ALC3246 Analog (hw:0,0)", hostAPI: "ALSA", maxInputChannels: 2, maxOutputChannels: 2,
+            defaultSampleRate: 44_100, isDefaultInput: false, isDefaultOutput: false),
+        AudioDevice(
+            index: 1, name: "USB PnP Sound Device: Audio (hw:1,0)", hostAPI: "ALSA", maxInputChannels: 1, maxOutputChannels: 0,
+            defaultSampleRate: 48_000, isDefaultInput: false, isDefaultOutput: false),
+        AudioDevice(
+            index: 2, name: "pulse", hostAPI: "ALSA", maxInputChannels: 32, maxOutputChannels: 32,
+            defaultSampleRate: 44_100, isDefaultInput: false, isDefaultOutput: false),
+        AudioDevice(
+            index: 3, name: "default", hostAPI: "ALSA", maxInputChannels: 32, maxOutputChannels: 32,
+            defaultSampleRate: 44_100, isDefaultInput: true, isDefaultOutput: true),
+        AudioDevice(
+            index: 4, name: "Speaker HAT", hostAPI: "ALSA", maxInputChannels: 0, maxOutputChannels: 2,
+            defaultSampleRate: 48_000, isDefaultInput: false, isDefaultOutput: false),
     ]
 
     func testDefaultPicksTheFlaggedDevice() throws {
@@ -46,7 +51,8 @@ final class AudioDeviceTests: XCTestCase {
             XCTAssertEqual(error.stage, .audio)
             XCTAssertTrue(error.message.contains("'respeaker'"), error.message)
             XCTAssertTrue(error.message.contains("1: USB PnP Sound Device"), error.message)
-            XCTAssertFalse(error.message.contains("Speaker HAT"), "playback-only devices are not offered for input: \(error.message)")
+            XCTAssertFalse(
+                error.message.contains("Speaker HAT"), "playback-only devices are not offered for input: \(error.message)")
         }
         XCTAssertThrowsError(try AudioDevice.select("default", from: [], direction: .output)) { error in
             XCTAssertEqual((error as? AudioError)?.message, "no audio output device matches 'default'; available: none")

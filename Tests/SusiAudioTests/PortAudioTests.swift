@@ -70,8 +70,9 @@ final class PortAudioTests: XCTestCase {
         try alsa.setCaptureInput(expected)
         let session = try PortAudioSession()
         let device = try session.device("susicapture", for: .input)
-        let capture = try PortAudioCapture(session: session, device: device, sampleRate: 16_000, channels: 1,
-                                           bufferMilliseconds: 4_000)
+        let capture = try PortAudioCapture(
+            session: session, device: device, sampleRate: 16_000, channels: 1,
+            bufferMilliseconds: 4_000)
         XCTAssertEqual(capture.format, .speech)
         try capture.start()
         var received: [Int16] = []
@@ -97,8 +98,9 @@ final class PortAudioTests: XCTestCase {
         let expected = noise(count: 8_000, seed: 11)
         try alsa.setCaptureInput(expected)
         let session = try PortAudioSession()
-        let capture = try PortAudioCapture(session: session, device: session.device("susicapture", for: .input),
-                                           sampleRate: 48_000, channels: 2)
+        let capture = try PortAudioCapture(
+            session: session, device: session.device("susicapture", for: .input),
+            sampleRate: 48_000, channels: 2)
         try capture.start()
         var received: [Int16] = []
         let deadline = Date().addingTimeInterval(15)
@@ -115,8 +117,9 @@ final class PortAudioTests: XCTestCase {
         let alsa = try config()
         let samples = noise(count: 12_000, seed: 3)
         let session = try PortAudioSession()
-        let playback = try PortAudioPlayback(session: session, device: session.device("susiplayback", for: .output),
-                                             sampleRate: 16_000, channels: 1)
+        let playback = try PortAudioPlayback(
+            session: session, device: session.device("susiplayback", for: .output),
+            sampleRate: 16_000, channels: 1)
         for start in stride(from: 0, to: samples.count, by: 1_500) {
             try playback.write(AudioChunk(format: .speech, samples: Array(samples[start..<min(start + 1_500, samples.count)])))
         }
@@ -134,19 +137,23 @@ final class PortAudioTests: XCTestCase {
         let source = AudioFormat(sampleRate: 22_050, channels: 1)
         let tone = (0..<11_025).map { n in Int16((9_000 * sin(2 * Double.pi * 500 * Double(n) / 22_050 + 1)).rounded()) }
         let session = try PortAudioSession()
-        let playback = try PortAudioPlayback(session: session, device: session.device("susiplayback", for: .output),
-                                             sampleRate: 16_000, channels: 2)
+        let playback = try PortAudioPlayback(
+            session: session, device: session.device("susiplayback", for: .output),
+            sampleRate: 16_000, channels: 2)
         for start in stride(from: 0, to: tone.count, by: 2_000) {
             try playback.write(AudioChunk(format: source, samples: Array(tone[start..<min(start + 2_000, tone.count)])))
         }
         try playback.drain()
         playback.close()
-        let expected = try AudioConverter.convert(AudioChunk(format: source, samples: tone), to: AudioFormat(sampleRate: 16_000, channels: 2)).samples
+        let expected = try AudioConverter.convert(
+            AudioChunk(format: source, samples: tone), to: AudioFormat(sampleRate: 16_000, channels: 2)
+        ).samples
         let played = try alsa.playedSamples()
         let first = try XCTUnwrap(played.firstIndex { $0 != 0 })
         let firstExpected = try XCTUnwrap(expected.firstIndex { $0 != 0 })
         XCTAssertEqual(first % 2, 0, "frames stay aligned")
-        XCTAssertEqual(Array(played[first..<min(first + expected.count - firstExpected, played.count)]), Array(expected[firstExpected...]))
+        XCTAssertEqual(
+            Array(played[first..<min(first + expected.count - firstExpected, played.count)]), Array(expected[firstExpected...]))
     }
 
     func testInvalidRequestsGiveTypedErrors() throws {
@@ -156,11 +163,13 @@ final class PortAudioTests: XCTestCase {
         XCTAssertThrowsError(try PortAudioCapture(session: session, device: device, sampleRate: 0)) { error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-invalid-format")
         }
-        XCTAssertThrowsError(try PortAudioCapture(session: session, device: device, channels: device.maxInputChannels + 1)) { error in
+        XCTAssertThrowsError(try PortAudioCapture(session: session, device: device, channels: device.maxInputChannels + 1)) {
+            error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-device-failed")
         }
-        let ghost = AudioDevice(index: 4_242, name: "ghost", hostAPI: "ALSA", maxInputChannels: 2, maxOutputChannels: 2,
-                                defaultSampleRate: 16_000, isDefaultInput: false, isDefaultOutput: false)
+        let ghost = AudioDevice(
+            index: 4_242, name: "ghost", hostAPI: "ALSA", maxInputChannels: 2, maxOutputChannels: 2,
+            defaultSampleRate: 16_000, isDefaultInput: false, isDefaultOutput: false)
         XCTAssertThrowsError(try PortAudioPlayback(session: session, device: ghost)) { error in
             guard let error = error as? AudioError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.stage, .audio)

@@ -166,9 +166,12 @@ final class ConfigStoreTests: XCTestCase {
     }
 
     func testDefaultPathFollowsXDG() {
-        XCTAssertEqual(ConfigStore.defaultPath(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/a"]), "/x/cfg/susi/config.json")
+        XCTAssertEqual(
+            ConfigStore.defaultPath(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/a"]), "/x/cfg/susi/config.json")
         XCTAssertEqual(ConfigStore.defaultPath(environment: ["HOME": "/home/a"]), "/home/a/.config/susi/config.json")
-        XCTAssertEqual(ConfigStore.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/a"]), "/home/a/.config/susi/config.json")
+        XCTAssertEqual(
+            ConfigStore.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/a"]),
+            "/home/a/.config/susi/config.json")
     }
 
     func testEveryKeyRoundTripsItsDefaultThroughItsOwnParser() {

@@ -65,7 +65,8 @@ final class EndpointerTests: XCTestCase {
             signal.map { Int16(max(-32767, min(32767, Double($0) + noise.next() * 0.03 * 32767))) }
         }
         let settings = EndpointerSettings(endSilenceMs: 600, shortSilenceMs: 200)
-        let audio = noisy(background(1000, amplitude: 0)) + noisy(voice(500)) + noisy(voice(400, amplitude: 0.09))
+        let audio =
+            noisy(background(1000, amplitude: 0)) + noisy(voice(500)) + noisy(voice(400, amplitude: 0.09))
             + noisy(voice(400)) + noisy(background(1500, amplitude: 0))
         let (endpointer, endedAt) = run(audio, settings: settings, ending: .complete)
         XCTAssertEqual(endpointer.state, .ended(.completeCommand))
@@ -108,7 +109,9 @@ final class EndpointerTests: XCTestCase {
 
     func testHowFinishedWordsSound() {
         XCTAssertEqual(CommandEnding.of("what time is it", matchesSkill: true), .complete)
-        XCTAssertEqual(CommandEnding.of("what is the", matchesSkill: true), .unfinished, "a skill's wildcard may match, the words are not over")
+        XCTAssertEqual(
+            CommandEnding.of("what is the", matchesSkill: true), .unfinished,
+            "a skill's wildcard may match, the words are not over")
         XCTAssertEqual(CommandEnding.of("play songs by", matchesSkill: false), .unfinished)
         XCTAssertEqual(CommandEnding.of("", matchesSkill: false), .unfinished)
         XCTAssertEqual(CommandEnding.of("how tall is mount everest", matchesSkill: false), .undecided)

@@ -14,8 +14,10 @@ final class SkillExampleCacheTests: XCTestCase {
         XCTAssertEqual(cache.examples, ["a", "b"], "duplicates dropped")
         try cache.write(to: directory)
         XCTAssertEqual(SkillExampleCache.read(from: directory), cache)
-        XCTAssertFalse(SkillExampleCache.isDue(in: directory, server: "https://api.susi.ai", now: fetched.addingTimeInterval(3600)))
-        XCTAssertTrue(SkillExampleCache.isDue(in: directory, server: "https://api.susi.ai", now: fetched.addingTimeInterval(25 * 3600)))
+        XCTAssertFalse(
+            SkillExampleCache.isDue(in: directory, server: "https://api.susi.ai", now: fetched.addingTimeInterval(3600)))
+        XCTAssertTrue(
+            SkillExampleCache.isDue(in: directory, server: "https://api.susi.ai", now: fetched.addingTimeInterval(25 * 3600)))
         XCTAssertTrue(SkillExampleCache.isDue(in: directory, server: "http://other", now: fetched), "another server's examples")
     }
 }

@@ -13,7 +13,8 @@ final class SpokenTextTests: XCTestCase {
     ]
 
     func testTableSaysHowManyRowsThenTheFirstThree() throws {
-        let text = try XCTUnwrap(SpokenText.brief(.table(TableAction(columns: .titled([TableColumn(key: "name", title: "City")]))), data: rows))
+        let text = try XCTUnwrap(
+            SpokenText.brief(.table(TableAction(columns: .titled([TableColumn(key: "name", title: "City")]))), data: rows))
         XCTAssertTrue(text.hasPrefix("I found 4 results."), text)
         XCTAssertTrue(text.contains("City Berlin") && text.contains("City Munich"), text)
         XCTAssertFalse(text.contains("Cologne"), "only the first three rows")
@@ -27,7 +28,8 @@ final class SpokenTextTests: XCTestCase {
     }
 
     func testAnchorMapPiechartAndImages() throws {
-        XCTAssertEqual(SpokenText.brief(.anchor(AnchorAction(link: "https://example.org", text: "The SUSI website"))), "The SUSI website")
+        XCTAssertEqual(
+            SpokenText.brief(.anchor(AnchorAction(link: "https://example.org", text: "The SUSI website"))), "The SUSI website")
         let map = try XCTUnwrap(SpokenText.brief(.map(MapAction(object: ["latitude": "52.52", "longitude": 13.4, "zoom": 12]))))
         XCTAssertTrue(map.contains("52.52") && map.contains("13.40"), map)
         let pie = try XCTUnwrap(SpokenText.brief(.piechart(PieChartAction(key: "name", value: "people")), data: rows))
@@ -49,9 +51,14 @@ final class SpokenTextTests: XCTestCase {
         }
         let reply = ChatResponse(
             query: "q", queryDate: "", answerDate: "", answerTime: 0,
-            answers: [ChatAnswer(actions: [.answer(AnswerAction(expression: "Playing jazz.")), silent[0], .pause,
-                .answer(AnswerAction(expression: "Time is up", planDelay: 3000))])])
-        XCTAssertEqual(SpokenText.lines(for: reply), ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)"])
+            answers: [
+                ChatAnswer(actions: [
+                    .answer(AnswerAction(expression: "Playing jazz.")), silent[0], .pause,
+                    .answer(AnswerAction(expression: "Time is up", planDelay: 3000)),
+                ])
+            ])
+        XCTAssertEqual(
+            SpokenText.lines(for: reply), ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)"])
     }
 
     func testLongAnswersAreCutAtASentenceWithAndMore() {

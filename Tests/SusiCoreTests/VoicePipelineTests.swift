@@ -44,11 +44,12 @@ final class VoicePipelineTests: XCTestCase {
                     continue
                 }
                 for start in stride(from: 0, to: ms * 16, by: 320) {
-                    chunks.append((start..<(start + 320)).map { index in
-                        seed = seed &* 1_103_515_245 &+ 12345
-                        let hiss = Int16(Int(seed >> 16) % 200 - 100)
-                        return voiced ? Int16(sin(Double(index) * 0.08) * 9000) + hiss : hiss
-                    })
+                    chunks.append(
+                        (start..<(start + 320)).map { index in
+                            seed = seed &* 1_103_515_245 &+ 12345
+                            let hiss = Int16(Int(seed >> 16) % 200 - 100)
+                            return voiced ? Int16(sin(Double(index) * 0.08) * 9000) + hiss : hiss
+                        })
                 }
             }
             return chunks
@@ -76,7 +77,10 @@ final class VoicePipelineTests: XCTestCase {
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
             guard samples.contains(wakeMarker) else { return [] }
-            return [WakeWordDetection(phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)]
+            return [
+                WakeWordDetection(
+                    phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)
+            ]
         }
 
         func reset() throws {}
@@ -94,7 +98,9 @@ final class VoicePipelineTests: XCTestCase {
         func finish() throws -> Transcript {
             let readings = (transcripts.isEmpty ? "" : transcripts.removeFirst()).components(separatedBy: " | ")
             return Transcript(
-                words: readings[0].split(separator: " ").map { Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1) },
+                words: readings[0].split(separator: " ").map {
+                    Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+                },
                 alternatives: Array(readings.dropFirst()))
         }
     }
@@ -140,9 +146,10 @@ final class VoicePipelineTests: XCTestCase {
             fedAtFinish.append(fed)
             open = false
             let text = finals.isEmpty ? quick : finals.removeFirst()
-            return Transcript(words: text.split(separator: " ").map {
-                Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
-            })
+            return Transcript(
+                words: text.split(separator: " ").map {
+                    Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+                })
         }
     }
 
@@ -158,7 +165,9 @@ final class VoicePipelineTests: XCTestCase {
         init(_ replies: [String: [ChatAction]]) { self.replies = replies }
         func answer(_ query: String) throws -> ChatResponse {
             if fails { throw BrainDown() }
-            return ChatResponse(query: query, queryDate: "", answerDate: "", answerTime: 0, answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])])
+            return ChatResponse(
+                query: query, queryDate: "", answerDate: "", answerTime: 0,
+                answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])])
         }
         func isCompleteCommand(_ text: String) -> Bool { replies[text] != nil }
     }
@@ -201,7 +210,10 @@ final class VoicePipelineTests: XCTestCase {
         /// A wake word detector to switch to, handed out once (or a failure to make one).
         var replacement: (() throws -> any WakeWordDetector)?
 
-        init(voice: @escaping () -> VoiceSettings = { VoiceSettings() }, perform: @escaping (ChatAction) -> ActionOutcome = { _ in .done }) {
+        init(
+            voice: @escaping () -> VoiceSettings = { VoiceSettings() },
+            perform: @escaping (ChatAction) -> ActionOutcome = { _ in .done }
+        ) {
             speakingVoice = voice
             performing = perform
         }
@@ -266,8 +278,13 @@ final class VoicePipelineTests: XCTestCase {
 
     private let timeBrain = ScriptedBrain([
         "what time is it": [.answer(AnswerAction(expression: "It is ten past four."))],
-        "play some jazz": [.answer(AnswerAction(expression: "Playing jazz.")), .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search"))],
-        "change your voice to british": [.settings(SettingsAction(key: "tts.voice", value: "en-gb")), .answer(AnswerAction(expression: "Cheerio."))],
+        "play some jazz": [
+            .answer(AnswerAction(expression: "Playing jazz.")),
+            .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search")),
+        ],
+        "change your voice to british": [
+            .settings(SettingsAction(key: "tts.voice", value: "en-gb")), .answer(AnswerAction(expression: "Cheerio.")),
+        ],
     ])
 
     // MARK: Tests
@@ -275,7 +292,9 @@ final class VoicePipelineTests: XCTestCase {
     func testOneInteractionEmitsTheContractSequence() throws {
         let source = ScriptedSource([.noise(500), .voice(400), .wake, .voice(900), .noise(1500)])
         let result = try run(source: source, transcripts: ["what time is it"], brain: timeBrain)
-        XCTAssertEqual(result.names, ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
+        XCTAssertEqual(
+            result.names,
+            ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
         XCTAssertEqual(result.sink.chunks, 5)
         XCTAssertEqual(result.events.first { $0.name == "wake" }?.audioMs, 920)
@@ -305,7 +324,9 @@ final class VoicePipelineTests: XCTestCase {
         let source = ScriptedSource([.noise(500), .wake, .voice(900), .noise(1500), .wake, .voice(900), .noise(1500)])
         let result = try run(
             source: source,
-            transcripts: ["what time sit | what dime is it | what time is it | play some jazz", "what time sit | what dime is it"],
+            transcripts: [
+                "what time sit | what dime is it | what time is it | play some jazz", "what time sit | what dime is it",
+            ],
             brain: timeBrain)
         let queries = result.events.compactMap { event -> String? in
             if case .transcript(let text) = event.kind { return text }
@@ -321,7 +342,8 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testAPauseGetsTheFinalDecodingWhichEndsTheCommandWhenUnderstood() throws {
-        let (result, recognizer) = try runResumable([.noise(500), .wake, .voice(900), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(500), .wake, .voice(900), .noise(1500)],
             quick: "what time sit", finals: ["what time is it"])
         let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
         let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
@@ -332,7 +354,8 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testAPauseWhoseFinalDecodingNobodyUnderstandsListensOn() throws {
-        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(600), .noise(300), .voice(600), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(600), .noise(300), .voice(600), .noise(1500)],
             quick: "what time sit", finals: ["what time", "what time is it"])
         XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.resumes, 1, "reopened after the first pause, then the person went on")
@@ -341,7 +364,8 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testAPauseWhoseFinalDecodingNobodyUnderstandsEndsWithItAfterTheLongerSilence() throws {
-        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(900), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)],
             quick: "what time sit", finals: ["what is the thyme"])
         XCTAssertEqual(result.transcript, .transcript(text: "what is the thyme"))
         let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
@@ -354,7 +378,8 @@ final class VoicePipelineTests: XCTestCase {
 
     func testReadingsAreWeighedOnlyWhereAPauseCouldEndTheCommand() throws {
         // Short gaps between words, then the end of the command.
-        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(400), .noise(60), .voice(400), .noise(60), .voice(400), .noise(1500)],
             quick: "what time is it", finals: [])
         XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.weighings, 1, "not in the gaps between words, once at the end")
@@ -364,7 +389,8 @@ final class VoicePipelineTests: XCTestCase {
 
     func testAPauseDecidedEarlyThenMoreSpeechLosesNoAudio() throws {
         // The pause after "what time" reaches the decision point, then the person goes on.
-        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(600), .noise(160), .voice(600), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(600), .noise(160), .voice(600), .noise(1500)],
             quick: "what time is it", finals: ["what time", "what time is it"])
         XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
         XCTAssertEqual(recognizer.finishes, 2)
@@ -376,7 +402,8 @@ final class VoicePipelineTests: XCTestCase {
 
     func testAPauseRightAfterTheWakeWordIsNotDecodedAsACommand() throws {
         // 200 ms of sound (the tail of the wake word), a pause, then the command.
-        let (result, recognizer) = try runResumable([.noise(300), .wake, .voice(200), .noise(300), .voice(900), .noise(1500)],
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(200), .noise(300), .voice(900), .noise(1500)],
             quick: "what time sit", finals: ["what time is it"])
         let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
         XCTAssertGreaterThan(speechEnd.audioMs, 1500, "the command after the pause was heard")
@@ -403,7 +430,8 @@ final class VoicePipelineTests: XCTestCase {
         let source = ScriptedSource([.noise(500), .voice(400), .wake, .noise(3000)])
         let result = try run(source: source, transcripts: [], brain: timeBrain)
         XCTAssertEqual(result.names, ["ready", "wake", "listening", "error", "idle"])
-        XCTAssertEqual(result.events[3].kind, .error(stage: .stt, code: "stt-no-speech", message: "no speech after the wake word"))
+        XCTAssertEqual(
+            result.events[3].kind, .error(stage: .stt, code: "stt-no-speech", message: "no speech after the wake word"))
         XCTAssertEqual(result.sink.chunks, 1, "an earcon, not a sentence")
     }
 
@@ -414,7 +442,10 @@ final class VoicePipelineTests: XCTestCase {
         let result = try run(source: source, transcripts: ["what time is it", "what time is it"], brain: brain)
         XCTAssertEqual(result.names.filter { $0 == "error" }.count, 2)
         XCTAssertEqual(result.names.filter { $0 == "idle" }.count, 2)
-        XCTAssertTrue(result.events.contains { $0.kind == .error(stage: .brain, code: "brain-timeout", message: "the SUSI server did not answer in time") })
+        XCTAssertTrue(
+            result.events.contains {
+                $0.kind == .error(stage: .brain, code: "brain-timeout", message: "the SUSI server did not answer in time")
+            })
         XCTAssertEqual(result.synthesizer.spoken.count, 2)
         XCTAssertTrue(result.synthesizer.spoken[0].hasPrefix("Sorry"))
     }
@@ -433,9 +464,10 @@ final class VoicePipelineTests: XCTestCase {
                 failed = true
                 throw TestRecognizerFault()
             }
-            return Transcript(words: "what time is it".split(separator: " ").map {
-                Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
-            })
+            return Transcript(
+                words: "what time is it".split(separator: " ").map {
+                    Transcript.Word(text: String($0), startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+                })
         }
     }
 
@@ -450,7 +482,10 @@ final class VoicePipelineTests: XCTestCase {
     func testARecogniserFaultIsAnErrorOfThatInteractionAndListeningGoesOn() throws {
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(4000), .wake, .voice(600), .noise(1500)])
         let result = try run(source: source, transcripts: [], brain: timeBrain, recognizer: FaultyOnceRecognizer())
-        XCTAssertTrue(result.events.contains { $0.kind == .error(stage: .stt, code: "stt-decode-failed", message: "PocketSphinx could not finish the utterance") })
+        XCTAssertTrue(
+            result.events.contains {
+                $0.kind == .error(stage: .stt, code: "stt-decode-failed", message: "PocketSphinx could not finish the utterance")
+            })
         XCTAssertEqual(result.names.filter { $0 == "idle" }.count, 2, "both interactions end: \(result.names)")
         XCTAssertEqual(result.names.filter { $0 == "answer" }.count, 1, "the second command is answered: \(result.names)")
         let errorIndex = try XCTUnwrap(result.names.firstIndex(of: "error"))
@@ -461,7 +496,10 @@ final class VoicePipelineTests: XCTestCase {
     func testEmptyTranscriptIsReported() throws {
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000)])
         let result = try run(source: source, transcripts: [""], brain: timeBrain)
-        XCTAssertTrue(result.events.contains { if case .error(_, "stt-empty-transcript", _) = $0.kind { return true } else { return false } })
+        XCTAssertTrue(
+            result.events.contains {
+                if case .error(_, "stt-empty-transcript", _) = $0.kind { return true } else { return false }
+            })
         XCTAssertEqual(result.names.last, "idle")
     }
 
@@ -483,7 +521,8 @@ final class VoicePipelineTests: XCTestCase {
 
     func testSpeakerDoesNotWakeOnItsOwnName() throws {
         let brain = ScriptedBrain(["what is your name": [.answer(AnswerAction(expression: "My name is SUSI."))]])
-        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)], duringSpeech: [.noise(20), .wake, .noise(100)])
+        let source = ScriptedSource(
+            [.noise(300), .wake, .voice(600), .noise(800)], duringSpeech: [.noise(20), .wake, .noise(100)])
         let result = try run(source: source, transcripts: ["what is your name"], brain: brain)
         XCTAssertEqual(result.sink.interrupted, 0)
         XCTAssertEqual(result.sink.chunks, 5)
@@ -499,7 +538,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: brain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent, clock: { 0 })
+            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
+            clock: { 0 })
         var attention: [(Bool, [String])] = []
         environment.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
         try pipeline.run()
@@ -517,7 +557,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what timers are running"]), brain: brain,
                 synthesizer: synthesizer, sink: RecordingSink()),
-            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         var due = ["Time is up!"]
         var attention: [Bool] = []
         environment.dueAnswers = {
@@ -622,7 +663,9 @@ final class VoicePipelineTests: XCTestCase {
         let (pipeline, environment, recorder) = livePipeline(source)
         environment.replacement = { throw PipelineError(stage: .wake, code: "wake-init-failed", message: "no such phrase") }
         try pipeline.run()
-        XCTAssertEqual(recorder.events.first { $0.name == "error" }?.kind, .error(stage: .wake, code: "wake-init-failed", message: "no such phrase"))
+        XCTAssertEqual(
+            recorder.events.first { $0.name == "error" }?.kind,
+            .error(stage: .wake, code: "wake-init-failed", message: "no such phrase"))
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "still woken by the old detector")
     }
 
@@ -736,7 +779,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: counting, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: ScriptedEnvironment(), events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
+            environment: ScriptedEnvironment(), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 },
             status: status)
         try pipeline.run()
         XCTAssertEqual(recorder.events.map(\.name), ["ready", "wake", "listening", "idle"])
@@ -751,8 +795,10 @@ final class VoicePipelineTests: XCTestCase {
         ])
         let source = ScriptedSource(
             [.noise(300), .wake, .voice(600), .noise(800)],
-            duringSpeech: [.noise(20), .wake, .voice(300), .noise(700), .noise(20), .wake, .voice(300), .noise(700),
-                .noise(20), .wake, .voice(300), .noise(700)])
+            duringSpeech: [
+                .noise(20), .wake, .voice(300), .noise(700), .noise(20), .wake, .voice(300), .noise(700),
+                .noise(20), .wake, .voice(300), .noise(700),
+            ])
         let recorder = RecordingEventSink()
         var attention: [Bool] = []
         let environment = ScriptedEnvironment()
@@ -761,9 +807,11 @@ final class VoicePipelineTests: XCTestCase {
         sink.onPlay = { source.speakerTalking = true }
         let pipeline = VoicePipeline(
             stages: .init(
-                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "stop", "stop", "stop"]),
+                source: source, wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["what time is it", "stop", "stop", "stop"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: sink),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
+            environment: environment, events: recorder,
+            endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
             logger: .silent, clock: { 0 })
         try pipeline.run()
         let names = recorder.events.map(\.name)

@@ -7,7 +7,9 @@ final class WAVFileTests: XCTestCase {
         try WAVFile.decode(data).chunk
     }
 
-    private func assertAudioError(_ kind: AudioError.Kind, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+    private func assertAudioError(
+        _ kind: AudioError.Kind, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+    ) {
         do {
             try body()
             XCTFail("expected \(kind.rawValue), got success", file: file, line: line)
@@ -22,7 +24,9 @@ final class WAVFileTests: XCTestCase {
 
     func testRoundTripMonoAndStereoThroughFile() throws {
         let directory = try AudioTestSignals.temporaryDirectory(for: self)
-        for format in [AudioFormat.speech, AudioFormat(sampleRate: 44_100, channels: 2), AudioFormat(sampleRate: 8_000, channels: 6)] {
+        for format in [
+            AudioFormat.speech, AudioFormat(sampleRate: 44_100, channels: 2), AudioFormat(sampleRate: 8_000, channels: 6),
+        ] {
             var samples = AudioTestSignals.sine(frequency: 440, rate: format.sampleRate, count: 1_000 * format.channels)
             samples += [Int16.min, Int16.max, 0, -1] + [Int16](repeating: 7, count: format.channels * 4 - 4)
             let chunk = AudioChunk(format: format, samples: samples)
@@ -59,8 +63,9 @@ final class WAVFileTests: XCTestCase {
 
     func testTwentyFourBitKeepsTopSixteenBits() throws {
         // 0x123456, -1 (0xFFFFFF), 0x7FFFFF, 0x800000
-        let data = WAVBytes.file(tag: 1, channels: 2, rate: 48_000, bits: 24,
-                                 data: [0x56, 0x34, 0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0x00, 0x00, 0x80])
+        let data = WAVBytes.file(
+            tag: 1, channels: 2, rate: 48_000, bits: 24,
+            data: [0x56, 0x34, 0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0x00, 0x00, 0x80])
         let chunk = try decode(data)
         XCTAssertEqual(chunk.samples, [0x1234, -1, 32767, -32768])
         XCTAssertEqual(chunk.format.channels, 2)
@@ -79,20 +84,23 @@ final class WAVFileTests: XCTestCase {
         let expected: [Int16] = [0, 16384, -16384, 32767, -32768, 32767, -32768, 0]
         var bytes32 = WAVBytes()
         for value in values { bytes32.u32(Int(value.bitPattern)) }
-        XCTAssertEqual(try decode(WAVBytes.file(tag: 3, channels: 2, rate: 44_100, bits: 32, data: bytes32.bytes)).samples, expected)
+        XCTAssertEqual(
+            try decode(WAVBytes.file(tag: 3, channels: 2, rate: 44_100, bits: 32, data: bytes32.bytes)).samples, expected)
         var bytes64 = WAVBytes()
         for value in values {
             let bits = Double(value).bitPattern
             bytes64.u32(Int(bits & 0xFFFF_FFFF))
             bytes64.u32(Int(bits >> 32))
         }
-        let (chunk, encoding) = try WAVFile.decode(WAVBytes.file(tag: 3, channels: 1, rate: 44_100, bits: 64, data: bytes64.bytes))
+        let (chunk, encoding) = try WAVFile.decode(
+            WAVBytes.file(tag: 3, channels: 1, rate: 44_100, bits: 64, data: bytes64.bytes))
         XCTAssertEqual(chunk.samples, expected)
         XCTAssertEqual(encoding, WAVFile.Encoding(isFloat: true, bitsPerSample: 64))
     }
 
     func testExtensibleFormatsUseTheSubformat() throws {
-        let pcm = WAVBytes.file(tag: 1, channels: 1, rate: 16_000, bits: 16, data: [0x34, 0x12, 0xFF, 0xFF], extensibleSubformat: 1)
+        let pcm = WAVBytes.file(
+            tag: 1, channels: 1, rate: 16_000, bits: 16, data: [0x34, 0x12, 0xFF, 0xFF], extensibleSubformat: 1)
         XCTAssertEqual(try decode(pcm).samples, [0x1234, -1])
         var floats = WAVBytes()
         floats.u32(Int(Float(0.25).bitPattern))
@@ -121,7 +129,9 @@ final class WAVFileTests: XCTestCase {
 
     func testStreamingPlaceholderSizeReadsToEndOfFile() throws {
         for placeholder in [0xFFFF_FFFF, 0x7FFF_F000, 0] {
-            var bytes = [UInt8](WAVBytes.file(tag: 1, channels: 1, rate: 16_000, bits: 16, data: [5, 0, 6, 0, 7, 0], dataSizeOverride: placeholder))
+            var bytes = [UInt8](
+                WAVBytes.file(
+                    tag: 1, channels: 1, rate: 16_000, bits: 16, data: [5, 0, 6, 0, 7, 0], dataSizeOverride: placeholder))
             bytes.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])
             XCTAssertEqual(try decode(Data(bytes)).samples, [5, 6, 7], "placeholder \(placeholder)")
         }
@@ -156,9 +166,15 @@ final class WAVFileTests: XCTestCase {
         assertAudioError(.notWAV) { _ = try decode(Data(dataFirst.bytes)) }
         assertAudioError(.notWAV) { _ = try decode(WAVBytes.file(tag: 1, channels: 0, rate: 16_000, bits: 16, data: [])) }
         assertAudioError(.notWAV) { _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: 0, bits: 16, data: [])) }
-        assertAudioError(.unsupportedFormat) { _ = try decode(WAVBytes.file(tag: 0x11, channels: 1, rate: 8_000, bits: 4, data: [0])) }
-        assertAudioError(.unsupportedFormat) { _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: 8_000, bits: 12, data: [0, 0])) }
-        assertAudioError(.unsupportedFormat) { _ = try decode(WAVBytes.file(tag: 3, channels: 1, rate: 8_000, bits: 16, data: [0, 0])) }
+        assertAudioError(.unsupportedFormat) {
+            _ = try decode(WAVBytes.file(tag: 0x11, channels: 1, rate: 8_000, bits: 4, data: [0]))
+        }
+        assertAudioError(.unsupportedFormat) {
+            _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: 8_000, bits: 12, data: [0, 0]))
+        }
+        assertAudioError(.unsupportedFormat) {
+            _ = try decode(WAVBytes.file(tag: 3, channels: 1, rate: 8_000, bits: 16, data: [0, 0]))
+        }
         assertAudioError(.truncated) {
             _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: 16_000, bits: 16, data: [1, 0], dataSizeOverride: 1_000))
         }
@@ -168,7 +184,8 @@ final class WAVFileTests: XCTestCase {
     }
 
     func testEveryTruncationOfAValidFileFailsCleanly() throws {
-        let full = try WAVFile.encode(AudioChunk(format: .speech, samples: AudioTestSignals.sine(frequency: 300, rate: 16_000, count: 64)))
+        let full = try WAVFile.encode(
+            AudioChunk(format: .speech, samples: AudioTestSignals.sine(frequency: 300, rate: 16_000, count: 64)))
         for length in 0..<full.count {
             do {
                 let chunk = try decode(full.prefix(length))
@@ -180,7 +197,9 @@ final class WAVFileTests: XCTestCase {
     }
 
     func testRandomCorruptionNeverTraps() throws {
-        let valid = [UInt8](try WAVFile.encode(AudioChunk(format: AudioFormat(sampleRate: 8_000, channels: 2), samples: [Int16](repeating: 100, count: 200))))
+        let valid = [UInt8](
+            try WAVFile.encode(
+                AudioChunk(format: AudioFormat(sampleRate: 8_000, channels: 2), samples: [Int16](repeating: 100, count: 200))))
         var generator = SystemRandomNumberGenerator()
         var decoded = 0
         var failed = 0
@@ -215,8 +234,13 @@ final class WAVFileTests: XCTestCase {
         assertAudioError(.notWAV) { _ = try WAVFile.read(path: text) }
         let chunk = AudioChunk(format: .speech, samples: [1, 2, 3])
         assertAudioError(.unwritable) { try WAVFile.write(chunk, to: directory + "/no/such/dir/out.wav") }
-        assertAudioError(.invalidFormat) { try WAVFile.write(AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: [1, 2, 3]), to: directory + "/odd.wav") }
-        assertAudioError(.invalidFormat) { _ = try WAVFile.encode(AudioChunk(format: AudioFormat(sampleRate: 0, channels: 1), samples: [])) }
+        assertAudioError(.invalidFormat) {
+            try WAVFile.write(
+                AudioChunk(format: AudioFormat(sampleRate: 16_000, channels: 2), samples: [1, 2, 3]), to: directory + "/odd.wav")
+        }
+        assertAudioError(.invalidFormat) {
+            _ = try WAVFile.encode(AudioChunk(format: AudioFormat(sampleRate: 0, channels: 1), samples: []))
+        }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/odd.wav"))
     }
 }

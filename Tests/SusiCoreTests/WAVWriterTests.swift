@@ -20,7 +20,8 @@ final class WAVWriterTests: XCTestCase {
         try writer.close()
         XCTAssertEqual(try WAVFile.read(path: path), AudioChunk(format: format, samples: samples))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["stream.wav"])
-        XCTAssertEqual(try WAVFile.encode(AudioChunk(format: format, samples: samples)), try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(
+            try WAVFile.encode(AudioChunk(format: format, samples: samples)), try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     func testCloseReplacesAnExistingFile() throws {
@@ -57,11 +58,13 @@ final class WAVWriterTests: XCTestCase {
         XCTAssertThrowsError(try WAVWriter(path: directory + "/missing/x.wav", format: .speech)) { error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-unwritable")
         }
-        XCTAssertThrowsError(try WAVWriter(path: directory + "/x.wav", format: AudioFormat(sampleRate: 16_000, channels: 0))) { error in
+        XCTAssertThrowsError(try WAVWriter(path: directory + "/x.wav", format: AudioFormat(sampleRate: 16_000, channels: 0))) {
+            error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-invalid-format")
         }
         let writer = try WAVWriter(path: directory + "/y.wav", format: .speech)
-        XCTAssertThrowsError(try writer.append(AudioChunk(format: AudioFormat(sampleRate: 8_000, channels: 1), samples: [1]))) { error in
+        XCTAssertThrowsError(try writer.append(AudioChunk(format: AudioFormat(sampleRate: 8_000, channels: 1), samples: [1]))) {
+            error in
             XCTAssertEqual((error as? AudioError)?.code, "audio-format-mismatch")
         }
         try writer.close()

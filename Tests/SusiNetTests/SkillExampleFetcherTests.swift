@@ -53,7 +53,8 @@ final class SkillExampleFetcherTests: XCTestCase {
     }
 
     func testOfflineOrBrokenServerKeepsTheCacheAsItWas() throws {
-        let old = SkillExampleCache(fetchedAt: Date(timeIntervalSince1970: 0), server: "http://127.0.0.1:1", examples: ["old one"])
+        let old = SkillExampleCache(
+            fetchedAt: Date(timeIntervalSince1970: 0), server: "http://127.0.0.1:1", examples: ["old one"])
         try old.write(to: cache)
         let refused = SkillExampleFetcher(server: "http://127.0.0.1:1", http: CurlHTTPClient(), timeout: 2)
         XCTAssertThrowsError(try refused.fetch())

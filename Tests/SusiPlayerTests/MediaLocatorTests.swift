@@ -7,8 +7,7 @@ final class MediaLocatorTests: XCTestCase {
         try MediaLocator.location(identifier: identifier, type: type)
     }
 
-    private func assertInvalid(_ identifier: String, _ type: String, file: StaticString = #filePath, line: UInt = #line)
-    {
+    private func assertInvalid(_ identifier: String, _ type: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try location(identifier, type), file: file, line: line) { error in
             XCTAssertEqual((error as? PlayerError)?.code, "player-invalid-identifier", file: file, line: line)
         }

@@ -18,7 +18,10 @@ final class SetupControlTests: XCTestCase {
     func testStatusReportsTheSpeaker() throws {
         let reply = try fixture.get("/status")
         XCTAssertEqual(reply.status, 200)
-        for key in ["state", "room", "voice", "brain_mode", "volume", "playing", "last_interaction", "version", "uptime_seconds", "setup_mode"] {
+        for key in [
+            "state", "room", "voice", "brain_mode", "volume", "playing", "last_interaction", "version", "uptime_seconds",
+            "setup_mode",
+        ] {
             XCTAssertNotNil(reply.json[key], key)
         }
         XCTAssertEqual(reply.json["room"] as? String, "Kitchen")

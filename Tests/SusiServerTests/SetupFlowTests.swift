@@ -65,7 +65,10 @@ final class SetupFlowTests: XCTestCase {
 
         // After setup: 403 with a JSON message, nothing changes; status and control still work.
         let before = fixture.configBytes
-        for path in ["/speaker_config?room_name=Garage", "/wifi_credentials?wifissid=x&wifipassd=", "/auth?auth=n", "/config?stt=a&tts=b&hotword=y&wake=y"] {
+        for path in [
+            "/speaker_config?room_name=Garage", "/wifi_credentials?wifissid=x&wifipassd=", "/auth?auth=n",
+            "/config?stt=a&tts=b&hotword=y&wake=y",
+        ] {
             let refused = try fixture.get(path)
             XCTAssertEqual(refused.status, 403, path)
             XCTAssertEqual(refused.json["code"] as? String, "setup-not-in-setup-mode", path)
@@ -160,7 +163,10 @@ final class SetupFlowTests: XCTestCase {
     func testABadRebootFieldSavesNothingAtAll() throws {
         let config = fixture.configBytes
         let reply = try fixture.postForm(
-            "/reboot", ["room_name=Kitchen", "wifissid=Home", "wifipassd=wifi-pass-1", "auth=y", "email=a@b.org", "password=pw", "stt=google", "tts=google",
+            "/reboot",
+            [
+                "room_name=Kitchen", "wifissid=Home", "wifipassd=wifi-pass-1", "auth=y", "email=a@b.org", "password=pw",
+                "stt=google", "tts=google",
                 "hotword=sometimes", "wake=n",
             ])
         XCTAssertEqual(reply.status, 400)

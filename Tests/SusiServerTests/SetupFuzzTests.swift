@@ -42,31 +42,41 @@ final class SetupFuzzTests: XCTestCase {
         switch kind {
         case 0:
             // Random path bytes, percent escapes and raw high bytes.
-            let path = "/" + random.bytes(1 + random.below(40)).map { byte in
-                byte < 0x21 || byte == 0x7f ? String(format: "%%%02X", byte) : String(Character(Unicode.Scalar(byte)))
-            }.joined()
+            let path =
+                "/"
+                + random.bytes(1 + random.below(40)).map { byte in
+                    byte < 0x21 || byte == 0x7f ? String(format: "%%%02X", byte) : String(Character(Unicode.Scalar(byte)))
+                }.joined()
             return Array("\(method) ".utf8) + Array(path.utf8) + Array(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
         case 1:
             // A huge value: over the request line limit or the body limit.
             let size = random.pick([9000, 70_000, 200_000])
             if random.below(2) == 0 {
-                return Array("GET \(route)?room_name=\(String(repeating: "x", count: size)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+                return Array(
+                    "GET \(route)?room_name=\(String(repeating: "x", count: size)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .utf8)
             }
-            return Array("POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(String(repeating: "y", count: size))".utf8)
+            return Array(
+                "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(String(repeating: "y", count: size))"
+                    .utf8)
         case 2:
             // Not HTTP at all.
             return random.bytes(1 + random.below(300)) + Array("\r\n\r\n".utf8)
         case 3:
             // A form body that is not valid url-encoded UTF-8.
             let body = random.pick(["room_name=%FF", "room_name=%E2%82", "%zz=1", "room_name=Kitchen&wifissid=%"]) + "&auth=q"
-            return Array("POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+            return Array(
+                "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                    .utf8)
         case 4:
             // A body shorter than announced: the server must time out or cope, not hang forever.
             return Array("POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\nConnection: close\r\n\r\nroom".utf8)
         default:
             let query = random.pick(invalid)
             if route == "/reboot" || random.below(3) == 0 {
-                return Array("POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(query.utf8.count)\r\nConnection: close\r\n\r\n\(query)".utf8)
+                return Array(
+                    "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(query.utf8.count)\r\nConnection: close\r\n\r\n\(query)"
+                        .utf8)
             }
             return Array("GET \(route)?\(query) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
         }
@@ -117,7 +127,9 @@ final class SetupFuzzTests: XCTestCase {
             let reply = Self.exchange(port: port, request) ?? ""
             let status = reply.hasPrefix("HTTP/1.1 ") ? Int(reply.dropFirst(9).prefix(3)) ?? -1 : 0
             statuses[status, default: 0] += 1
-            XCTAssertFalse(!mayRead && (200..<300).contains(status), "a malformed request succeeded: \(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
+            XCTAssertFalse(
+                !mayRead && (200..<300).contains(status),
+                "a malformed request succeeded: \(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
             XCTAssertNotEqual(status, 500, "\(String(decoding: request.prefix(200), as: UTF8.self)) -> \(reply.prefix(300))")
         }
         XCTAssertEqual(fixture.configBytes, config, "nothing saved")

@@ -85,7 +85,8 @@ final class SetupPageTests: XCTestCase {
     /// Headless Chromium loads the page, a person picks "English (Great Britain)", the config
     /// file changes.
     func testChangingTheVoiceInARealBrowser() throws {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
+        guard
+            let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
         else {
             throw XCTSkip("Chromium is not installed (apt-get install chromium)")
         }

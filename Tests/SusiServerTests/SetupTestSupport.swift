@@ -17,7 +17,9 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
     var commands: [String] { state.withLock { $0.commands } }
     func failEverything() { state.withLock { $0.fail = true } }
 
-    private func record(_ command: String, _ change: (inout (commands: [String], volume: Int, playback: String, fail: Bool)) -> Void = { _ in }) throws {
+    private func record(
+        _ command: String, _ change: (inout (commands: [String], volume: Int, playback: String, fail: Bool)) -> Void = { _ in }
+    ) throws {
         try state.withLock { value in
             if value.fail { throw Failure() }
             value.commands.append(command)
@@ -79,7 +81,9 @@ final class SetupFixture {
 
     init(
         account: RecordingAccountLinking = RecordingAccountLinking(), configure: (inout Config) -> Void = { _ in },
-        voices: [VoiceChoice] = [VoiceChoice(id: "en-us", name: "English (America)"), VoiceChoice(id: "en-gb", name: "English (Great Britain)")],
+        voices: [VoiceChoice] = [
+            VoiceChoice(id: "en-us", name: "English (America)"), VoiceChoice(id: "en-gb", name: "English (Great Britain)"),
+        ],
         extraRoutes: (inout Router) -> Void = { _ in }
     ) throws {
         directory = NSTemporaryDirectory() + "susi-setup-\(UUID().uuidString)"
@@ -113,22 +117,29 @@ final class SetupFixture {
     var wifiText: String? { FileManager.default.contents(atPath: wifiPath).map { String(decoding: $0, as: UTF8.self) } }
 
     /// GET `path` (with its query) through curl; returns status and parsed JSON object.
-    func get(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int, json: [String: Any], body: String) {
+    func get(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int, json: [String: Any], body: String
+    ) {
         let reply = try runCurl([base + path], file: file, line: line)
         let json = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any] ?? [:]
         return (reply.status, json, reply.body)
     }
 
     /// POST a form body through curl.
-    func postForm(_ path: String, _ fields: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int, json: [String: Any], body: String) {
+    func postForm(_ path: String, _ fields: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int, json: [String: Any], body: String
+    ) {
         let reply = try runCurl(fields.flatMap { ["--data-urlencode", $0] } + [base + path], file: file, line: line)
         let json = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any] ?? [:]
         return (reply.status, json, reply.body)
     }
 
     /// POST a JSON body through curl.
-    func postJSON(_ path: String, _ body: String, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int, json: [String: Any], body: String) {
-        let reply = try runCurl(["-H", "Content-Type: application/json", "--data-binary", body, base + path], file: file, line: line)
+    func postJSON(_ path: String, _ body: String, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int, json: [String: Any], body: String
+    ) {
+        let reply = try runCurl(
+            ["-H", "Content-Type: application/json", "--data-binary", body, base + path], file: file, line: line)
         let json = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any] ?? [:]
         return (reply.status, json, reply.body)
     }

@@ -78,7 +78,8 @@ final class SetupWiFiTests: XCTestCase {
         let path = directory + "/new.conf"
         try WPASupplicantFile(path: path).store(try WiFiNetwork(ssid: "Cafe", passphrase: ""), country: "gb")
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix("ctrl_interface=DIR=/var/run/wpa_supplicant GROUP=netdev\nupdate_config=1\ncountry=GB\n"), text)
+        XCTAssertTrue(
+            text.hasPrefix("ctrl_interface=DIR=/var/run/wpa_supplicant GROUP=netdev\nupdate_config=1\ncountry=GB\n"), text)
     }
 
     /// wpa_supplicant reads the file back to exactly the SSIDs and keys that were sent.
@@ -119,7 +120,9 @@ final class SetupWiFiTests: XCTestCase {
         }
         // The keys wpa_supplicant derived, in file order (only the protected networks).
         let keys = log.split(separator: "\n").compactMap { line -> String? in
-            guard let range = line.range(of: "PSK (from passphrase) - hexdump(len=32): ") ?? line.range(of: "PSK - hexdump(len=32): ")
+            guard
+                let range = line.range(of: "PSK (from passphrase) - hexdump(len=32): ")
+                    ?? line.range(of: "PSK - hexdump(len=32): ")
             else { return nil }
             return line[range.upperBound...].replacingOccurrences(of: " ", with: "")
         }

@@ -70,7 +70,10 @@ final class PipelineStatusRouteTests: XCTestCase {
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
             guard samples.contains(PipelineStatusRouteTests.wakeMarker) else { return [] }
-            return [WakeWordDetection(phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)]
+            return [
+                WakeWordDetection(
+                    phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)
+            ]
         }
         func reset() throws {}
     }
@@ -82,7 +85,10 @@ final class PipelineStatusRouteTests: XCTestCase {
         var partial: String? { fed > 0 ? "what time is it" : nil }
         var isInSpeech: Bool { false }
         func finish() throws -> Transcript {
-            Transcript(words: ["what", "time", "is", "it"].map { Transcript.Word(text: $0, startMilliseconds: 0, endMilliseconds: 0, confidence: 1) })
+            Transcript(
+                words: ["what", "time", "is", "it"].map {
+                    Transcript.Word(text: $0, startMilliseconds: 0, endMilliseconds: 0, confidence: 1)
+                })
         }
     }
 

@@ -32,7 +32,8 @@ final class HearingTests: XCTestCase {
         let before = try recognizer().transcribe(audio).text
         XCTAssertFalse(before.contains("tomatoes"), "the bundled skills do not know it: \(before)")
 
-        let skill = "::name Garden\n\nwater the tomatoes|water the * in the greenhouse\nDone.\n!example:water the roses in the greenhouse\n"
+        let skill =
+            "::name Garden\n\nwater the tomatoes|water the * in the greenhouse\nDone.\n!example:water the roses in the greenhouse\n"
         try skill.write(toFile: directory + "/skills/garden.txt", atomically: true, encoding: .utf8)
         let after = try recognizer().transcribe(audio).text
         XCTAssertTrue(after.hasPrefix(phrase), after)
@@ -70,7 +71,8 @@ final class HearingTests: XCTestCase {
         XCTAssertLessThan(TestAudio.rms(silent), 300)
         var generator = NoiseGenerator(seed: 3)
         let noisy = (0..<16_000).map { _ in Int16(generator.next(amplitude: 2000)) }
-        XCTAssertTrue(NoiseFloor(signalToNoiseDecibels: 30).process(noisy).suffix(8000) == noisy.suffix(8000), "noisy input passes")
+        XCTAssertTrue(
+            NoiseFloor(signalToNoiseDecibels: 30).process(noisy).suffix(8000) == noisy.suffix(8000), "noisy input passes")
     }
 
     func testSpeexPreprocessorSuppressesSteadyNoise() throws {

@@ -128,7 +128,8 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         }
         // A file where the library should be that is not one.
         try FileManager.default.createDirectory(atPath: directory + "/frontend", withIntermediateDirectories: true)
-        try "not a library".write(toFile: directory + "/frontend/" + WakeWordFrontEnd.libraryFile, atomically: true, encoding: .utf8)
+        try "not a library".write(
+            toFile: directory + "/frontend/" + WakeWordFrontEnd.libraryFile, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: directory + "/frontend", headPath: files.head)) {
             XCTAssertEqual(($0 as? SpeechError)?.kind, .wakeModelMissing)
         }
@@ -160,9 +161,11 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         _ = try detector()
         var config = Config()
         config.hotword.verify = false
-        XCTAssertTrue(try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is NeuralWakeWordDetector)
+        XCTAssertTrue(
+            try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is NeuralWakeWordDetector)
         config.hotword.engine = "pocketsphinx"
-        XCTAssertTrue(try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is SphinxWakeWordDetector)
+        XCTAssertTrue(
+            try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory) is SphinxWakeWordDetector)
         config.hotword.engine = "neural"
         config.hotword.verify = true
         let verified = try Hearing.makeWakeDetector(config: config, modelsDirectory: TestAudio.modelsDirectory)

@@ -25,7 +25,9 @@ final class OpenDomainTests: XCTestCase {
 
     func testTemplatesExpandChoicesAndFillEveryEntityOfAClass() throws {
         let language = directory + "/language"
-        try write("# comment\nwhat is the weather (|like) in {city} (|today)\nplay {song}\nhello there\n", to: language + "/templates/a.txt")
+        try write(
+            "# comment\nwhat is the weather (|like) in {city} (|today)\nplay {song}\nhello there\n",
+            to: language + "/templates/a.txt")
         try write("zorptown\nquux city\n", to: language + "/classes/city.txt")
         try write((1...30).map { "song number \($0)" }.joined(separator: "\n"), to: language + "/classes/song.txt")
         let sources = QuerySentences.Sources(isoCodesDirectory: directory + "/none", zoneTable: directory + "/none.tab")
@@ -37,7 +39,8 @@ final class OpenDomainTests: XCTestCase {
         XCTAssertTrue(sentences.contains { $0.hasPrefix("what is the weather in ") })
         XCTAssertTrue(sentences.contains { $0.hasPrefix("what is the weather in quux city") })
         for number in 1...30 {
-            XCTAssertTrue(sentences.contains("play song number \(SpokenNumbers.words(number).joined(separator: " "))"), "song \(number)")
+            XCTAssertTrue(
+                sentences.contains("play song number \(SpokenNumbers.words(number).joined(separator: " "))"), "song \(number)")
         }
         XCTAssertFalse(sentences.contains { $0.contains("{") }, "no slot is left unfilled")
         XCTAssertEqual(queries.sentences().map(\.words), queries.sentences().map(\.words), "deterministic")
@@ -46,7 +49,9 @@ final class OpenDomainTests: XCTestCase {
 
     func testEntityClassesComeFromIsoCodesAndTzdata() throws {
         let queries = QuerySentences(directory: TestAudio.modelsDirectory + "/language")
-        func has(_ name: String, _ entity: String) -> Bool { queries.classes[name]?.contains(entity.split(separator: " ").map(String.init)) ?? false }
+        func has(_ name: String, _ entity: String) -> Bool {
+            queries.classes[name]?.contains(entity.split(separator: " ").map(String.init)) ?? false
+        }
         guard FileManager.default.fileExists(atPath: "/usr/share/iso-codes/json/iso_3166-1.json") else {
             throw XCTSkip("install iso-codes")
         }

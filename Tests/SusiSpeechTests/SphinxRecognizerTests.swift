@@ -113,10 +113,12 @@ final class SphinxRecognizerTests: XCTestCase {
         // grammar stands in for here. The Klatt variant is the closest to human speech.
         let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.commandGrammar)))
         let voice = VoiceSettings(name: "en-us", variant: "klatt")
-        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("go forward ten meters", voice: voice)).text,
-                       "go forward ten meters")
-        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("what time is it", voice: voice)).text,
-                       "what time is it")
+        XCTAssertEqual(
+            try recognizer.transcribe(try TestAudio.spoken("go forward ten meters", voice: voice)).text,
+            "go forward ten meters")
+        XCTAssertEqual(
+            try recognizer.transcribe(try TestAudio.spoken("what time is it", voice: voice)).text,
+            "what time is it")
         // The same recogniser back on the language model, with a recording.
         try recognizer.setSearch(SphinxConfiguration().search)
         XCTAssertEqual(try recognizer.transcribe(try TestAudio.raw("goforward.raw")).text, "go forward ten meters")

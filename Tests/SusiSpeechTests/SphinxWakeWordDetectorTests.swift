@@ -86,7 +86,8 @@ final class SphinxWakeWordDetectorTests: XCTestCase {
         let susiInSecond = try ESpeakEngine.shared().synthesizeAll("hey susi", voice: VoiceSettings()).milliseconds
         let inFirst = found.filter { $0.endMilliseconds <= first.count / 16 }
         let inSecond = found.filter {
-            $0.startMilliseconds >= first.count / 16 && $0.endMilliseconds <= first.count / 16 + TestAudio.padding + susiInSecond + 150
+            $0.startMilliseconds >= first.count / 16
+                && $0.endMilliseconds <= first.count / 16 + TestAudio.padding + susiInSecond + 150
         }
         XCTAssertEqual(inFirst.count, 1, "\(found)")
         XCTAssertEqual(inSecond.count, 1, "\(found)")

@@ -10,9 +10,10 @@ final class ConfigCommandTests: XCTestCase {
     func testHelpListsEveryCommandOfTheContract() throws {
         let result = try cli.run(["--help"])
         XCTAssertEqual(result.status, 0)
-        for command in ["run", "transcribe", "ask", "say", "voice", "config", "brain", "skills", "devices", "login",
-            "logout", "skill", "setup"]
-        {
+        for command in [
+            "run", "transcribe", "ask", "say", "voice", "config", "brain", "skills", "devices", "login",
+            "logout", "skill", "setup",
+        ] {
             XCTAssertTrue(result.stdout.contains("\n  \(command) "), "help lacks \(command)")
         }
         let sub = try cli.run(["config", "--help"])

@@ -36,7 +36,8 @@ final class OpenQuestionRunTests: XCTestCase {
         let (server, base) = try startServer { router in
             router.get("/susi/chat.json") { request in
                 asked.set(request.query["q"] ?? "")
-                let answer = #"{"query": "x", "answers": [{"data": [], "actions": [{"type": "answer", "expression": "Twelve."}]}]}"#
+                let answer =
+                    #"{"query": "x", "answers": [{"data": [], "actions": [{"type": "answer", "expression": "Twelve."}]}]}"#
                 return ServerResponse(status: 200, contentType: ServerResponse.jsonContentType, body: Data(answer.utf8))
             }
         }
@@ -45,7 +46,8 @@ final class OpenQuestionRunTests: XCTestCase {
             XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
         }
         let silence = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
-        let speech = silence(1000) + (try flite("susi")) + silence(300)
+        let speech =
+            silence(1000) + (try flite("susi")) + silence(300)
             + (try flite("what is the square root of one hundred forty four")) + silence(2500)
         let noisy = CLIRunner.underNoiseFloor(speech, amplitude: 120)
         let input = cli.directory + "/question.wav"

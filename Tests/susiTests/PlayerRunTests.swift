@@ -29,7 +29,8 @@ final class PlayerRunTests: XCTestCase {
         let samples = (0..<(16_000 * 40)).map { Int16(sin(Double($0) * 2 * .pi * 440 / 16_000) * 6000) }
         try WAVFile.write(AudioChunk(format: .speech, samples: samples), to: tone)
         let script = cli.directory + "/redirect.lua"
-        try Data("""
+        try Data(
+            """
             local log = io.open("\(log)", "a")
             mp.add_hook("on_load", 50, function()
                 local path = mp.get_property("stream-open-filename", "")
@@ -39,7 +40,8 @@ final class PlayerRunTests: XCTestCase {
             mp.observe_property("pause", "bool", function(_, v) log:write("pause " .. tostring(v) .. "\\n"); log:flush() end)
             mp.observe_property("volume", "number", function(_, v) log:write("volume " .. tostring(v) .. "\\n"); log:flush() end)
 
-            """.utf8).write(to: URL(fileURLWithPath: script))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
         let args = #"["--ao=null", "--no-config", "--script=\#(script)"]"#
         XCTAssertEqual(try cli.run(["config", "set", "player.args", args]).status, 0)
     }
@@ -85,7 +87,8 @@ final class PlayerRunTests: XCTestCase {
         // The timer speaks about three seconds after it was set.
         let texts = spoken(all)
         XCTAssertTrue(texts.contains { $0.hasPrefix("Time is up") }, "\(texts)")
-        let setAt = try XCTUnwrap(all.first { ($0["text"] as? String)?.contains("a timer for 3 seconds") ?? false }?["wall_ms"] as? Int)
+        let setAt = try XCTUnwrap(
+            all.first { ($0["text"] as? String)?.contains("a timer for 3 seconds") ?? false }?["wall_ms"] as? Int)
         let rangAt = try XCTUnwrap(all.first { ($0["text"] as? String)?.hasPrefix("Time is up") ?? false }?["wall_ms"] as? Int)
         XCTAssertEqual(Double(rangAt - setAt), 3000, accuracy: 1500)
     }

@@ -46,7 +46,8 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let all = try events(at: eventsPath)
         let names = all.compactMap { $0["event"] as? String }
-        XCTAssertEqual(names, ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
+        XCTAssertEqual(
+            names, ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"])
         for event in all {
             XCTAssertNotNil(event["wall_ms"] as? Int)
             XCTAssertNotNil(event["audio_ms"] as? Int)
@@ -109,7 +110,9 @@ final class RunCommandTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.2)
         }
         let log = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
-        XCTAssertEqual(Array(names.prefix(9)), ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"], log)
+        XCTAssertEqual(
+            Array(names.prefix(9)),
+            ["ready", "wake", "listening", "speech_end", "transcript", "answer", "speak_start", "speak_end", "idle"], log)
         process.terminate()
         process.waitUntilExit()
         let played = (try? Data(contentsOf: URL(fileURLWithPath: alsa + "/out.raw"))) ?? Data()
@@ -129,7 +132,9 @@ final class RunCommandTests: XCTestCase {
         // (PortAudio 19.6's ALSA backend asserts when the configuration has no default PCM.)
         try Data(asoundrc.utf8).write(to: URL(fileURLWithPath: alsa + "/asoundrc"))
         let port = Int.random(in: 30_000...39_999)
-        for (key, value) in [("audio.input", "susimic"), ("audio.output", "susispeaker"), ("setup.port", "\(port)"), ("setup.bind", "127.0.0.1")] {
+        for (key, value) in [
+            ("audio.input", "susimic"), ("audio.output", "susispeaker"), ("setup.port", "\(port)"), ("setup.bind", "127.0.0.1"),
+        ] {
             XCTAssertEqual(try cli.run(["config", "set", key, value]).status, 0)
         }
         let eventsPath = cli.directory + "/events.jsonl"
@@ -153,7 +158,9 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(answered, "the control API answered /say")
         var spoken: [String] = []
         while Date() < deadline, !spoken.contains("Dinner is ready") {
-            spoken = try events(at: eventsPath).filter { $0["event"] as? String == "speak_start" }.compactMap { $0["text"] as? String }
+            spoken = try events(at: eventsPath).filter { $0["event"] as? String == "speak_start" }.compactMap {
+                $0["text"] as? String
+            }
             Thread.sleep(forTimeInterval: 0.2)
         }
         XCTAssertEqual(spoken, ["Dinner is ready"], "said by the pipeline, on the device it already has open")
@@ -223,7 +230,9 @@ final class RunTerminationTests: XCTestCase {
         }
         let inputPath = try request()
         let eventsPath = cli.directory + "/events.jsonl"
-        let process = try cli.start(["run", "--input", inputPath, "--output", cli.directory + "/answer.wav", "--events", eventsPath, "--realtime"])
+        let process = try cli.start([
+            "run", "--input", inputPath, "--output", cli.directory + "/answer.wav", "--events", eventsPath, "--realtime",
+        ])
         defer {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()

@@ -36,7 +36,9 @@ public enum WAVFile {
     }
 
     /// Decodes WAV bytes held in memory; `source` names them in error messages.
-    public static func decode(_ data: Data, source: String = "WAV data") throws(AudioError) -> (chunk: AudioChunk, encoding: Encoding) {
+    public static func decode(_ data: Data, source: String = "WAV data") throws(AudioError) -> (
+        chunk: AudioChunk, encoding: Encoding
+    ) {
         let result: Result<(chunk: AudioChunk, encoding: Encoding), AudioError> = data.withUnsafeBytes { raw in
             do throws(AudioError) {
                 return .success(try decode(raw, source: source))
@@ -149,7 +151,9 @@ public enum WAVFile {
     /// they cannot seek back; a data chunk declaring one runs to the end of the file.
     private static let placeholderSizes: Set<Int> = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x7FFF_F000]
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(AudioError) -> (chunk: AudioChunk, encoding: Encoding) {
+    private static func decode(_ bytes: UnsafeRawBufferPointer, source: String) throws(AudioError) -> (
+        chunk: AudioChunk, encoding: Encoding
+    ) {
         guard bytes.count >= 12, fourCC(bytes, at: 0) == "RIFF", fourCC(bytes, at: 8) == "WAVE" else {
             throw AudioError(.notWAV, "not a RIFF/WAVE file: \(source)")
         }
@@ -170,7 +174,8 @@ public enum WAVFile {
             case "data":
                 // A zero data size is only a placeholder when the RIFF size is unknown too;
                 // otherwise it is a genuinely empty recording.
-                let unknownLength = placeholderSizes.contains(size)
+                let unknownLength =
+                    placeholderSizes.contains(size)
                     || (size == 0 && [0, 0xFFFF_FFFF].contains(uint32(bytes, at: 4)))
                 if unknownLength {
                     dataRange = body..<bytes.count
@@ -255,7 +260,9 @@ public enum WAVFile {
         return (chunk, Encoding(isFloat: isFloat, bitsPerSample: format.bitsPerSample))
     }
 
-    private static func parseFormat(_ bytes: UnsafeRawBufferPointer, at body: Int, size: Int, source: String) throws(AudioError) -> FormatChunk {
+    private static func parseFormat(_ bytes: UnsafeRawBufferPointer, at body: Int, size: Int, source: String) throws(AudioError)
+        -> FormatChunk
+    {
         guard size >= 16 else {
             throw AudioError(.notWAV, "WAV format chunk is only \(size) bytes: \(source)")
         }

@@ -66,28 +66,42 @@ public struct ConfigKey: Sendable {
 public enum ConfigSchema {
     /// Every key, in the order `susi config show` prints them.
     public static let keys: [ConfigKey] = [
-        string("tts.voice", \.tts.voice, "eSpeak NG voice (accent): en-us, en-gb, en-gb-scotland, en-029, ...",
-               allowed: "an eSpeak NG voice name (see `susi voice list`)", check: { Self.isPlainName($0) && !$0.isEmpty }),
-        string("tts.variant", \.tts.variant, "eSpeak NG variant: f3, m2, klatt, ... or empty",
-               allowed: "empty or an eSpeak NG variant name (f1-f5, m1-m7, klatt, ...)", check: { $0.isEmpty || Self.isPlainName($0) }),
+        string(
+            "tts.voice", \.tts.voice, "eSpeak NG voice (accent): en-us, en-gb, en-gb-scotland, en-029, ...",
+            allowed: "an eSpeak NG voice name (see `susi voice list`)", check: { Self.isPlainName($0) && !$0.isEmpty }),
+        string(
+            "tts.variant", \.tts.variant, "eSpeak NG variant: f3, m2, klatt, ... or empty",
+            allowed: "empty or an eSpeak NG variant name (f1-f5, m1-m7, klatt, ...)",
+            check: { $0.isEmpty || Self.isPlainName($0) }),
         int("tts.rate", \.tts.rate, "speech rate in words per minute", 80...450),
         int("tts.pitch", \.tts.pitch, "voice pitch", 0...99),
         int("tts.volume", \.tts.volume, "speech volume (eSpeak amplitude)", 0...200),
         choice("brain.mode", \.brain.mode, "where answers come from", ["local", "remote", "hybrid"]),
-        string("brain.server", \.brain.server, "SUSI server base URL",
-               allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        string(
+            "brain.server", \.brain.server, "SUSI server base URL",
+            allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
         double("brain.timeout_seconds", \.brain.timeoutSeconds, "whole-request limit for the chat API", 0.5...120),
-        string("brain.language", \.brain.language, "ISO 639-1 language sent to SUSI",
-               allowed: "a two-letter language code", check: { $0.count == 2 && $0.allSatisfy { $0.isLetter && $0.isASCII } }),
+        string(
+            "brain.language", \.brain.language, "ISO 639-1 language sent to SUSI",
+            allowed: "a two-letter language code", check: { $0.count == 2 && $0.allSatisfy { $0.isLetter && $0.isASCII } }),
         bool("hotword.enabled", \.hotword.enabled, "listen for the wake word"),
-        string("hotword.phrase", \.hotword.phrase, "wake phrase",
-               allowed: "one to four words of letters", check: Self.isPhrase),
-        choice("hotword.engine", \.hotword.engine, "wake word detector: neural (trained classifier; falls back to pocketsphinx when its files are missing) or pocketsphinx (keyphrase search)", ["neural", "pocketsphinx"]),
-        double("hotword.neural_threshold", \.hotword.neuralThreshold, "neural detector's score threshold (larger wakes less often); 0: the one chosen in training", 0...1),
-        double("hotword.threshold", \.hotword.threshold, "keyphrase detection threshold (larger wakes less often, smaller catches more)", 1e-80...1),
+        string(
+            "hotword.phrase", \.hotword.phrase, "wake phrase",
+            allowed: "one to four words of letters", check: Self.isPhrase),
+        choice(
+            "hotword.engine", \.hotword.engine,
+            "wake word detector: neural (trained classifier; falls back to pocketsphinx when its files are missing) or pocketsphinx (keyphrase search)",
+            ["neural", "pocketsphinx"]),
+        double(
+            "hotword.neural_threshold", \.hotword.neuralThreshold,
+            "neural detector's score threshold (larger wakes less often); 0: the one chosen in training", 0...1),
+        double(
+            "hotword.threshold", \.hotword.threshold,
+            "keyphrase detection threshold (larger wakes less often, smaller catches more)", 1e-80...1),
         bool("hotword.wake_button", \.hotword.wakeButton, "a hardware wake button is fitted (the apps' `wake` setting)"),
         bool("hotword.verify", \.hotword.verify, "re-decode a heard wake word before waking (fewer false wakes)"),
-        int("hotword.verify_margin", \.hotword.verifyMargin,
+        int(
+            "hotword.verify_margin", \.hotword.verifyMargin,
             "also wake when the re-decoding's other readings within this score margin hold the phrase (0: only its best; larger catches more, wakes falsely more)",
             0...5000),
         choice("stt.engine", \.stt.engine, "speech recogniser", ["pocketsphinx"]),
@@ -95,37 +109,51 @@ public enum ConfigSchema {
         int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
         int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),
         bool("stt.noise_suppression", \.stt.noiseSuppression, "speexdsp noise suppression before recognition"),
-        bool("stt.open_questions", \.stt.openQuestions, "in hybrid and remote modes, also hear open questions (query domain, SUSI.AI skill examples, generic English)"),
-        string("audio.input", \.audio.input, "capture device: default, a name or an index",
-               allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
-        string("audio.output", \.audio.output, "playback device: default, a name or an index",
-               allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
-        string("player.command", \.player.command, "media player executable",
-               allowed: "a program name or path", check: { !$0.isEmpty }),
+        bool(
+            "stt.open_questions", \.stt.openQuestions,
+            "in hybrid and remote modes, also hear open questions (query domain, SUSI.AI skill examples, generic English)"),
+        string(
+            "audio.input", \.audio.input, "capture device: default, a name or an index",
+            allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
+        string(
+            "audio.output", \.audio.output, "playback device: default, a name or an index",
+            allowed: "`default`, a device name or an index", check: { !$0.isEmpty }),
+        string(
+            "player.command", \.player.command, "media player executable",
+            allowed: "a program name or path", check: { !$0.isEmpty }),
         list("player.args", \.player.args, "extra player arguments"),
         int("player.volume", \.player.volume, "music volume", 0...100),
         int("player.duck_volume", \.player.duckVolume, "music volume while listening or speaking, percent", 0...100),
         int("player.volume_step", \.player.volumeStep, "volume up/down step", 1...50),
         int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
-        string("setup.bind", \.setup.bind, "address the setup server listens on",
-               allowed: "an IPv4 address such as 0.0.0.0 or 127.0.0.1", check: Self.isIPv4),
-        string("setup.wpa_supplicant_file", \.setup.wpaSupplicantFile, "where Wi-Fi networks from the apps are written",
-               allowed: "empty (wpa_supplicant.conf beside the config) or an absolute path", check: { $0.isEmpty || $0.hasPrefix("/") }),
-        string("setup.on_wifi", \.setup.onWifi, "shell command run after the apps sent Wi-Fi credentials",
-               allowed: "a shell command or empty", check: { _ in true }),
-        string("setup.on_complete", \.setup.onComplete, "shell command run when the apps finish setup",
-               allowed: "a shell command or empty", check: { _ in true }),
+        string(
+            "setup.bind", \.setup.bind, "address the setup server listens on",
+            allowed: "an IPv4 address such as 0.0.0.0 or 127.0.0.1", check: Self.isIPv4),
+        string(
+            "setup.wpa_supplicant_file", \.setup.wpaSupplicantFile, "where Wi-Fi networks from the apps are written",
+            allowed: "empty (wpa_supplicant.conf beside the config) or an absolute path",
+            check: { $0.isEmpty || $0.hasPrefix("/") }),
+        string(
+            "setup.on_wifi", \.setup.onWifi, "shell command run after the apps sent Wi-Fi credentials",
+            allowed: "a shell command or empty", check: { _ in true }),
+        string(
+            "setup.on_complete", \.setup.onComplete, "shell command run when the apps finish setup",
+            allowed: "a shell command or empty", check: { _ in true }),
         optionalDouble("location.latitude", \.location.latitude, "latitude sent to SUSI", -90...90),
         optionalDouble("location.longitude", \.location.longitude, "longitude sent to SUSI", -180...180),
-        string("location.country_code", \.location.countryCode, "ISO 3166 country code sent to SUSI",
-               allowed: "empty or a two-letter country code", check: { $0.isEmpty || ($0.count == 2 && $0.allSatisfy(\.isLetter)) }),
-        string("location.country_name", \.location.countryName, "country name sent to SUSI",
-               allowed: "any text", check: { _ in true }),
-        string("websearch.url", \.websearch.url, "DuckDuckGo instant-answer base URL",
-               allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
-        string("room", \.room, "room name set by the phone app",
-               allowed: "up to 64 characters, no control characters",
-               check: { $0.count <= 64 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }),
+        string(
+            "location.country_code", \.location.countryCode, "ISO 3166 country code sent to SUSI",
+            allowed: "empty or a two-letter country code", check: { $0.isEmpty || ($0.count == 2 && $0.allSatisfy(\.isLetter)) }),
+        string(
+            "location.country_name", \.location.countryName, "country name sent to SUSI",
+            allowed: "any text", check: { _ in true }),
+        string(
+            "websearch.url", \.websearch.url, "DuckDuckGo instant-answer base URL",
+            allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        string(
+            "room", \.room, "room name set by the phone app",
+            allowed: "up to 64 characters, no control characters",
+            check: { $0.count <= 64 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }),
     ]
 
     /// The key named `name`, if there is one.
@@ -287,10 +315,11 @@ public enum ConfigSchema {
 
     @Sendable static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            guard let number = Int(part), part.count <= 3 else { return false }
-            return (0...255).contains(number)
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                guard let number = Int(part), part.count <= 3 else { return false }
+                return (0...255).contains(number)
+            }
     }
 }
 

@@ -89,7 +89,9 @@ final class CommandListener {
         if finalAtPause == nil { try recognizer.process(samples) } else { held += samples }
         let silence = endpointer.trailingSilenceMs
         if silence > 0, finalAtPause == nil,
-            let point = weighingPoints.last(where: { $0 > weighedAt && silence + SamplePosition.format.milliseconds(frames: samples.count) >= $0 })
+            let point = weighingPoints.last(where: {
+                $0 > weighedAt && silence + SamplePosition.format.milliseconds(frames: samples.count) >= $0
+            })
         {
             weighedAt = point
             try weigh(at: point, silence: silence)

@@ -58,7 +58,9 @@ public struct PipelineEvent: Sendable, Equatable {
 
     /// One line of JSON (no trailing newline), keys in a stable order.
     public var jsonLine: String {
-        var fields: [(String, String)] = [("event", Self.quote(name)), ("wall_ms", String(wallMs)), ("audio_ms", String(audioMs))]
+        var fields: [(String, String)] = [
+            ("event", Self.quote(name)), ("wall_ms", String(wallMs)), ("audio_ms", String(audioMs)),
+        ]
         switch kind {
         case .ready, .listening, .speechEnd, .speakEnd, .idle: break
         case .wake(let phrase): fields.append(("phrase", Self.quote(phrase)))

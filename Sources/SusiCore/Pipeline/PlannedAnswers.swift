@@ -40,8 +40,9 @@ public final class PlannedAnswers: Sendable {
             loaded = (try? decoder.decode([Entry].self, from: data)) ?? []
         }
         let now = clock()
-        book = Mutex(Book(
-            entries: loaded.filter { $0.due > now }.sorted { $0.due < $1.due }, missed: loaded.filter { $0.due <= now }))
+        book = Mutex(
+            Book(
+                entries: loaded.filter { $0.due > now }.sorted { $0.due < $1.due }, missed: loaded.filter { $0.due <= now }))
     }
 
     /// Plans `text` for `delayMs` milliseconds from now.

@@ -20,7 +20,8 @@ public enum SpokenText {
             guard !data.isEmpty else { return nil }
             let columns = table.columns.all
             let rows = data.prefix(3).map { row in
-                columns.compactMap { column in row[column.key]?.stringValue.map { "\(column.title) \($0)" } }.joined(separator: ", ")
+                columns.compactMap { column in row[column.key]?.stringValue.map { "\(column.title) \($0)" } }.joined(
+                    separator: ", ")
             }
             let lead = data.count == 1 ? "I found one result." : "I found \(data.count) results."
             return shortened(([lead] + rows.map { $0 + "." }).joined(separator: " "))

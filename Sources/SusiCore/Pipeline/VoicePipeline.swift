@@ -162,7 +162,8 @@ public final class VoicePipeline {
 
     private func speechSamples(of chunk: AudioChunk) throws -> [Int16] {
         guard chunk.format != SamplePosition.format else { return chunk.samples }
-        var converter = try self.converter.flatMap { $0.source == chunk.format ? $0 : nil }
+        var converter =
+            try self.converter.flatMap { $0.source == chunk.format ? $0 : nil }
             ?? AudioConverter(from: chunk.format, to: SamplePosition.format, resampler: resampler)
         let converted = try converter.convert(chunk)
         self.converter = converter
@@ -247,7 +248,8 @@ public final class VoicePipeline {
         do {
             if let endpointing = environment.endpointing { listener.settings = endpointing }
             // The command may have begun in the chunk that ended the wake word.
-            var ended = try listener.begin(at: wake.end, with: history.samples(from: wake.end), noiseFloorDB: wakeGate.noiseFloorDB)
+            var ended = try listener.begin(
+                at: wake.end, with: history.samples(from: wake.end), noiseFloorDB: wakeGate.noiseFloorDB)
             while !ended, !status.isStopRequested, let chunk = try read(waiting: true) {
                 ended = try listener.hear(chunk)
             }

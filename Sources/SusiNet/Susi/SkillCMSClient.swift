@@ -79,8 +79,7 @@ public struct SkillCMSClient: Sendable {
     /// Reports the skill (inappropriate, broken, ...) with a reason.
     ///
     /// A second report of the same skill by the same account is `skill-already-reported`.
-    public func report(_ skill: SkillReference, reason: String, token: AccountToken) throws(SusiAPIError) -> WriteResult
-    {
+    public func report(_ skill: SkillReference, reason: String, token: AccountToken) throws(SusiAPIError) -> WriteResult {
         let trimmed = try nonEmpty(reason, what: "the reason")
         do throws(SusiAPIError) {
             return try write("/cms/reportSkill.json", skill: skill, extra: [("feedback", trimmed)], token: token)

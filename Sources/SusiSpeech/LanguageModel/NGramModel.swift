@@ -67,9 +67,10 @@ public struct NGramModel: Sendable {
         var probabilities = [[[String]: Double]](repeating: [:], count: order)
         func lower(_ gram: [String]) -> Double {
             if gram.count == 1 { return base(gram[0]) }
-            return probabilities[gram.count - 2][Array(gram.dropFirst())] ?? Self.interpolated(
-                Array(gram.dropFirst()), probabilities: probabilities, counts: counts, totals: historyTotals,
-                types: historyTypes, uniform: uniform)
+            return probabilities[gram.count - 2][Array(gram.dropFirst())]
+                ?? Self.interpolated(
+                    Array(gram.dropFirst()), probabilities: probabilities, counts: counts, totals: historyTotals,
+                    types: historyTypes, uniform: uniform)
         }
         for n in 1...order {
             for (gram, count) in counts[n - 1] where gram.last != Self.sentenceStart {

@@ -84,7 +84,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         }
         logger.info(
             "built the language model from \(phrasings.intents.count) intents: \(model.result.sentenceCount) sentences, "
-                + "\(model.result.vocabulary.count) words (\(model.result.generatedPronunciations.count) pronounced by eSpeak NG)")
+                + "\(model.result.vocabulary.count) words (\(model.result.generatedPronunciations.count) pronounced by eSpeak NG)"
+        )
         return model.result
     }
 

@@ -31,25 +31,32 @@ public enum SkillSentences {
     static let trailingCarriers = [[], ["please"], ["now"], ["for", "me"], ["again"], ["today"], ["right", "now"]]
 
     static let numbers: [[String]] =
-        (0...20).map { SpokenNumbers.words($0) } + [30, 40, 50, 60, 70, 80, 90, 100, 25, 45, 99, 1000].map {
+        (0...20).map { SpokenNumbers.words($0) }
+        + [30, 40, 50, 60, 70, 80, 90, 100, 25, 45, 99, 1000].map {
             SpokenNumbers.words($0)
         }
     static let durations: [[String]] =
-        ["one minute", "two minutes", "five minutes", "ten minutes", "fifteen minutes", "twenty minutes",
-         "thirty seconds", "ninety seconds", "forty five seconds", "an hour", "half an hour", "one hour",
-         "two hours", "a minute", "three minutes", "an hour and a half", "one and a half minutes",
-         "four minutes", "six minutes", "seven minutes", "eight minutes", "twelve minutes", "forty minutes",
-         "one hour and twenty minutes"].map { $0.split(separator: " ").map(String.init) }
+        [
+            "one minute", "two minutes", "five minutes", "ten minutes", "fifteen minutes", "twenty minutes",
+            "thirty seconds", "ninety seconds", "forty five seconds", "an hour", "half an hour", "one hour",
+            "two hours", "a minute", "three minutes", "an hour and a half", "one and a half minutes",
+            "four minutes", "six minutes", "seven minutes", "eight minutes", "twelve minutes", "forty minutes",
+            "one hour and twenty minutes",
+        ].map { $0.split(separator: " ").map(String.init) }
     static let accents: [[String]] =
-        ["american", "british", "scottish", "caribbean", "received pronunciation", "new york", "new yorker",
-         "west midlands", "lancastrian", "english", "jamaican", "irish", "australian", "posh",
-         "a british", "an american", "a scottish"].map { $0.split(separator: " ").map(String.init) }
+        [
+            "american", "british", "scottish", "caribbean", "received pronunciation", "new york", "new yorker",
+            "west midlands", "lancastrian", "english", "jamaican", "irish", "australian", "posh",
+            "a british", "an american", "a scottish",
+        ].map { $0.split(separator: " ").map(String.init) }
     static let music: [[String]] =
-        ["music", "jazz", "rock", "rock music", "pop", "pop music", "classical music", "reggae", "blues",
-         "hip hop", "country music", "the beatles", "bob marley", "queen", "some music", "relaxing music",
-         "metal", "techno", "dance music", "folk music", "the radio", "my playlist", "yellow submarine",
-         "michael jackson", "madonna", "elvis", "mozart", "beethoven", "the rolling stones", "abba",
-         "something", "a song"].map { $0.split(separator: " ").map(String.init) }
+        [
+            "music", "jazz", "rock", "rock music", "pop", "pop music", "classical music", "reggae", "blues",
+            "hip hop", "country music", "the beatles", "bob marley", "queen", "some music", "relaxing music",
+            "metal", "techno", "dance music", "folk music", "the radio", "my playlist", "yellow submarine",
+            "michael jackson", "madonna", "elvis", "mozart", "beethoven", "the rolling stones", "abba",
+            "something", "a song",
+        ].map { $0.split(separator: " ").map(String.init) }
     static let generic: [[String]] = [["it"], ["this"], ["that"], ["something"]]
 
     static let arithmeticWords: Set<String> = [

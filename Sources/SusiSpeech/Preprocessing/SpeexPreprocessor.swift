@@ -20,7 +20,9 @@ public final class SpeexPreprocessor: SamplePreprocessor {
         public var gainTarget: Int
 
         /// Creates settings; the defaults are denoising at -15 dB without AGC.
-        public init(denoise: Bool = true, noiseSuppressionDecibels: Int = -15, automaticGain: Bool = false, gainTarget: Int = 8000) {
+        public init(
+            denoise: Bool = true, noiseSuppressionDecibels: Int = -15, automaticGain: Bool = false, gainTarget: Int = 8000
+        ) {
             self.denoise = denoise
             self.noiseSuppressionDecibels = noiseSuppressionDecibels
             self.automaticGain = automaticGain

@@ -95,7 +95,8 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         marginMinimumMilliseconds = phoneCount * Self.marginMillisecondsPerPhone
         let garbage = Self.commonWords.filter { !words.contains($0) }
         let others = 1 - phrasePrior
-        let sentences = [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
+        let sentences =
+            [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
             + garbage.map { (words: [$0], weight: 1.0) }
         let model = NGramModel(sentences: sentences, order: 1)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("susi-verify-\(UUID().uuidString).arpa")

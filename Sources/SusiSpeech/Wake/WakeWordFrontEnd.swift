@@ -52,7 +52,10 @@ final class WakeWordFrontEnd {
             inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1])
         guard melModel.outputCount == Self.melFramesPerChunk * Self.bands, embeddingModel.outputCount == Self.features
         else {
-            throw SpeechError(.wakeInitFailed, "the wake word front end in \(directory) is not openWakeWord's (outputs \(melModel.outputCount), \(embeddingModel.outputCount))")
+            throw SpeechError(
+                .wakeInitFailed,
+                "the wake word front end in \(directory) is not openWakeWord's (outputs \(melModel.outputCount), \(embeddingModel.outputCount))"
+            )
         }
         pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
         mels = [Float](repeating: 0, count: Self.melWindow * Self.bands)

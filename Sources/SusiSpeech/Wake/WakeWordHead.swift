@@ -81,12 +81,17 @@ struct WakeWordHead: Sendable {
             var layers: [Layer] = []
             var width = file.window * file.features
             for layer in member {
-                guard layer.inputs == width, let weights = Self.floats(layer.weights), weights.count == layer.inputs * layer.outputs,
-                    let bias = Self.floats(layer.bias), bias.count == layer.outputs, ["relu", "sigmoid"].contains(layer.activation)
+                guard layer.inputs == width, let weights = Self.floats(layer.weights),
+                    weights.count == layer.inputs * layer.outputs,
+                    let bias = Self.floats(layer.bias), bias.count == layer.outputs,
+                    ["relu", "sigmoid"].contains(layer.activation)
                 else {
-                    throw SpeechError(.wakeInitFailed, "\(path): a layer does not fit (\(layer.inputs) inputs, expected \(width))")
+                    throw SpeechError(
+                        .wakeInitFailed, "\(path): a layer does not fit (\(layer.inputs) inputs, expected \(width))")
                 }
-                layers.append(Layer(inputs: layer.inputs, outputs: layer.outputs, weights: weights, bias: bias, activation: layer.activation))
+                layers.append(
+                    Layer(
+                        inputs: layer.inputs, outputs: layer.outputs, weights: weights, bias: bias, activation: layer.activation))
                 width = layer.outputs
             }
             guard width == 1, layers.last?.activation == "sigmoid" else {
@@ -107,7 +112,9 @@ struct WakeWordHead: Sendable {
     private static func floats(_ base64: String) -> [Float]? {
         guard let data = Data(base64Encoded: base64), data.count % 2 == 0 else { return nil }
         return data.withUnsafeBytes { raw in
-            (0..<(data.count / 2)).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)))) }
+            (0..<(data.count / 2)).map {
+                Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self))))
+            }
         }
     }
 

@@ -98,8 +98,9 @@ enum CommandBenchmark {
             }
             if benchDebug {
                 let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)
-                print(same ? "OK " : "BAD", row.id, "|", reading, "|", transcript.text, "|",
-                      transcript.alternatives.joined(separator: " / "))
+                print(
+                    same ? "OK " : "BAD", row.id, "|", reading, "|", transcript.text, "|",
+                    transcript.alternatives.joined(separator: " / "))
             }
             figures.add(row: row, hypothesis: reading, brain: brain)
         }

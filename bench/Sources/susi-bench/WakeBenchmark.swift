@@ -44,7 +44,9 @@ enum WakeBenchmark {
             figures.files[row.condition, default: 0] += 1
             var hit = false
             if benchDebug {
-                print(row.id, row.wake_ms, row.command_start_ms, detections.map { ($0.startMilliseconds - offset, $0.endMilliseconds - offset) })
+                print(
+                    row.id, row.wake_ms, row.command_start_ms,
+                    detections.map { ($0.startMilliseconds - offset, $0.endMilliseconds - offset) })
             }
             for detection in detections {
                 let end = detection.endMilliseconds - offset
@@ -78,7 +80,9 @@ enum WakeBenchmark {
 
     /// The stock figures from `pocketsphinx_batch` keyphrase hypotheses: each file is one
     /// utterance, and each spotted "susi" one word of its hypothesis.
-    static func stock(rows: [CorpusRow], negatives: [NegativeRow], positives: [String: String], negativeHyps: [String: String]) -> WakeFigures {
+    static func stock(rows: [CorpusRow], negatives: [NegativeRow], positives: [String: String], negativeHyps: [String: String])
+        -> WakeFigures
+    {
         var figures = WakeFigures()
         for row in rows {
             figures.files[row.condition, default: 0] += 1

@@ -129,7 +129,8 @@ enum WakeComparison {
         let breath = conditionsInOrder(corpora.breath).filter { $0 != "wpm300" }
         let columns = devConditions + heldConditions
         var out = "| engine | " + columns.joined(separator: " | ")
-        out += " | one breath 150-260 wpm | false wakes per hour | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
+        out +=
+            " | one breath 150-260 wpm | false wakes per hour | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
         out += "|---|" + String(repeating: "---|", count: columns.count + 5) + "\n"
         let hours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
         var rows = engines
@@ -142,11 +143,14 @@ enum WakeComparison {
             out += " | \(breathTotal > 0 ? percent(Double(breathHits) / Double(breathTotal)) : "-")"
             out += " | \(String(format: "%.2f", Double(figures.negativeWakes) / max(1e-9, hours))) (\(figures.negativeWakes))"
             let command = figures.commandWakes.values.reduce((0, 0)) { ($0.0 + $1.woke, $0.1 + $1.files) }
-            out += " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
-            out += figures.cpuSpeech > 0
+            out +=
+                " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
+            out +=
+                figures.cpuSpeech > 0
                 ? " | \(String(format: "%.4f / %.4f", figures.cpuSpeech, figures.cpuQuiet))" : " | -"
             let sorted = figures.latencies.sorted()
-            out += sorted.isEmpty
+            out +=
+                sorted.isEmpty
                 ? " | - |\n"
                 : " | \(sorted[sorted.count / 2]) / \(sorted[min(sorted.count - 1, sorted.count * 95 / 100)]) ms |\n"
         }
@@ -154,16 +158,22 @@ enum WakeComparison {
         out += "(the dev corpus's negatives and `bench/heldout.py --negatives`). Command-only clips: "
         out += "\(corpora.commandsOnly.count) (`bench/heldout.py --commands`), by condition:\n\n"
         let conditions = conditionsInOrder(corpora.commandsOnly)
-        out += "| engine | " + conditions.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: conditions.count) + "\n"
+        out +=
+            "| engine | " + conditions.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: conditions.count)
+            + "\n"
         for (name, figures) in engines {
-            out += "| \(name) | " + conditions.map { c in
-                let v = figures.commandWakes[c] ?? (0, 0)
-                return "\(v.woke) of \(v.files)"
-            }.joined(separator: " | ") + " |\n"
+            out +=
+                "| \(name) | "
+                + conditions.map { c in
+                    let v = figures.commandWakes[c] ?? (0, 0)
+                    return "\(v.woke) of \(v.files)"
+                }.joined(separator: " | ") + " |\n"
         }
         out += "\nOne breath by speaking rate (`bench/one-breath.py`):\n\n| engine | "
         let rates = conditionsInOrder(corpora.breath)
-        out += rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: rates.count) + "\n"
+        out +=
+            rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n|---|"
+            + String(repeating: "---|", count: rates.count) + "\n"
         for (name, figures) in engines {
             out += "| \(name) | " + rates.map { figures.rate("one-breath/\($0)") }.joined(separator: " | ") + " |\n"
         }

@@ -148,7 +148,8 @@ let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetche
 
 /// This project's and (with `stock`) the stock setup's figures on one corpus: the table and
 /// the summary lines, as markdown. `dump` gets both systems' transcripts, one file per line.
-func measure(corpus: String, negativesDirectory: String, stock: String?, dump: String?) throws -> (table: String, summary: String) {
+func measure(corpus: String, negativesDirectory: String, stock: String?, dump: String?) throws -> (table: String, summary: String)
+{
     let allRows = try Corpus.rows(corpus)
     // Files come in groups of one command in each condition; keep whole groups.
     let rows = allRows.enumerated().filter { ($0.offset / 3) % options.every == 0 }.map(\.element)
@@ -169,9 +170,12 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
             config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
             cacheDirectory: options.cache, settings: settings)
         let shared = !options.settings.contains { $0.0 == "shared" && $0.1 == "0" }
-        let recognizer = shared ? ears.recognizer : try Hearing.makeRecognizer(
-            config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
-            cacheDirectory: options.cache, settings: settings)
+        let recognizer =
+            shared
+            ? ears.recognizer
+            : try Hearing.makeRecognizer(
+                config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
+                cacheDirectory: options.cache, settings: settings)
         // What the pipeline asks of its brain to pick a reading of the audio.
         let local = LocalChatBrain(brain: brain)
         ourCommands = try CommandBenchmark.run(
@@ -225,7 +229,8 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
         summary += "\n"
     }
     if let ourCommands {
-        summary += "- susi: recogniser finish (last audio to transcript) p95 \(String(format: "%.0f", ourCommands.finishP95)) ms\n"
+        summary +=
+            "- susi: recogniser finish (last audio to transcript) p95 \(String(format: "%.0f", ourCommands.finishP95)) ms\n"
     }
     summary += "- \(rows.count) of \(allRows.count) corpus files\(options.every > 1 ? " (every \(options.every)th)" : ""), "
     summary += "run took \(String(format: "%.0f", Date().timeIntervalSince(started))) s\n"
@@ -239,7 +244,8 @@ print(summary)
 var moreSections = ""
 if let corpus = options.heldoutCorpus, let negatives = options.heldoutNegatives {
     let measured = try measure(corpus: corpus, negativesDirectory: negatives, stock: options.heldoutStock, dump: nil)
-    moreSections = "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
+    moreSections =
+        "\n### Held-out check (other voices, brown noise; `bench/heldout.py`)\n\n" + measured.table + "\n" + measured.summary
     print("held-out:\n" + measured.table)
     print(measured.summary)
 }
@@ -272,7 +278,8 @@ if let results = options.results {
     uname.waitUntilExit()
     machine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         .trimmingCharacters(in: .whitespacesAndNewlines)
-    let cpu = ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "").split(separator: "\n")
+    let cpu =
+        ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "").split(separator: "\n")
         .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1).last ?? "" }
         .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
     let formatter = ISO8601DateFormatter()
@@ -280,7 +287,8 @@ if let results = options.results {
     report += "Run: \(formatter.string(from: Date())) on `\(machine)`, CPU \(cpu), "
     report += "\(ProcessInfo.processInfo.activeProcessorCount) cores.\n\n"
     report += table + "\n" + summary + moreSections
-    report += "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
+    report +=
+        "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
     report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
     try report.write(toFile: results, atomically: true, encoding: .utf8)
 }
@@ -300,7 +308,8 @@ func compareWakeEngines() throws -> String {
         breath: try options.breathCorpus.map(Corpus.rows) ?? [],
         commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
         negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
-    let engines = Set((options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
+    let engines = Set(
+        (options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
     var neuralSettings = settings
     neuralSettings.verifyWake = false
     let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
@@ -321,15 +330,20 @@ func compareWakeEngines() throws -> String {
         }
     }
     let baseline = options.settings.first { $0.0 == "baseline_models" }?.1
-    let neural = !engines.contains("neural") ? [] :
-        try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? [])
-        + neuralEngines(options.models, label: "")
+    let neural =
+        !engines.contains("neural")
+        ? []
+        : try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? [])
+            + neuralEngines(options.models, label: "")
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
-    let keyphrase = !engines.contains("keyphrase") ? [] : try WakeComparison.run(corpora) {
-        let detector = RecordingDetector(
-            try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
-        return (detector, [("keyphrase + verifier (before)", detector)])
-    }
+    let keyphrase =
+        !engines.contains("keyphrase")
+        ? []
+        : try WakeComparison.run(corpora) {
+            let detector = RecordingDetector(
+                try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
+            return (detector, [("keyphrase + verifier (before)", detector)])
+        }
     var stock: EngineFigures?
     if let prefix = options.stock {
         var figures = EngineFigures()
