@@ -298,43 +298,27 @@ def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, seed,
 
 
 def negatives(split, hours, synth, mixer, reads, cmds, front, out, seed, shard_minutes=6.0):
-    """`hours` of audio without the phrase, in shards of `shard_minutes` (each with its own
-    seed, as for positives)."""
+    """`hours` of audio without the phrase, in shards of `shard_minutes`; the seconds of each
+    kind of audio written now."""
     rnd = synth.rnd
-    total = 0.0
-    shard = 0
     kinds_seconds = {}
-    while total < hours * 3600:
-        path = os.path.join(out, f"{split}-neg-{shard:03d}.npz")
-        if os.path.exists(path):
-            total += len(np.load(path)["embeddings"]) * CHUNK / RATE
-            shard += 1
-            continue
-        rnd.seed(f"{seed}-{split}-neg-{shard}")
-        pieces = []
-        length = 0
-        while length < shard_minutes * 60 * RATE:
-            kind = rnd.choices(["read", "near-miss", "command", "conversation", "music", "tv", "noise"],
-                               weights=[40, 12, 12, 8, 8, 12, 8])[0]
-            voice = synth.voice(split)[1]
-            try:
-                speech = negative_piece(kind, voice, synth, reads, cmds)
-            except subprocess.CalledProcessError as error:
-                print(f"skipped a {kind} piece: {error}", file=sys.stderr)
-                continue
-            if len(speech) == 0:
-                continue
-            _, mixed = mixer.mix(np.concatenate([speech, silence(rnd.uniform(0.1, 1.0))]))
-            pieces.append(mixed)
-            length += len(mixed)
-            kinds_seconds[kind] = kinds_seconds.get(kind, 0) + len(mixed) / RATE
-        audio = np.concatenate(pieces)
-        emb = front.embeddings(audio.astype(np.int16))
-        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16))
-        os.replace(path + ".tmp.npz", path)
-        total += len(audio) / RATE
-        shard += 1
-        print(f"{split} negatives: {total / 3600:.2f}/{hours} h", flush=True)
+
+    def piece():
+        kind = rnd.choices(["read", "near-miss", "command", "conversation", "music", "tv", "noise"],
+                           weights=[40, 12, 12, 8, 8, 12, 8])[0]
+        voice = synth.voice(split)[1]
+        try:
+            speech = negative_piece(kind, voice, synth, reads, cmds)
+        except subprocess.CalledProcessError as error:
+            print(f"skipped a {kind} piece: {error}", file=sys.stderr)
+            return None
+        if len(speech) == 0:
+            return None
+        _, mixed = mixer.mix(np.concatenate([speech, silence(rnd.uniform(0.1, 1.0))]))
+        kinds_seconds[kind] = kinds_seconds.get(kind, 0) + len(mixed) / RATE
+        return mixed
+
+    shards(f"{split}-neg", hours, shard_minutes, piece, rnd, front, out, seed, f"{split} negatives")
     return kinds_seconds
 
 
@@ -342,39 +326,51 @@ def hard_negatives(hours, synth, mixer, front, out, seed, shard_minutes=3.0):
     """`hours` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
     carriers, after quiet or back to back, as train-hard shards (train.py weighs them more)."""
     rnd = synth.rnd
+
+    def piece():
+        voice = synth.voice("train")[1]
+        text = rnd.choice(HARD_CARRIERS).format(rnd.choice(HARD_NEAR_MISSES))
+        text += rnd.choice(["", "", "!", "?", ","])
+        try:
+            speech = synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
+        except subprocess.CalledProcessError as error:
+            print(f"skipped a hard piece: {error}", file=sys.stderr)
+            return None
+        if len(speech) == 0:
+            return None
+        clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
+        return mixer.mix(clip)[1]
+
+    return shards("train-hard", hours, shard_minutes, piece, rnd, front, out, seed, "hard negatives")
+
+
+def shards(name, hours, shard_minutes, piece, rnd, front, out, seed, label):
+    """Writes `name-NNN.npz` shards of front-end embeddings until `hours` of audio, each
+    `shard_minutes` of `piece()` clips (None: none this time); the total seconds. Each shard
+    has its own seed, so a shard already written is kept and the rest come out the same."""
     total = 0.0
     shard = 0
     while total < hours * 3600:
-        path = os.path.join(out, f"train-hard-{shard:03d}.npz")
+        path = os.path.join(out, f"{name}-{shard:03d}.npz")
         if os.path.exists(path):
             total += len(np.load(path)["embeddings"]) * CHUNK / RATE
             shard += 1
             continue
-        rnd.seed(f"{seed}-train-hard-{shard}")
+        rnd.seed(f"{seed}-{name}-{shard}")
         pieces = []
         length = 0
         while length < shard_minutes * 60 * RATE:
-            voice = synth.voice("train")[1]
-            text = rnd.choice(HARD_CARRIERS).format(rnd.choice(HARD_NEAR_MISSES))
-            text += rnd.choice(["", "", "!", "?", ","])
-            try:
-                speech = synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
-            except subprocess.CalledProcessError as error:
-                print(f"skipped a hard piece: {error}", file=sys.stderr)
-                continue
-            if len(speech) == 0:
-                continue
-            clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
-            _, mixed = mixer.mix(clip)
-            pieces.append(mixed)
-            length += len(mixed)
+            clip = piece()
+            if clip is not None:
+                pieces.append(clip)
+                length += len(clip)
         audio = np.concatenate(pieces)
         emb = front.embeddings(audio.astype(np.int16))
         np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16))
         os.replace(path + ".tmp.npz", path)
         total += len(audio) / RATE
         shard += 1
-        print(f"hard negatives: {total / 3600:.2f}/{hours} h", flush=True)
+        print(f"{label}: {total / 3600:.2f}/{hours} h", flush=True)
     return total
 
 
