@@ -66,26 +66,22 @@ public struct SetupFailure: SusiError {
 
 extension Assembly {
     /// The speaker's ears: the wake word detector for `hotword.*` (verified, as measured best)
-    /// and the command recogniser, which adapts to the room from what the detector heard
-    /// (`context`, shared by both; a detector made anew with `wakeDetector` shares it too).
+    /// and the command recogniser.
     public static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
-        -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer, context: AcousticContext)
+        -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer)
     {
-        let context = AcousticContext()
-        let wake = try wakeDetector(config, models: models, context: context, logger: logger)
+        let wake = try wakeDetector(config, models: models, logger: logger)
         let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
-            cacheDirectory: cacheDirectory(environment: environment), context: context, logger: logger)
-        return (wake, recognizer, context)
+            cacheDirectory: cacheDirectory(environment: environment), logger: logger)
+        return (wake, recognizer)
     }
 
-    /// The wake word detector for `hotword.*`, leaving what it hears in `context` for the
-    /// recogniser.
-    public static func wakeDetector(_ config: Config, models: String, context: AcousticContext, logger: Logger)
-        throws(SpeechError)
+    /// The wake word detector for `hotword.*`.
+    public static func wakeDetector(_ config: Config, models: String, logger: Logger) throws(SpeechError)
         -> any WakeWordDetector
     {
-        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, context: context, logger: logger)
+        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, logger: logger)
     }
 
     /// The command recogniser alone, with the language model generated from the skills (cached

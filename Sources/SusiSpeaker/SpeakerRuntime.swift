@@ -195,12 +195,11 @@ public final class SpeakerRuntime {
             sink: sink)
         let models = self.models
         let hearing = logger.child("hearing")
-        let context = ears.context
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
             announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
             makeWakeDetector: { config throws(SpeechError) in
-                try Assembly.wakeDetector(config, models: models, context: context, logger: hearing)
+                try Assembly.wakeDetector(config, models: models, logger: hearing)
             },
             report: report)
         return VoicePipeline(

@@ -112,8 +112,6 @@ public enum Hearing {
     /// Slow the first time the skills change (a second or two to build the model), fast
     /// afterwards. `modelsDirectory` is the repository's `models` (for the hotword
     /// dictionary); the acoustic model is `SphinxConfiguration.defaultModelDirectory`'s.
-    /// Each command first adapts to the audio the wake detector left in `context`
-    /// (`makeEars` wires that up).
     ///
     /// With `Settings.openQuestions`, a second search holds the open-domain model (the skills,
     /// the query domain, SUSI.AI's skill examples, over generic English's frequent words):
@@ -124,7 +122,7 @@ public enum Hearing {
     /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
     public static func makeRecognizer(
         config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
-        settings: Settings? = nil, context: AcousticContext? = nil, logger: Logger = .silent
+        settings: Settings? = nil, logger: Logger = .silent
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
@@ -149,33 +147,15 @@ public enum Hearing {
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
         let recognizer = try SphinxRecognizer(
-            configuration: configuration, preprocessors: steps, context: context, logger: logger)
+            configuration: configuration, preprocessors: steps, logger: logger)
         if let open { try recognizer.setSecondSearch(.languageModel(path: open.languageModelPath)) }
         return recognizer
-    }
-
-    /// The wake word detector and the command recogniser of `susi run`, sharing the audio
-    /// the detector heard last (`AcousticContext`) so that the recogniser adapts to the room
-    /// before each command. Arguments as for `makeRecognizer` and `makeWakeDetector`.
-    ///
-    /// - Throws: the errors of both.
-    public static func makeEars(
-        config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
-        settings: Settings? = nil, logger: Logger = .silent
-    ) throws(SpeechError) -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer) {
-        let context = AcousticContext()
-        let wake = try makeWakeDetector(
-            config: config, modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
-        let recognizer = try makeRecognizer(
-            config: config, modelsDirectory: modelsDirectory, skillsDirectory: skillsDirectory,
-            cacheDirectory: cacheDirectory, settings: settings, context: context, logger: logger)
-        return (wake, recognizer)
     }
 
     /// The wake word detector for `hotword.engine`: the neural detector
     /// (`NeuralWakeWordDetector`, files in `modelsDirectory/hotword`), or a keyphrase search
     /// for `hotword.phrase` at `hotword.threshold`; unless `hotword.verify` is off, a second
-    /// decoding of each candidate before it counts. It leaves its recent input in `context`.
+    /// decoding of each candidate before it counts.
     ///
     /// When the neural detector's files (`make deps`, `make wakeword`) are missing or unusable
     /// it logs one warning and returns the keyphrase search instead: a speaker without them
@@ -183,20 +163,20 @@ public enum Hearing {
     ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word` (the keyphrase search's).
     public static func makeWakeDetector(
-        config: Config, modelsDirectory: String, settings: Settings? = nil, context: AcousticContext? = nil,
+        config: Config, modelsDirectory: String, settings: Settings? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let settings = settings ?? Settings(config: config)
         if settings.wakeEngine == "neural" {
             do {
                 return try makeNeuralWakeDetector(
-                    modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
+                    modelsDirectory: modelsDirectory, settings: settings, logger: logger)
             } catch {
                 logger.warning("neural wake word unavailable, listening with pocketsphinx instead: \(error.message)")
             }
         }
         return try makeKeyphraseWakeDetector(
-            config: config, modelsDirectory: modelsDirectory, settings: settings, context: context, logger: logger)
+            config: config, modelsDirectory: modelsDirectory, settings: settings, logger: logger)
     }
 
     /// The neural detector for `settings.wakePhrase`, verified unless `settings.verifyWake`
@@ -204,12 +184,11 @@ public enum Hearing {
     ///
     /// - Throws: `wake-model-missing`, `wake-init-failed`.
     public static func makeNeuralWakeDetector(
-        modelsDirectory: String, settings: Settings, context: AcousticContext? = nil, logger: Logger = .silent
+        modelsDirectory: String, settings: Settings, logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
         let detector = try NeuralWakeWordDetector(
-            frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
-            context: context, logger: logger)
+            frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold, logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         return try VerifiedWakeWordDetector(
@@ -224,7 +203,7 @@ public enum Hearing {
     ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word`.
     public static func makeKeyphraseWakeDetector(
-        config: Config, modelsDirectory: String, settings: Settings? = nil, context: AcousticContext? = nil,
+        config: Config, modelsDirectory: String, settings: Settings? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let settings = settings ?? Settings(config: config)
@@ -255,7 +234,7 @@ public enum Hearing {
         }
         let spotter = try SphinxWakeWordDetector(
             keyphrases: [keyphrase], configuration: configuration, dictionaries: hotwords,
-            preprocessors: steps, context: context, logger: logger)
+            preprocessors: steps, logger: logger)
         guard settings.verifyWake else { return spotter }
         return try VerifiedWakeWordDetector(
             spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords,

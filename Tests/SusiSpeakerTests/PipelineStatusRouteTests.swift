@@ -80,7 +80,7 @@ final class PipelineStatusRouteTests: XCTestCase {
 
     final class Recognizer: SpeechRecognizer {
         private var fed = 0
-        func start() throws { fed = 0 }
+        func start(adaptingTo _: [Int16]) throws { fed = 0 }
         func process(_ samples: [Int16]) throws { fed += samples.count }
         var partial: String? { fed > 0 ? "what time is it" : nil }
         var isInSpeech: Bool { false }

@@ -70,9 +70,11 @@ struct AudioHistory {
         }
     }
 
-    /// The frames from `position` to the end, clamped to what is kept.
-    func samples(from position: SamplePosition) -> [Int16] {
-        let offset = max(0, min(position.frames(since: first), buffer.count))
-        return Array(buffer[offset...])
+    /// The frames from `position` to `end` (the end of the input when nil), clamped to what
+    /// is kept.
+    func samples(from position: SamplePosition, to end: SamplePosition? = nil) -> [Int16] {
+        let lower = max(0, min(position.frames(since: first), buffer.count))
+        let upper = end.map { max(lower, min($0.frames(since: first), buffer.count)) } ?? buffer.count
+        return Array(buffer[lower..<upper])
     }
 }

@@ -69,10 +69,13 @@ final class CommandListener {
     }
 
     /// Begins a command at `start` with the audio heard since (the start of a command said in
-    /// one breath with the wake word); `noiseFloorDB` is the room's level heard while idle.
-    /// True when the command has already ended.
-    func begin(at start: SamplePosition, with heardSince: [Int16], noiseFloorDB: Double?) throws -> Bool {
-        try recognizer.start()
+    /// one breath with the wake word), after `before` (the recogniser adapts to it);
+    /// `noiseFloorDB` is the room's level heard while idle. True when the command has already
+    /// ended.
+    func begin(at start: SamplePosition, after before: [Int16], with heardSince: [Int16], noiseFloorDB: Double?)
+        throws -> Bool
+    {
+        try recognizer.start(adaptingTo: before)
         self.start = start
         endpointer = Endpointer(settings: settings, noiseFloorDB: noiseFloorDB)
         ending = .unfinished

@@ -31,8 +31,10 @@ public protocol WakeWordDetector: AnyObject {
 ///
 /// Used from one thread at a time; `process` may block for a few milliseconds per chunk.
 public protocol SpeechRecognizer: AnyObject {
-    /// Begins an utterance; transcript times count from here.
-    func start() throws
+    /// Begins an utterance; transcript times count from here. `recent` is the input just
+    /// before it (up to a second, possibly empty): an engine may decode it first, for nothing
+    /// but to adapt to the room and the voice.
+    func start(adaptingTo recent: [Int16]) throws
     /// Decodes the next 16 kHz mono samples.
     func process(_ samples: [Int16]) throws
     /// The best guess so far in the current utterance; nil before anything was recognised.

@@ -11,8 +11,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// Cleaning in front of the decoder (noise floor, noise suppression); noise estimates
     /// carry over from one utterance to the next.
     private let preprocessors: [any SamplePreprocessor]
-    /// Where the wake detector leaves the audio heard just before the command.
-    private let context: AcousticContext?
     /// Samples fed in the current utterance.
     public private(set) var samplesProcessed = 0
     /// The current utterance's audio as the decoder got it (after the preprocessors), for
@@ -26,7 +24,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
     /// the decoder's dictionary. Audio passes through `preprocessors` first, in order. Each
-    /// utterance first decodes (and discards) `context`'s recent audio when it has some.
+    /// utterance first decodes (and discards) the recent audio `start` is given.
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, or `stt-bad-pronunciation` for a bad
     ///   dictionary entry.
@@ -34,10 +32,8 @@ public final class SphinxRecognizer: SpeechRecognizer {
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
         preprocessors: [any SamplePreprocessor] = [],
-        context: AcousticContext? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
-        self.context = context
         decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
         self.preprocessors = preprocessors
         self.logger = logger
@@ -106,17 +102,22 @@ public final class SphinxRecognizer: SpeechRecognizer {
         return transcript
     }
 
-    /// Opens an utterance; transcript times count from here. With a context, first decodes
-    /// its recent audio (about 1 s: a few tens of milliseconds of work) to adapt.
+    /// Opens an utterance; transcript times count from here. First decodes `recent` (about
+    /// 1 s, a few tens of milliseconds of work) when there is some, and throws the words away.
+    ///
+    /// PocketSphinx's front end adapts as it hears (live cepstral mean normalisation, noise
+    /// and voice-activity levels): without this, the first words of a command would be
+    /// decoded with the levels of the previous one. Decoding the wake word's second first cut
+    /// command word errors in 10 dB pink noise on the dev corpus (bench/RESULTS.md).
     ///
     /// Known limit: PocketSphinx 5prealpha's n-gram search numbers frames across utterances,
     /// so word times after a recogniser's first utterance come late by roughly the audio
     /// decoded before (`susi transcribe` decodes one utterance; the pipeline uses no word times).
-    public func start() throws(SpeechError) {
+    public func start(adaptingTo recent: [Int16] = []) throws(SpeechError) {
         samplesProcessed = 0
         decoded.removeAll(keepingCapacity: true)
         tooLongToResume = false
-        if let recent = context?.recentAudio, !recent.isEmpty {
+        if !recent.isEmpty {
             // Adapts the front end to the room; the words are not wanted.
             try decoder.startUtterance()
             try decoder.process(preprocessors.process(recent) + preprocessors.flush())

@@ -17,7 +17,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public let threshold: Double
     private let frontEnd: WakeWordFrontEnd
     private let head: WakeWordHead
-    private let context: AcousticContext?
     private let logger: Logger
     /// The last `head.windowLength` embeddings, oldest first, flattened.
     private var window: [Float]
@@ -52,19 +51,18 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
 
     /// The front end's files in `frontEndDirectory` (`libtensorflowlite_c.so`,
     /// `melspectrogram.tflite`, `embedding_model.tflite`) and the head at `headPath`;
-    /// `threshold` overrides the head's own. Input is left in `context` as it arrives.
+    /// `threshold` overrides the head's own.
     ///
     /// - Throws: `wake-model-missing` when a file is absent, `wake-init-failed` when one
     ///   cannot be used.
     public init(
-        frontEndDirectory: String, headPath: String, threshold: Double? = nil, context: AcousticContext? = nil,
+        frontEndDirectory: String, headPath: String, threshold: Double? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
         frontEnd = try WakeWordFrontEnd(directory: frontEndDirectory)
         phrase = head.phrase
         self.threshold = threshold ?? head.threshold
-        self.context = context
         self.logger = logger
         // The front end needs about 2 s of audio before its first full window. It hears a
         // quiet room first, so that a name said at once (or right after the pipeline's
@@ -96,7 +94,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
 
     /// Consumes the next 16 kHz mono samples; returns the phrases decided in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
-        context?.append(samples)
         samplesConsumed += samples.count
         var detections: [WakeWordDetection] = []
         try frontEnd.process(samples) { embedding, endSample throws(SpeechError) in

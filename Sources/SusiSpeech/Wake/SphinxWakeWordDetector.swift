@@ -13,7 +13,6 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     /// Cleaning in front of the keyphrase search (noise floor, noise suppression).
     private let preprocessors: [any SamplePreprocessor]
     /// Where recent input is left for the recogniser.
-    private let context: AcousticContext?
     private let sampleRate: Int
     private let framesPerSecond: Int
     /// Samples consumed since creation.
@@ -46,10 +45,8 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
         preprocessors: [any SamplePreprocessor] = [],
-        context: AcousticContext? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) {
-        self.context = context
         self.preprocessors = preprocessors
         let keyphrases = keyphrases.map { keyphrase in
             var chosen = keyphrase
@@ -84,7 +81,6 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
 
     /// Consumes the next 16 kHz mono samples; returns the phrases that ended in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
-        context?.append(samples)
         let samples = preprocessors.process(samples)
         var detections: [WakeWordDetection] = []
         var offset = 0

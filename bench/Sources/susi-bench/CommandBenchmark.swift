@@ -46,17 +46,17 @@ enum CommandBenchmark {
     nonisolated(unsafe) static var lead = 150
     /// Amplitude of white noise added to every file (0: none), for experiments.
     nonisolated(unsafe) static var noiseFloor = 0
-    /// Milliseconds of audio before the lead decoded and thrown away first, to settle the
-    /// recogniser's cepstral mean (0: none), for experiments.
-    nonisolated(unsafe) static var prime = 0
+    /// Milliseconds of audio before the lead that the recogniser adapts to first, as the
+    /// pipeline gives it the second before the command (`SpeechRecognizer.start(adaptingTo:)`;
+    /// 0: none).
+    nonisolated(unsafe) static var prime = 1_000
     /// Experiment: decode every command again, and take the open reading unless a skill understands it.
     nonisolated(unsafe) static var secondPassAlways = false
 
-    /// Recognises each command, from just before its start to the end of the file.
-    /// With `wake`, the audio before the command goes to the wake detector first, as in the
-    /// pipeline (so that it can share what it learnt with the recogniser).
+    /// Recognises each command, from just before its start to the end of the file, after
+    /// adapting to the `prime` ms before.
     static func run(
-        rows: [CorpusRow], recognizer: SphinxRecognizer, wake: (any WakeWordDetector)?, brain: Brain,
+        rows: [CorpusRow], recognizer: SphinxRecognizer, brain: Brain,
         understood: (String) -> Bool
     ) throws -> CommandFigures {
         var figures = CommandFigures()
@@ -70,17 +70,7 @@ enum CommandBenchmark {
                 }
             }
             let from = max(0, (row.command_start_ms - lead) * 16)
-            if let wake {
-                for start in stride(from: 0, to: from, by: 1600) {
-                    _ = try wake.process(Array(samples[start..<min(from, start + 1600)]))
-                }
-            }
-            if prime > 0 {
-                try recognizer.start()
-                try recognizer.process(Array(samples[max(0, from - prime * 16)..<from]))
-                _ = try recognizer.finish()
-            }
-            try recognizer.start()
+            try recognizer.start(adaptingTo: Array(samples[max(0, from - prime * 16)..<from]))
             let audio = Array(samples[from...])
             for start in stride(from: 0, to: audio.count, by: 1600) {
                 try recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))

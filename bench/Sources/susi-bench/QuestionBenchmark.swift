@@ -4,14 +4,14 @@ import SusiCore
 import SusiSpeech
 
 /// The open-question run of `bench/open-questions.py`: this project's recogniser on each file
-/// of the question corpus, fed as the pipeline feeds it (the wake detector hears what comes
-/// before the question, the recogniser starts 150 ms before it), and the reading the pipeline
+/// of the question corpus, fed as the pipeline feeds it (the recogniser adapts to the second
+/// before and starts 150 ms before the question), and the reading the pipeline
 /// would send written out; the script scores it beside the stock setup.
 enum QuestionBenchmark {
     /// Writes `id<TAB>reading<TAB>best path<TAB>finish ms` (finish: both passes when there are two) for every row of `corpus` to `output`.
     static func run(corpus: String, output: String, config: Config, settings: Hearing.Settings, options: Options) throws {
         let rows = try Corpus.rows(corpus)
-        let ears = try Hearing.makeEars(
+        let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
             cacheDirectory: options.cache, settings: settings)
         let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
@@ -20,20 +20,17 @@ enum QuestionBenchmark {
         for row in rows {
             let samples = try Corpus.samples(row.file)
             let from = max(0, (row.command_start_ms - CommandBenchmark.lead) * 16)
-            for start in stride(from: 0, to: from, by: 1600) {
-                _ = try ears.wake.process(Array(samples[start..<min(from, start + 1600)]))
-            }
-            try ears.recognizer.start()
+            try recognizer.start(adaptingTo: Array(samples[max(0, from - CommandBenchmark.prime * 16)..<from]))
             let audio = Array(samples[from...])
             for start in stride(from: 0, to: audio.count, by: 1600) {
-                try ears.recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))
+                try recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))
             }
             let clock = ContinuousClock.now
-            let transcript = try ears.recognizer.finish()
+            let transcript = try recognizer.finish()
             var reading = transcript.firstReading(where: local.isCompleteCommand)
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if ears.recognizer.hasSecondSearch, !local.isCompleteCommand(reading) || CommandBenchmark.secondPassAlways {
-                let open = try ears.recognizer.decodeAgain().text
+            if recognizer.hasSecondSearch, !local.isCompleteCommand(reading) || CommandBenchmark.secondPassAlways {
+                let open = try recognizer.decodeAgain().text
                 if !open.isEmpty, !CommandBenchmark.secondPassAlways || !local.isCompleteCommand(open) { reading = open }
             }
             let elapsed = ContinuousClock.now - clock

@@ -84,7 +84,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "shared", "alternatives", "engines", "dev_negatives", "baseline_models": break
+        case "alternatives", "engines", "dev_negatives", "baseline_models": break
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -166,20 +166,13 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
         }
     }
     if options.only != "wake" {
-        let ears = try Hearing.makeEars(
+        let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
             cacheDirectory: options.cache, settings: settings)
-        let shared = !options.settings.contains { $0.0 == "shared" && $0.1 == "0" }
-        let recognizer =
-            shared
-            ? ears.recognizer
-            : try Hearing.makeRecognizer(
-                config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
-                cacheDirectory: options.cache, settings: settings)
         // What the pipeline asks of its brain to pick a reading of the audio.
         let local = LocalChatBrain(brain: brain)
         ourCommands = try CommandBenchmark.run(
-            rows: rows, recognizer: recognizer, wake: ears.wake, brain: brain,
+            rows: rows, recognizer: recognizer, brain: brain,
             understood: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in false } : local.isCompleteCommand)
     }
     let stockWake = stock.map { prefix in
