@@ -71,6 +71,9 @@ final class SpeakerEnvironment: PipelineEnvironment {
     /// The `stt.*` endpointing in force as the command begins.
     var endpointing: EndpointerSettings? { EndpointerSettings(observer.config.stt) }
 
+    /// `hotword.enabled` as last applied (`dueAnnouncements` applies changes while idle).
+    var listensForWakeWord: Bool { observer.config.hotword.enabled }
+
     /// A detector for the `hotword.*` settings, once after they changed.
     func replacementWakeDetector() throws -> (any WakeWordDetector)? {
         guard let config = observer.takeWakeChange() else { return nil }

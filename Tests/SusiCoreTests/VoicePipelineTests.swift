@@ -215,6 +215,8 @@ final class VoicePipelineTests: XCTestCase {
         var endpointings: [EndpointerSettings] = []
         /// A wake word detector to switch to, handed out once (or a failure to make one).
         var replacement: (() throws -> any WakeWordDetector)?
+        /// `hotword.enabled`, asked before each idle chunk.
+        var listening: () -> Bool = { true }
 
         init(
             voice: @escaping () -> VoiceSettings = { VoiceSettings() },
@@ -234,6 +236,7 @@ final class VoicePipelineTests: XCTestCase {
             defer { replacement = nil }
             return try replacement?()
         }
+        var listensForWakeWord: Bool { listening() }
     }
 
     // MARK: Harness
@@ -609,6 +612,26 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(transcripts, ["what time is it", "who wrote romeo and juliet"])
         XCTAssertEqual(passes.count, 1, "only the command no skill matched is decoded again")
         XCTAssertGreaterThan(passes[0], 800 * 16, "with the whole command's audio")
+    }
+
+    func testNothingWakesTheSpeakerWhileTheWakeWordIsOff() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1500), .wake, .voice(600), .noise(1500)])
+        let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
+        var asked = 0
+        environment.listening = {
+            asked += 1
+            return asked > 40  // off for the first 800 ms, then turned on
+        }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+        try pipeline.run()
+        let wakes = recorder.events.filter { $0.name == "wake" }
+        XCTAssertEqual(wakes.map(\.audioMs), [2440], "only the wake word said once it was on")
+        XCTAssertEqual(recorder.events.filter { $0.name == "answer" }.count, 1)
     }
 
     func testWakeDetectorRestsWhileNobodySpeaks() throws {

@@ -36,6 +36,11 @@ public protocol PipelineEnvironment: AnyObject {
     /// before each chunk while idle, so a change of the `hotword.*` keys counts from the next
     /// wake word. Nil keeps the current one; a failure is reported and the current one kept.
     func replacementWakeDetector() throws -> (any WakeWordDetector)?
+
+    /// Whether to listen for the wake word now (`hotword.enabled`); asked before each chunk
+    /// while idle. While false nothing wakes the speaker by voice, and the detector hears
+    /// nothing; planned answers are still said.
+    var listensForWakeWord: Bool { get }
 }
 
 extension PipelineEnvironment {
@@ -53,6 +58,9 @@ extension PipelineEnvironment {
 
     /// The same wake word detector, always.
     public func replacementWakeDetector() throws -> (any WakeWordDetector)? { nil }
+
+    /// Always listening.
+    public var listensForWakeWord: Bool { true }
 }
 
 /// What performing a non-speech action led to: words to say instead of the action's own

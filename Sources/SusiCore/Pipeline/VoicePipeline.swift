@@ -131,7 +131,8 @@ public final class VoicePipeline {
                 status.enter(.idle)
                 replaceWakeDetectorIfAsked()
                 guard let chunk = try read(waiting: true) else { return }
-                step = try hearWake(in: chunk).map { .listening(after: $0) } ?? announcements()
+                let wake = environment.listensForWakeWord ? try hearWake(in: chunk) : nil
+                step = wake.map { .listening(after: $0) } ?? announcements()
             case .announcing(let texts):
                 step = try announce(texts)
             case .listening(let wake):
