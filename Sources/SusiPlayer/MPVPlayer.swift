@@ -5,8 +5,8 @@ import Synchronization
 /// The `MediaPlayer` that drives one long-lived mpv process over its JSON IPC socket.
 ///
 /// mpv is started on the first `play`/`enqueue` (or `start()`) as
-/// `COMMAND --no-video --no-terminal --ytdl-format=bestaudio/best ARGS --idle=yes
-/// --input-ipc-server=SOCKET --volume=N`, the socket in a private 0700 directory. If it dies it
+/// `COMMAND --no-video --no-terminal --ytdl-format=bestaudio/best [YTDLP] ARGS --idle=yes
+/// --input-ipc-server=SOCKET --volume=N` (YTDLP: `YTDLP.mpvArguments` when one is configured), the socket in a private 0700 directory. If it dies it
 /// is noticed (process exit or socket end), reported once as `player-died`, and the next `play`
 /// starts a new one. `shutdown()` (also run by `deinit`) stops the process and removes the
 /// socket and its directory.
@@ -37,12 +37,15 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         /// Where the private socket directory is made; nil for `$XDG_RUNTIME_DIR` or the
         /// temporary directory.
         public var runtimeDirectory: String?
+        /// The yt-dlp mpv's ytdl hook runs; nil leaves mpv to find one on `PATH`.
+        public var ytdl: YTDLP?
 
         /// A configuration; the defaults suit a speaker.
         public init(
             command: String = "mpv", arguments: [String] = [], volume: Int = 70, replyTimeout: TimeInterval = 3,
-            startTimeout: TimeInterval = 5, runtimeDirectory: String? = nil
+            startTimeout: TimeInterval = 5, runtimeDirectory: String? = nil, ytdl: YTDLP? = nil
         ) {
+            self.ytdl = ytdl
             self.command = command
             self.arguments = arguments
             self.volume = volume
@@ -51,9 +54,10 @@ public final class MPVPlayer: MediaPlayer, Sendable {
             self.runtimeDirectory = runtimeDirectory
         }
 
-        /// The configuration the `player.*` config keys describe.
+        /// The configuration the `player.*` config keys describe, with the yt-dlp that belongs
+        /// to this binary (`YTDLP.locate()`).
         public init(_ player: Config.Player) {
-            self.init(command: player.command, arguments: player.args, volume: player.volume)
+            self.init(command: player.command, arguments: player.args, volume: player.volume, ytdl: YTDLP.locate())
         }
     }
 
@@ -354,7 +358,8 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         // A socket left by a crashed mpv would make the connect below reach nobody.
         unlink(socketPath)
         let arguments =
-            ["--no-video", "--no-terminal", "--ytdl-format=bestaudio/best"] + configuration.arguments
+            ["--no-video", "--no-terminal", "--ytdl-format=bestaudio/best"] + (configuration.ytdl?.mpvArguments ?? [])
+            + configuration.arguments
             + ["--idle=yes", "--input-ipc-server=\(socketPath)", "--volume=\(volume)"]
         let process = try MPVProcess.launch(executable: executable, arguments: arguments) { [weak self] in
             self?.sessionEnded(generation: generation)
