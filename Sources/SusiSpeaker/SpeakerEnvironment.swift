@@ -40,6 +40,8 @@ final class SpeakerEnvironment: PipelineEnvironment {
 
     var voice: VoiceSettings { Assembly.voice(live.current) }
 
+    func voice(forAnswerIn language: String) -> VoiceSettings { AnswerVoice.voice(voice, forAnswerIn: language) }
+
     func perform(_ action: ChatAction) -> ActionOutcome { dispatcher.perform(action) }
 
     /// Config changes are applied as an interaction begins. Music turns down to

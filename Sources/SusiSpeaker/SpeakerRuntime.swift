@@ -86,6 +86,7 @@ public final class SpeakerRuntime {
         let live = try LiveConfig(store: store) { error in report(error) }
         self.live = live
         let config = live.current
+        if let note = LanguageSetting.recognitionNote(for: config) { logger.warning(note) }
         models = try Assembly.modelsDirectory(environment: environment)
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()

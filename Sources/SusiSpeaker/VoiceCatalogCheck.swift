@@ -20,8 +20,13 @@ public enum VoiceCatalogCheck {
         let language = config.brain.language
         guard voice.languages.contains(where: { $0.code == language || $0.code.hasPrefix(language + "-") }) else {
             let speaks = voice.languages.first?.code ?? "another language"
+            // Either key may be the one just changed: name both, and the command that changes
+            // them together, so a one-key change is never a dead end.
+            let base = String(speaks.split(separator: "-").first ?? Substring(speaks))
             return "tts.voice '\(name)' speaks \(speaks) (\(voice.name.replacingOccurrences(of: "_", with: " "))), "
-                + "but SUSI answers in '\(language)' (brain.language); `susi voice list` shows the voices"
+                + "but SUSI answers in '\(language)' (brain.language): change both together with "
+                + "`susi language set \(language)` (or set brain.language back to '\(base)'); "
+                + "`susi config set brain.language \(language) tts.voice VOICE` also sets both at once"
         }
         if !config.tts.variant.isEmpty, catalog.resolveVariant(config.tts.variant) == nil {
             return "tts.variant '\(config.tts.variant)' is not an installed eSpeak NG variant"

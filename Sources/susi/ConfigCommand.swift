@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiSpeaker
 
 /// `susi config path|show|keys|get KEY|set KEY VALUE|validate [FILE]`.
 enum ConfigCommand: Command {
@@ -11,7 +12,9 @@ enum ConfigCommand: Command {
           susi config keys              list every key with its meaning and allowed values (and
                                         whether a running susi run needs a restart to use it)
           susi config get KEY           print one value, e.g. tts.voice
-          susi config set KEY VALUE     validate and save one value
+          susi config set KEY VALUE [KEY VALUE ...]
+                                        validate and save values together (one check,
+                                        one save: brain.language de tts.voice de)
           susi config validate [FILE]   check a config file (default: the current one)
         """
 
@@ -42,12 +45,17 @@ enum ConfigCommand: Command {
             }
             context.print(key.value(in: try store.load()).description)
         case "set":
-            let name = try arguments.required("KEY")
-            let value = try arguments.required("VALUE")
+            var changes = [(key: try arguments.required("KEY"), value: try arguments.required("VALUE"))]
+            while let name = try arguments.positional() {
+                changes.append((name, try arguments.required("VALUE for \(name)")))
+            }
             try arguments.finish()
-            let config = try store.set(name, to: value)
-            if let key = ConfigSchema.key(named: name) {
-                context.print("\(name) = \(key.value(in: config).description)")
+            let config = try store.set(changes)
+            for (name, _) in changes {
+                if let key = ConfigSchema.key(named: name) { context.print("\(name) = \(key.value(in: config).description)") }
+            }
+            if changes.contains(where: { $0.key == "brain.language" }), let note = LanguageSetting.recognitionNote(for: config) {
+                context.logger.warning(note)
             }
         case "validate":
             let path = try arguments.positional() ?? store.path

@@ -445,6 +445,27 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertLessThan(speakIndex, playIndex, "actions run in the order given")
     }
 
+    func testAnAnswerInAnotherLanguageIsSpokenWithAVoiceOfThatLanguage() throws {
+        let brain = ScriptedBrain([
+            "say it in german": [
+                .answer(AnswerAction(expression: "Guten Tag.", language: "de")),
+                .answer(AnswerAction(expression: "That was German.", language: "en")),
+            ]
+        ])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+        let result = try run(source: source, transcripts: ["say it in german"], brain: brain)
+        XCTAssertEqual(result.synthesizer.spoken, ["Guten Tag.", "That was German."])
+        XCTAssertEqual(result.synthesizer.voices, ["de", "en-us"], "each answer in the voice of its language")
+    }
+
+    func testSpeakingAnotherLanguageKeepsTheVariantAndProsody() {
+        let voice = VoiceSettings(name: "en-gb-scotland", variant: "f3", rate: 210, pitch: 40, volume: 90)
+        XCTAssertEqual(voice.speaking("en"), voice, "the voice's own language")
+        XCTAssertEqual(voice.speaking(""), voice, "an untagged answer")
+        XCTAssertEqual(voice.speaking("DE"), VoiceSettings(name: "de", variant: "f3", rate: 210, pitch: 40, volume: 90))
+        XCTAssertEqual(VoiceSettings(name: "de+m2").languagePrefix, "de")
+    }
+
     func testSilenceAfterWakeWordIsNoSpeechThenIdle() throws {
         let source = ScriptedSource([.noise(500), .voice(400), .wake, .noise(3000)])
         let result = try run(source: source, transcripts: [], brain: timeBrain)

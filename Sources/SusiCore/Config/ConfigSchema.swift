@@ -82,7 +82,9 @@ public enum ConfigSchema {
             allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
         double("brain.timeout_seconds", \.brain.timeoutSeconds, "whole-request limit for the chat API", 0.5...120),
         string(
-            "brain.language", \.brain.language, "ISO 639-1 language sent to SUSI",
+            "brain.language", \.brain.language,
+            "ISO 639-1 language sent to SUSI; answers in it are read with a voice of it. Commands are still heard in English "
+                + "(PocketSphinx has only en-us); `susi language set CODE` changes it and tts.voice together",
             allowed: "a two-letter language code", check: { $0.count == 2 && $0.allSatisfy { $0.isLetter && $0.isASCII } }),
         bool("hotword.enabled", \.hotword.enabled, "listen for the wake word"),
         string(
@@ -104,7 +106,7 @@ public enum ConfigSchema {
             "hotword.verify_margin", \.hotword.verifyMargin,
             "also wake when the re-decoding's other readings within this score margin hold the phrase (0: only its best; larger catches more, wakes falsely more)",
             0...5000),
-        choice("stt.engine", \.stt.engine, "speech recogniser", ["pocketsphinx"]),
+        choice("stt.engine", \.stt.engine, "speech recogniser (English only: PocketSphinx's en-us model)", ["pocketsphinx"]),
         int("stt.end_silence_ms", \.stt.endSilenceMs, "silence that ends a command", 100...5000),
         int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
         int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),

@@ -10,6 +10,10 @@ public protocol PipelineEnvironment: AnyObject {
     /// config edit) is heard in the next one.
     var voice: VoiceSettings { get }
 
+    /// The voice for an answer SUSI tagged with `language`: `voice` when it speaks that
+    /// language, else a voice of that language with the same variant and prosody.
+    func voice(forAnswerIn language: String) -> VoiceSettings
+
     /// Performs an action that is not speech (settings, media, timers, web search): what to
     /// say about it, or the failure to report.
     func perform(_ action: ChatAction) -> ActionOutcome
@@ -44,6 +48,9 @@ public protocol PipelineEnvironment: AnyObject {
 }
 
 extension PipelineEnvironment {
+    /// `voice`, switched by its name's language (`VoiceSettings.speaking`).
+    public func voice(forAnswerIn language: String) -> VoiceSettings { voice.speaking(language) }
+
     /// No music to turn down.
     public func attentionChanged(to attending: Bool) {}
 

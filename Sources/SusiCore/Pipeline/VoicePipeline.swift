@@ -308,10 +308,12 @@ public final class VoicePipeline {
         }
         for action in actions {
             var words: String?
+            var language: String?
             switch action {
             case .answer(let answer):
                 guard !answer.isPlanned, let text = SpokenText.answer(answer.expression) else { continue }
                 words = text
+                language = answer.language
             case .audioPlay(let media), .videoPlay(let media):
                 emit(.play(type: action.type, identifier: media.identifier, identifierType: media.identifierType))
             case .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
@@ -327,7 +329,7 @@ public final class VoicePipeline {
                 words = outcome.say ?? SpokenText.brief(action, data: data)
             }
             guard let words else { continue }
-            switch try say(words) {
+            switch try say(words, language: language) {
             case .finished: continue
             case .bargedIn(let wake): return .listening(after: wake)
             case .stopped: return .finishing
@@ -336,8 +338,10 @@ public final class VoicePipeline {
         return .finishing
     }
 
-    /// Speaks `text`, listening for the wake word meanwhile.
-    private func say(_ text: String) throws -> Spoken {
+    /// Speaks `text`, listening for the wake word meanwhile; in a voice of `language` when the
+    /// answer was tagged with one the configured voice does not speak.
+    private func say(_ text: String, language: String? = nil) throws -> Spoken {
+        let voice = language.map { environment.voice(forAnswerIn: $0) } ?? environment.voice
         let before = status.phase
         status.enter(.speaking)
         defer { status.enter(before) }
@@ -346,7 +350,7 @@ public final class VoicePipeline {
         var stopped = false
         var failure: (any Error)?
         do {
-            _ = try stages.synthesizer.synthesize(text, voice: environment.voice) { chunk in
+            _ = try stages.synthesizer.synthesize(text, voice: voice) { chunk in
                 guard !status.isStopRequested else {
                     stopped = true
                     return false

@@ -32,3 +32,25 @@ public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
         self.volume = volume
     }
 }
+
+extension VoiceSettings {
+    /// The language the voice's name starts with: `en` for `en-gb-scotland` or `en-us+f3`,
+    /// lower-cased. A friendly name (`scottish`) gives itself; `SpeakerEnvironment` asks the
+    /// installed voices instead when it can.
+    public var languagePrefix: String {
+        let base = name.split(separator: "+").first.map(String.init) ?? name
+        return (base.split(separator: "-").first.map(String.init) ?? base).lowercased()
+    }
+
+    /// The voice for an answer in `language` (ISO 639-1, as SUSI tags answers): these settings
+    /// when `language` is empty or the one this voice speaks (`speaks`), else eSpeak NG's voice
+    /// of that language with the same variant, rate, pitch and volume, so a German answer is
+    /// not read with English sounds.
+    public func speaking(_ language: String, speaks: String? = nil) -> VoiceSettings {
+        let wanted = language.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty, wanted != (speaks ?? languagePrefix) else { return self }
+        var other = self
+        other.name = wanted
+        return other
+    }
+}
