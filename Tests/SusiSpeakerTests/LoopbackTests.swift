@@ -224,3 +224,60 @@ final class LoopbackTests: XCTestCase {
         XCTAssertEqual(reply.skill, "arithmetic")
     }
 }
+
+/// `instant` and `callback` as susi_server's chat servlet takes them.
+final class ChatServerCompatibilityTests: XCTestCase {
+    private var servers: [HTTPServer] = []
+
+    override func tearDown() {
+        for server in servers { server.stop() }
+    }
+
+    private func base() throws -> String {
+        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let handler = ChatServerHandler(brain: brain)
+        let (server, base) = try startServer { handler.install(on: &$0) }
+        servers.append(server)
+        return base + "/susi/chat.json"
+    }
+
+    func testInstantSkillAnswersFirstAndTheBuiltInSkillsTheRest() throws {
+        let url = try base()
+        let client = CurlHTTPClient()
+        // The web clients send the skill's lines joined by a literal backslash-n.
+        let instant = "who made you|who built you\\nA cat named Tom built me.\\n\\nfavourite colour\\nBlue, of course."
+        let made = try client.send(HTTPRequest(url: url, query: [("q", "who made you"), ("instant", instant)]))
+        XCTAssertEqual(try ChatResponse.decode(made.body).spokenText, "A cat named Tom built me.")
+        let colour = try client.send(
+            HTTPRequest(method: .post, url: url, form: [("q", "favourite colour"), ("instant", instant)]))
+        XCTAssertEqual(try ChatResponse.decode(colour.body).spokenText, "Blue, of course.")
+        let other = try client.send(HTTPRequest(url: url, query: [("q", "hello"), ("instant", instant)]))
+        XCTAssertEqual(try ChatResponse.decode(other.body).spokenText, "Hello! What can I do for you?")
+        let without = try client.send(HTTPRequest(url: url, query: [("q", "who made you")]))
+        XCTAssertNotEqual(try ChatResponse.decode(without.body).spokenText, "A cat named Tom built me.")
+        let huge = String(repeating: "x", count: ChatServerHandler.maximumInstantBytes + 1)
+        XCTAssertEqual(try client.send(HTTPRequest(method: .post, url: url, form: [("q", "hi"), ("instant", huge)])).status, 400)
+    }
+
+    func testCallbackWrapsTheReplyAsJSONP() throws {
+        let url = try base()
+        let client = CurlHTTPClient()
+        let response = try client.send(HTTPRequest(url: url, query: [("q", "hello"), ("callback", "app.onReply_1")]))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(response.header("content-type")?.hasPrefix("application/javascript") == true)
+        let text = String(decoding: response.body, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("app.onReply_1(") && text.hasSuffix(");"), text)
+        let json = Data(text.dropFirst("app.onReply_1(".count).dropLast(2).utf8)
+        XCTAssertEqual(try ChatResponse.decode(json).spokenText, "Hello! What can I do for you?")
+
+        let failed = try client.send(HTTPRequest(url: url, query: [("callback", "cb")]))
+        let failure = String(decoding: failed.body, as: UTF8.self)
+        XCTAssertTrue(failure.hasPrefix("cb({") && failure.contains("brain-empty-query"), failure)
+
+        for bad in ["alert(1)", "a b", "1x", "x..y", "<script>"] {
+            let refused = try client.send(HTTPRequest(url: url, query: [("q", "hello"), ("callback", bad)]))
+            XCTAssertEqual(refused.status, 400, bad)
+            XCTAssertFalse(String(decoding: refused.body, as: UTF8.self).hasPrefix(bad), bad)
+        }
+    }
+}
