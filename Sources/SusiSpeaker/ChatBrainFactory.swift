@@ -18,7 +18,8 @@ public enum ChatBrainFactory {
     ///
     /// `server` overrides `brain.server` (and `susi ask --server URL` passes `.remote`).
     /// `account` supplies the access token for remote queries. `onFallback` is handed to
-    /// `HybridBrain`.
+    /// `HybridBrain`, which is wrapped in an `OutageNoticeBrain` (the first fallback of an
+    /// outage says so).
     public static func make(
         config: Config, mode: Mode? = nil, server: String? = nil, http: any HTTPClient, local: LocalChatBrain,
         account: AccountStore? = nil, logger: Logger = .silent, onFallback: (@Sendable (any SusiError) -> Void)? = nil
@@ -31,9 +32,10 @@ public enum ChatBrainFactory {
             return SusiChatClient(config: config, http: http, account: account, server: server, logger: logger)
         case .hybrid:
             let remote = SusiChatClient(config: config, http: http, account: account, server: server, logger: logger)
-            return HybridBrain(
-                local: local, remote: remote, policy: HybridRoutingPolicy(skills: local.brain.skills), logger: logger,
-                onFallback: onFallback)
+            return OutageNoticeBrain(
+                HybridBrain(
+                    local: local, remote: remote, policy: HybridRoutingPolicy(skills: local.brain.skills), logger: logger,
+                    onFallback: onFallback))
         }
     }
 }

@@ -42,7 +42,7 @@ final class RoutingTests: XCTestCase {
         config.brain.timeoutSeconds = 2
         let brain = ChatBrainFactory.make(
             config: config, http: CurlHTTPClient(), local: local, onFallback: { fallbacks.append($0.code) })
-        return brain as? HybridBrain ?? HybridBrain(local: local, remote: local)
+        return (brain as? OutageNoticeBrain)?.hybrid ?? HybridBrain(local: local, remote: local)
     }
 
     func testLocalIntentsNeverReachTheServer() throws {
@@ -94,6 +94,34 @@ final class RoutingTests: XCTestCase {
         XCTAssertEqual(unknown.fallbackError?.code, "brain-connection-refused")
     }
 
+    func testAnOutageIsAnnouncedOnceUntilTheServerAnswersAgain() throws {
+        let down = Mutex(true)
+        var router = Router()
+        router.get("/susi/chat.json") { _ in
+            down.withLock { $0 }
+                ? .html("<html><head><title>Bad Gateway</title></head></html>", status: 502)
+                : ServerResponse(contentType: ServerResponse.jsonContentType, body: Data(Self.remoteReply.utf8))
+        }
+        let server = HTTPServer(port: 0, router: router)
+        try server.start()
+        defer { server.stop() }
+        var config = Config()
+        config.brain.server = "http://127.0.0.1:\(try XCTUnwrap(server.port))"
+        let brain = ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: try bundledBrain())
+        func first(_ query: String) throws -> String? {
+            guard case .answer(let answer) = try brain.answer(query).actions.first else { return nil }
+            return answer.expression
+        }
+        XCTAssertEqual(try first("tell me a joke"), OutageNoticeBrain.sentence)
+        XCTAssertNotEqual(try brain.answer("hello").actions.count, 0)
+        XCTAssertNotEqual(try first("hello"), OutageNoticeBrain.sentence, "once per outage")
+        XCTAssertNotEqual(try first("what time is it"), OutageNoticeBrain.sentence, "a local intent is no fallback")
+        down.withLock { $0 = false }
+        XCTAssertEqual(try first("tell me a joke"), "Answer from the server.")
+        down.withLock { $0 = true }
+        XCTAssertEqual(try first("tell me a joke"), OutageNoticeBrain.sentence, "a new outage is announced again")
+    }
+
     func testRemoteFailureWithoutALocalAnswerThrowsTheRemoteError() throws {
         let empty = LocalChatBrain(brain: Brain(texts: []))
         let brain = HybridBrain(
@@ -131,7 +159,7 @@ final class RoutingTests: XCTestCase {
         XCTAssertEqual((forced as? SusiChatClient)?.server, "http://127.0.0.1:9")
         config.brain.mode = "hybrid"
         let hybrid = try XCTUnwrap(
-            ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: local) as? HybridBrain)
+            (ChatBrainFactory.make(config: config, http: CurlHTTPClient(), local: local) as? OutageNoticeBrain)?.hybrid)
         XCTAssertTrue(hybrid.isCompleteCommand("what time is it"))
         XCTAssertFalse(hybrid.isCompleteCommand("what is the"))
         // A half-heard "change your voice to american" (Scottish voice, 10 dB noise): one word
