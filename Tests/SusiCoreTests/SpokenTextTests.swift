@@ -61,6 +61,23 @@ final class SpokenTextTests: XCTestCase {
             SpokenText.lines(for: reply), ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)"])
     }
 
+    func testWebAddressesAreSaidAsALink() {
+        XCTAssertEqual(
+            SpokenText.answer("See https://example.org/page.html for more."), "See a link for more.")
+        XCTAssertEqual(
+            SpokenText.answer("Docs (http://a.b/c?d=1), or www.example.com!"), "Docs (a link), or a link!")
+        XCTAssertEqual(SpokenText.answer("No address: 3.14 and e.g. this."), "No address: 3.14 and e.g. this.")
+        XCTAssertEqual(
+            SpokenText.answer("https://example.org/cat.png"), "I found an image, but I cannot show it on a speaker.")
+        let reply = ChatResponse(query: "q", queryDate: "", answerDate: "", answerTime: 0, answers: [
+            ChatAnswer(actions: [.answer(AnswerAction(expression: "Read https://example.org/x now."))])
+        ])
+        XCTAssertEqual(SpokenText.lines(for: reply), ["Read a link now."])
+        XCTAssertTrue(
+            reply.actions.first.map { "\($0)" }?.contains("https://example.org/x") == true,
+            "the action itself (and so the answer event) keeps the address")
+    }
+
     func testLongAnswersAreCutAtASentenceWithAndMore() {
         let sentence = "The quick brown fox jumps over the lazy dog again and again. "
         let cut = SpokenText.answer(String(repeating: sentence, count: 12)) ?? ""

@@ -19,6 +19,18 @@ final class SusiWebSearchTests: XCTestCase {
                     return jsonReply(
                         #"{"AbstractText": "", "RelatedTopics": [{"Name": "Places", "Topics": [{"Text": "Berlin, capital of Germany", "FirstURL": "https://duckduckgo.com/Berlin"}]}]}"#
                     )
+                case "amazon":
+                    return jsonReply(
+                        #"{"AbstractText": "", "RelatedTopics": [{"Text": "Amazon.com Amazon.com, Inc. is an American company.", "Result": "<a href=\"https://duckduckgo.com/Amazon.com\">Amazon.com</a>Amazon.com, Inc. is an American company.", "FirstURL": "https://duckduckgo.com/Amazon.com"}]}"#
+                    )
+                case "new york":
+                    return jsonReply(
+                        #"{"AbstractText": "", "RelatedTopics": [{"Text": "New York New York is a city in the United States."}]}"#
+                    )
+                case "paris":
+                    return jsonReply(
+                        #"{"AbstractText": "", "RelatedTopics": [{"Text": "Paris (band) A rock band.", "Result": "<a href=\"https://duckduckgo.com/Paris_(band)\">Paris (band)</a>A rock band."}]}"#
+                    )
                 case "slow":
                     Thread.sleep(forTimeInterval: 2)
                     return jsonReply("{}")
@@ -29,6 +41,16 @@ final class SusiWebSearchTests: XCTestCase {
                 }
             }
         }
+    }
+
+    func testATopicsTitleIsSaidOnce() throws {
+        let (server, base) = try searchServer()
+        defer { server.stop() }
+        let client = WebSearchClient(baseURL: base, http: CurlHTTPClient())
+        XCTAssertEqual(try client.search("amazon").text, "Amazon.com, Inc. is an American company.")
+        XCTAssertEqual(try client.search("new york").text, "New York is a city in the United States.")
+        XCTAssertEqual(try client.search("paris").text, "Paris (band) A rock band.", "a title said once stays")
+        XCTAssertEqual(try client.search("berlin").text, "Berlin, capital of Germany")
     }
 
     func testAbstractThenFirstRelatedTopic() throws {

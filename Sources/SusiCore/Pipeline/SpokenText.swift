@@ -10,7 +10,34 @@ public enum SpokenText {
         let text = expression.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         if isImageURL(text) { return "I found an image, but I cannot show it on a speaker." }
-        return shortened(text)
+        return shortened(withoutURLs(text))
+    }
+
+    /// `text` with each web address said as "a link" (its punctuation kept): nobody wants
+    /// "h t t p s colon slash slash" read out. The events keep the answer as it came.
+    public static func withoutURLs(_ text: String) -> String {
+        guard text.contains("://") || text.lowercased().contains("www.") else { return text }
+        let opening: Set<Character> = ["(", "[", "<", "\"", "'"]
+        let closing: Set<Character> = [".", ",", ";", ":", "!", "?", ")", "]", ">", "\"", "'"]
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            var core = Substring(word)
+            var lead = ""
+            var tail = ""
+            while let first = core.first, opening.contains(first) {
+                lead.append(first)
+                core = core.dropFirst()
+            }
+            while let last = core.last, closing.contains(last) {
+                tail = String(last) + tail
+                core = core.dropLast()
+            }
+            let lower = core.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("www.") else {
+                return String(word)
+            }
+            return lead + "a link" + tail
+        }
+        return words.joined(separator: " ")
     }
 
     /// The words for a non-answer action, using the answer's data rows; nil when silent.

@@ -59,11 +59,44 @@ public struct WebSearchClient: Sendable {
         for topic in topics {
             if let text = topic["Text"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
                 let url = topic["FirstURL"]?.stringValue
-                return Result(text: text, url: url?.isEmpty == false ? url : nil)
+                let title = topic["Result"]?.stringValue.flatMap(anchorText)
+                return Result(text: withoutRepeatedTitle(text, title: title), url: url?.isEmpty == false ? url : nil)
             }
             if let nested = topic["Topics"]?.arrayValue, let found = firstTopic(nested) { return found }
         }
         return nil
+    }
+
+    /// A topic's `Text` is its title followed by its description, and the description often
+    /// begins with the title again ("Amazon.com Amazon.com, Inc. is ..."): the title is said
+    /// once. `title` is the topic's link text when the reply gave one; without it, a run of up
+    /// to eight leading words said twice in a row counts as the title.
+    static func withoutRepeatedTitle(_ text: String, title: String?) -> String {
+        let words = text.split(separator: " ")
+        func key(_ word: Substring) -> String {
+            word.lowercased().trimmingCharacters(in: .punctuationCharacters)
+        }
+        let lengths: [Int]
+        if let title, !title.isEmpty {
+            lengths = [title.split(separator: " ").count]
+        } else {
+            lengths = Array(1...max(1, min(8, words.count / 2)))
+        }
+        for length in lengths where length > 0 && 2 * length <= words.count {
+            if zip(words[0..<length], words[length..<(2 * length)]).allSatisfy({ key($0) == key($1) }) {
+                return words[length...].joined(separator: " ")
+            }
+        }
+        return text
+    }
+
+    /// The text of the first `<a ...>text</a>` in `html`; nil when there is none.
+    static func anchorText(_ html: String) -> String? {
+        guard let open = html.range(of: "<a "), let start = html.range(of: ">", range: open.upperBound..<html.endIndex),
+            let end = html.range(of: "</a>", range: start.upperBound..<html.endIndex)
+        else { return nil }
+        let text = html[start.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
     }
 
     /// What the speaker says for a `websearch` action: the result, or a polite apology.
