@@ -70,9 +70,37 @@ final class SusiAccountTests: XCTestCase {
             let error = error as? SusiAPIError
             XCTAssertEqual(error?.code, "account-unauthorized")
             XCTAssertEqual(error?.status, 401)
-            XCTAssertTrue(error?.message.contains("Authentication failed") == true, error?.message ?? "")
+            XCTAssertTrue(error?.message.hasSuffix(": wrong email or password") == true, error?.message ?? "")
             XCTAssertFalse(error?.message.contains("wrong-pw") == true)
             XCTAssertFalse(error?.message.contains("mario@example.com") == true, "the address is shortened")
+        }
+    }
+
+    func testRefusalsNameTheirCause() {
+        XCTAssertEqual(SusiLoginClient.cause(status: 422, reason: "Unprocessable Entity"), "wrong email or password")
+        XCTAssertEqual(SusiLoginClient.cause(status: 422, reason: "Error 422 Invalid credentials"), "wrong email or password")
+        XCTAssertEqual(SusiLoginClient.cause(status: 401, reason: nil), "wrong email or password")
+        XCTAssertTrue(
+            SusiLoginClient.cause(status: 401, reason: "Your Account is not verified. Please verify it.")
+                .hasPrefix("the account is not activated yet"))
+        XCTAssertTrue(
+            SusiLoginClient.cause(status: 422, reason: "Too many invalid login attempts").hasPrefix("too many failed logins"))
+    }
+
+    func testAnUnprocessableEntityPageSaysWrongEmailOrPassword() throws {
+        let (server, base) = try startServer { router in
+            router.get("/aaa/login.json") { _ in
+                .html("<html><head><title>Unprocessable Entity</title></head></html>", status: 422)
+            }
+        }
+        defer { server.stop() }
+        XCTAssertThrowsError(
+            try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(email: "mario@example.com", password: "x")
+        ) { error in
+            let message = (error as? SusiAPIError)?.message ?? ""
+            XCTAssertEqual((error as? SusiAPIError)?.code, "account-unauthorized")
+            XCTAssertTrue(message.hasSuffix("wrong email or password"), message)
+            XCTAssertFalse(message.contains("Unprocessable"), message)
         }
     }
 

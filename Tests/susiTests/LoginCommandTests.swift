@@ -63,7 +63,7 @@ final class LoginCommandTests: XCTestCase {
         let result = try cli.run(["login", "--email", "mario@example.com", "--password-stdin"], input: "wrong-one\n")
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("Authentication failed"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("wrong email or password"), result.stderr)
         XCTAssertFalse(result.stderr.contains("wrong-one"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: accountPath))
     }

@@ -24,6 +24,29 @@ public struct SusiLoginClient: Sendable {
         self.logger = logger
     }
 
+    /// Why a login was refused, for people: SUSI answers wrong credentials with 401 or 422 and
+    /// a page whose title is often just the status phrase ("Unprocessable Entity"), which says
+    /// nothing to an owner. A reason that says more (not activated, blocked) is kept.
+    public static func cause(status: Int?, reason: String?) -> String {
+        let text = (reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = text.lowercased()
+        if lower.contains("not verified") || lower.contains("not activated") || lower.contains("activate") {
+            return "the account is not activated yet; follow the link in the email SUSI.AI sent (\(text))"
+        }
+        if lower.contains("too many") || lower.contains("blocked") || lower.contains("locked") {
+            return "too many failed logins; wait a while and try again (\(text))"
+        }
+        let generic = [
+            "", "unprocessable entity", "unauthorized", "forbidden", "invalid credentials", "invalid login",
+            "authentication failed",
+        ]
+        let bare = lower.replacingOccurrences(of: "error \(status ?? 0)", with: "").trimmingCharacters(in: .whitespaces)
+        if generic.contains(bare) || bare.hasPrefix("http ") {
+            return "wrong email or password"
+        }
+        return "wrong email or password, or the account cannot log in (\(text))"
+    }
+
     /// Asks for an access token; returns it with its expiry (now + `valid_seconds`).
     ///
     /// Throws `account-unauthorized` for refused credentials (HTTP 401/403), `account-rejected`
@@ -46,7 +69,8 @@ public struct SusiLoginClient: Sendable {
             throw SusiAPIError(
                 .account, .unauthorized,
                 message:
-                    "the server refused the login for \(SkillReview.anonymized(email)) (\(error.reason ?? "HTTP \(error.status ?? 0)"))",
+                    "the server refused the login for \(SkillReview.anonymized(email)): "
+                    + Self.cause(status: error.status, reason: error.reason),
                 status: error.status, reason: error.reason)
         }
         try SusiReply.requireAccepted(object, service: .account, path: Self.path)
