@@ -66,6 +66,10 @@ enum SkillCommand: Command {
             let ratings = try explained(target, "read the ratings of") { try cms.ratings(of: target) }
             context.print("Ratings of \(target)")
             for line in ratings.chartLines() { context.print(line) }
+            if let login = AccountStore(configStore: context.store).token(for: config.brain.server) {
+                let own = try explained(target, "read your rating of") { try cms.ownRating(of: target, token: login) }
+                context.print(own.map { "Your rating: \($0) star\($0 == 1 ? "" : "s")" } ?? "You have not rated it yet.")
+            }
         case "rate":
             let target = try skill()
             let text = try arguments.required("STARS (1-5)")

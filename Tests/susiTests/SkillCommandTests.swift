@@ -41,6 +41,15 @@ final class SkillCommandTests: XCTestCase {
                 #"{"accepted": true, "ratings": {"one_star": 1, "two_star": 0, "three_star": 1, "four_star": 3, "five_star": 6, "avg_star": 4.2, "total_star": 11}}"#
             )
         }
+        router.get("/cms/getRatingByUser.json") { request in
+            guard request.query["access_token"] == "TOKEN" else { return .html("<title>Bad access_token.</title>", status: 422) }
+            guard request.query["skill"] == "wikipedia", request.query["group"] == "Knowledge", request.query["model"] == "general",
+                request.query["language"] == "en"
+            else { return json(#"{"accepted": true, "message": "Skill not rated by the user"}"#) }
+            return json(
+                #"{"accepted": true, "message": "Fetched user rating successfully", "ratings": {"stars": "4", "email": "me@example.com", "timestamp": "2018-06-12"}}"#
+            )
+        }
         router.get("/cms/feedbackSkill.json") { _ in json(#"{"accepted": false, "message": "Feedback too short"}"#) }
         router.get("/cms/reportSkill.json") { _ in .html("<title>Already reported</title>", status: 422) }
         let server = HTTPServer(port: 0, router: router)
@@ -130,6 +139,18 @@ final class SkillCommandTests: XCTestCase {
         XCTAssertTrue(lines[4].hasPrefix("2 ★ ") && lines[4].hasSuffix(" 0   0%"), lines[4])
         XCTAssertTrue(lines[5].hasPrefix("1 ★ ") && lines[5].hasSuffix(" 1  10%"), lines[5])
         XCTAssertEqual(lines[6], "average 4.2 of 5 from 10 ratings")
+    }
+
+    func testRatingsShowYourOwnWhenLoggedIn() throws {
+        try logIn()
+        let rated = try cli.run(["skill", "ratings", "Knowledge/wikipedia"])
+        XCTAssertEqual(rated.status, 0, rated.stderr)
+        XCTAssertTrue(rated.stdout.hasSuffix("average 4.2 of 5 from 10 ratings\nYour rating: 4 stars\n"), rated.stdout)
+        let unrated = try cli.run(["skill", "ratings", "Knowledge/news"])
+        XCTAssertTrue(unrated.stdout.hasSuffix("You have not rated it yet.\n"), unrated.stdout)
+        try logIn(server: "https://elsewhere.example")
+        let other = try cli.run(["skill", "ratings", "Knowledge/wikipedia"])
+        XCTAssertFalse(other.stdout.contains("rating:"), "a login for another server is not used: \(other.stdout)")
     }
 
     func testWritesNeedALoginAndReportTheServersAnswerInOneLine() throws {

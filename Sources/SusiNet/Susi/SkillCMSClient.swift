@@ -62,6 +62,23 @@ public struct SkillCMSClient: Sendable {
         return .none
     }
 
+    /// The stars this account gave the skill (`/cms/getRatingByUser.json`, the apps' "your
+    /// rating"); nil when it has not rated it.
+    public func ownRating(of skill: SkillReference, token: AccountToken) throws(SusiAPIError) -> Int? {
+        let path = "/cms/getRatingByUser.json"
+        guard token.belongs(to: server) else {
+            throw SusiAPIError(
+                .account, .notLoggedIn, message: "logged in to \(token.server), not \(server); run `susi login` first")
+        }
+        let object = try call(path, skill: skill, extra: [("access_token", token.accessToken)])
+        try SusiReply.requireAccepted(object, service: .skill, path: path)
+        // susi_server sends the stored rating object, its stars as a number or a string.
+        guard let stars = object["ratings"]?["stars"], let value = stars.doubleValue ?? stars.stringValue.flatMap(Double.init),
+            (1...5).contains(value)
+        else { return nil }
+        return Int(value.rounded())
+    }
+
     /// Rates the skill with 1 to 5 stars; returns the server's message and the new ratings.
     public func rate(_ skill: SkillReference, stars: Int, token: AccountToken) throws(SusiAPIError) -> WriteResult {
         guard (1...5).contains(stars) else {
