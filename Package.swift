@@ -45,7 +45,9 @@ var swiftTargets: [Target] = [
     .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer", "SusiTestSupport"]),
     .testTarget(
         name: "SusiSpeakerTests",
-        dependencies: ["SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiTestSupport"]),
+        dependencies: [
+            "SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiAudio", "SusiTestSupport",
+        ]),
     .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiTestSupport"]),
 ]
 

@@ -589,3 +589,11 @@ public final class MPVPlayer: MediaPlayer, Sendable {
         }
     }
 }
+
+extension MPVPlayer {
+    /// The executable `command` (`player.command`) names: itself when it contains a slash,
+    /// else the first of that name on `PATH`; nil when there is none (`susi doctor`).
+    public static func executable(for command: String) -> String? {
+        MPVProcess.resolve(command: command)
+    }
+}

@@ -6,7 +6,7 @@ enum SusiCLI {
     static let commands: [any Command.Type] = [
         RunCommand.self, TranscribeCommand.self, AskCommand.self, SayCommand.self, VoiceCommand.self,
         ConfigCommand.self, BrainCommand.self, SkillsCommand.self, DevicesCommand.self, LoginCommand.self,
-        LogoutCommand.self, SkillCommand.self, SetupCommand.self, LanguageCommand.self, LocationCommand.self,
+        LogoutCommand.self, SkillCommand.self, SetupCommand.self, LanguageCommand.self, LocationCommand.self, DoctorCommand.self,
     ]
 
     static let overview = """

@@ -167,14 +167,6 @@ final class RoutingTests: XCTestCase {
         XCTAssertFalse(hybrid.isCompleteCommand("a eighteen feel voice do a live"))
         XCTAssertTrue(hybrid.isCompleteCommand("change your voice to american"))
     }
-
-    private func closedPort() -> UInt16? {
-        // Bind, read the port, close: nothing listens there for the test's short life.
-        let server = HTTPServer(port: 0, handler: { _ in .text("") })
-        guard (try? server.start()) != nil, let port = server.port else { return nil }
-        server.stop()
-        return port
-    }
 }
 
 /// Counts requests seen by a loopback handler.

@@ -21,3 +21,12 @@ public func jsonObject(_ data: Data, file: StaticString = #filePath, line: UInt 
     let value = try JSONSerialization.jsonObject(with: data)
     return try XCTUnwrap(value as? [String: Any], "body is a JSON object", file: file, line: line)
 }
+
+/// A loopback port nothing listens on: bound, read and closed, so a connection is refused for
+/// the test's short life.
+public func closedPort() -> UInt16? {
+    let server = HTTPServer(port: 0, handler: { _ in .text("") })
+    guard (try? server.start()) != nil, let port = server.port else { return nil }
+    server.stop()
+    return port
+}

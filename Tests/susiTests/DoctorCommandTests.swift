@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+
+/// `susi doctor`: one line per check and the exit status, with and without sound devices.
+final class DoctorCommandTests: XCTestCase {
+    private var cli: CLIRunner!
+
+    override func setUpWithError() throws { cli = try CLIRunner() }
+    override func tearDown() { cli.cleanUp() }
+
+    func testExitStatusFollowsTheSoundDevices() throws {
+        XCTAssertEqual(try cli.run(["config", "set", "brain.mode", "local"]).status, 0)
+        // ALSA_CONFIG_PATH replaces ALSA's whole configuration: first a default card that is
+        // not there, then one null device that records and plays, as a sound card would.
+        let none = cli.directory + "/no-card.conf"
+        try Data("pcm.!default { type hw card 99 }\n".utf8).write(to: URL(fileURLWithPath: none))
+        let missing = try cli.run(["doctor"], environment: ["ALSA_CONFIG_PATH": none])
+        XCTAssertEqual(missing.status, 1, missing.stdout + missing.stderr)
+        XCTAssertTrue(missing.stdout.contains("audio      FAILED  microphones: none"), missing.stdout)
+        XCTAssertTrue(missing.stderr.contains("essential checks failed: audio"), missing.stderr)
+
+        let card = cli.directory + "/card.conf"
+        let config = """
+            pcm.card { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format "raw" }
+            pcm.!default "card"
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: card))
+        let healthy = try cli.run(["doctor"], environment: ["ALSA_CONFIG_PATH": card])
+        XCTAssertEqual(healthy.status, 0, healthy.stdout + healthy.stderr)
+        let topics = healthy.stdout.split(separator: "\n").map { String($0.prefix(10)).trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(topics, ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
+        XCTAssertTrue(healthy.stdout.contains("server     ok      not used (brain.mode local)"), healthy.stdout)
+    }
+}
