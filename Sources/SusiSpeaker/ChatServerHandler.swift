@@ -88,7 +88,9 @@ public final class ChatServerHandler: Sendable {
             // does not.
             let fromInstant =
                 instant.isEmpty
-                ? nil : try Brain(texts: [("instant", instant.replacingOccurrences(of: "\\n", with: "\n"))]).answer(query, context: context)
+                ? nil
+                : try Brain(texts: [("instant", instant.replacingOccurrences(of: "\\n", with: "\n"))]).answer(
+                    query, context: context)
             let reply: ChatResponse
             if let fromInstant, fromInstant.hasAnswer {
                 reply = fromInstant
@@ -121,7 +123,9 @@ public final class ChatServerHandler: Sendable {
         guard name.utf8.count <= 128, !name.hasPrefix("."), !name.hasSuffix("."), !name.contains("..") else { return false }
         return name.split(separator: ".").allSatisfy { part in
             guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-            return part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$") }
+            return part.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$")
+            }
         }
     }
 

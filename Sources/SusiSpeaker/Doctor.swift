@@ -131,7 +131,9 @@ public struct Doctor {
         } catch {
             return ([Check("models", .failed, "\(error)")], nil)
         }
-        let skills = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/skills"))?.filter { $0.hasSuffix(".txt") }
+        let skills = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/skills"))?.filter {
+            $0.hasSuffix(".txt")
+        }
         var checks = [
             Check(
                 "models", skills?.isEmpty == false ? .ok : .failed,
@@ -161,7 +163,8 @@ public struct Doctor {
         }
         do {
             _ = try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: models, settings: settings)
-            return Check("wake", fallback.isEmpty ? .ok : .warning, "pocketsphinx keyphrase \"\(config.hotword.phrase)\"" + fallback)
+            return Check(
+                "wake", fallback.isEmpty ? .ok : .warning, "pocketsphinx keyphrase \"\(config.hotword.phrase)\"" + fallback)
         } catch {
             return Check("wake", .failed, "no wake word detector: \(error.message)" + fallback)
         }
@@ -180,7 +183,9 @@ public struct Doctor {
         if let mpv = MPVPlayer.executable(for: config.player.command) {
             // "mpv 0.35.1 Copyright ..." is cut after the version.
             let version =
-                ToolVersion.firstLine(of: mpv, arguments: ["--version"]).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+                ToolVersion.firstLine(of: mpv, arguments: ["--version"]).map {
+                    $0.split(separator: " ").prefix(2).joined(separator: " ")
+                }
                 ?? "version unknown"
             checks.append(Check("player", .ok, "\(mpv): \(version)"))
         } else {
@@ -188,7 +193,8 @@ public struct Doctor {
         }
         guard let ytdl else {
             checks.append(
-                Check("yt-dlp", .warning, "no yt-dlp virtualenv beside susi: YouTube and \"play ...\" will not play (`make deps`)"))
+                Check(
+                    "yt-dlp", .warning, "no yt-dlp virtualenv beside susi: YouTube and \"play ...\" will not play (`make deps`)"))
             return checks
         }
         let deno = ytdl.javaScriptRuntime.flatMap { ToolVersion.firstLine(of: $0, arguments: ["--version"]) }
@@ -225,7 +231,9 @@ public struct Doctor {
     func checkDisk() -> Check {
         let directory = (store.path as NSString).deletingLastPathComponent
         var probe = directory
-        while !FileManager.default.fileExists(atPath: probe), probe != "/" { probe = (probe as NSString).deletingLastPathComponent }
+        while !FileManager.default.fileExists(atPath: probe), probe != "/" {
+            probe = (probe as NSString).deletingLastPathComponent
+        }
         guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: probe),
             let free = (attributes[.systemFreeSize] as? NSNumber)?.int64Value
         else { return Check("disk", .warning, "cannot tell the free space of \(probe)") }

@@ -69,9 +69,11 @@ final class SpokenTextTests: XCTestCase {
         XCTAssertEqual(SpokenText.answer("No address: 3.14 and e.g. this."), "No address: 3.14 and e.g. this.")
         XCTAssertEqual(
             SpokenText.answer("https://example.org/cat.png"), "I found an image, but I cannot show it on a speaker.")
-        let reply = ChatResponse(query: "q", queryDate: "", answerDate: "", answerTime: 0, answers: [
-            ChatAnswer(actions: [.answer(AnswerAction(expression: "Read https://example.org/x now."))])
-        ])
+        let reply = ChatResponse(
+            query: "q", queryDate: "", answerDate: "", answerTime: 0,
+            answers: [
+                ChatAnswer(actions: [.answer(AnswerAction(expression: "Read https://example.org/x now."))])
+            ])
         XCTAssertEqual(SpokenText.lines(for: reply), ["Read a link now."])
         XCTAssertTrue(
             reply.actions.first.map { "\($0)" }?.contains("https://example.org/x") == true,

@@ -62,7 +62,8 @@ final class YTDLPTests: XCTestCase {
         let wav = try Data(contentsOf: URL(fileURLWithPath: wavPath))
         // A page mpv cannot play itself: only yt-dlp's generic extractor finds the audio in it,
         // as it finds the stream behind a YouTube page.
-        let page = "<!DOCTYPE html><html><head><title>Loopback Tone</title></head>"
+        let page =
+            "<!DOCTYPE html><html><head><title>Loopback Tone</title></head>"
             + "<body><audio controls src=\"tone.wav\"></audio></body></html>"
         let requests = Mutex<[String]>([])
         let (server, base) = try startServer { router in

@@ -57,7 +57,8 @@ final class DoctorTests: XCTestCase {
         let checks = try doctor({ $0.brain.server = base }, devices: [Self.microphone, Self.speaker]).run()
         XCTAssertTrue(Doctor.isHealthy(checks), "\(checks)")
         XCTAssertEqual(
-            checks.map(\.topic), ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
+            checks.map(\.topic),
+            ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
         XCTAssertEqual(try check(checks, "config").status, .ok)
         XCTAssertEqual(try check(checks, "audio").detail, "microphones: 0 USB Mic (default); speakers: 1 Speaker (default)")
         XCTAssertTrue(try check(checks, "models").detail.hasSuffix("skill files"))

@@ -28,7 +28,8 @@ final class DoctorCommandTests: XCTestCase {
         let healthy = try cli.run(["doctor"], environment: ["ALSA_CONFIG_PATH": card])
         XCTAssertEqual(healthy.status, 0, healthy.stdout + healthy.stderr)
         let topics = healthy.stdout.split(separator: "\n").map { String($0.prefix(10)).trimmingCharacters(in: .whitespaces) }
-        XCTAssertEqual(topics, ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
+        XCTAssertEqual(
+            topics, ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
         XCTAssertTrue(healthy.stdout.contains("server     ok      not used (brain.mode local)"), healthy.stdout)
     }
 }

@@ -43,7 +43,8 @@ final class SkillCommandTests: XCTestCase {
         }
         router.get("/cms/getRatingByUser.json") { request in
             guard request.query["access_token"] == "TOKEN" else { return .html("<title>Bad access_token.</title>", status: 422) }
-            guard request.query["skill"] == "wikipedia", request.query["group"] == "Knowledge", request.query["model"] == "general",
+            guard request.query["skill"] == "wikipedia", request.query["group"] == "Knowledge",
+                request.query["model"] == "general",
                 request.query["language"] == "en"
             else { return json(#"{"accepted": true, "message": "Skill not rated by the user"}"#) }
             return json(
