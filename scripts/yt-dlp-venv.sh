@@ -27,9 +27,12 @@ case "$(uname -m)" in
     *) DENO_SHA256="" ;;
 esac
 
-if [ -x "$DIR/bin/yt-dlp" ] && [ "$("$DIR/bin/yt-dlp" --version 2>/dev/null || true)" = "$YTDLP_VERSION" ] \
+# The pinned release or a newer one (from --refresh) is kept: a refresh must survive the next
+# `make deps` or `make install`.
+CURRENT=$("$DIR/bin/yt-dlp" --version 2>/dev/null || true)
+if [ -n "$CURRENT" ] && [ "$(printf '%s\n%s\n' "$YTDLP_VERSION" "$CURRENT" | sort -V | head -n 1)" = "$YTDLP_VERSION" ] \
     && { [ -z "$DENO_SHA256" ] || [ -x "$DIR/bin/deno" ]; }; then
-    echo "yt-dlp: $YTDLP_VERSION present in $DIR"
+    echo "yt-dlp: $CURRENT present in $DIR"
     exit 0
 fi
 
