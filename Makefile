@@ -93,6 +93,9 @@ reliability: build
 install: build
 	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/susi
 	scripts/yt-dlp-venv.sh $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp
+	@# A staged install (DESTDIR) must run from its final place: pip wrote DESTDIR into the scripts' first lines.
+	[ -z "$(DESTDIR)" ] || for f in $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp/bin/*; do \
+		[ "$$(head -c 2 "$$f")" != "#!" ] || sed -i '1s|^#!$(DESTDIR)|#!|' "$$f"; done
 	install -D -m 0644 dist/susi.service $(DESTDIR)/etc/systemd/system/susi.service
 	install -D -m 0644 dist/susi-setup.service $(DESTDIR)/etc/systemd/system/susi-setup.service
 	install -d -m 0700 $(DESTDIR)/etc/susi
