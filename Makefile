@@ -18,7 +18,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # yt-dlp-ejs and Deno, the JavaScript runtime YouTube needs now (Debian 12's nodejs 18 is older
 # than the Node 20 yt-dlp supports), pinned and sha256-checked from PyPI, in a virtualenv that is
 # never committed. `susi` finds it beside itself (`make install`: $(PREFIX)/lib/susi/yt-dlp) or
-# in .build/yt-dlp. `make yt-dlp-update` moves it to PyPI's newest yt-dlp when YouTube changes.
+# in .build/yt-dlp. `make yt-dlp-update` (or `susi update`) moves it to PyPI's newest yt-dlp when YouTube changes.
 PREFIX ?= /usr/local
 YTDLP_VENV ?= .build/yt-dlp
 export YTDLP_VERSION = 2026.10.26

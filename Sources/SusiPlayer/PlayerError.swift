@@ -27,6 +27,8 @@ public enum PlayerErrorKind: String, StageErrorKind, CaseIterable {
     case stateUnreadable = "player-state-unreadable"
     /// The volume state file cannot be written.
     case stateUnwritable = "player-state-unwritable"
+    /// `susi update` could not update yt-dlp (pip failed, no network, no virtualenv).
+    case updateFailed = "player-update-failed"
 
     public var stage: Stage { .player }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The yt-dlp that mpv's ytdl hook runs for "play ..." searches and YouTube: the virtualenv
 /// that `make deps` makes in `.build/yt-dlp` and `make install` beside the binary
@@ -53,6 +54,59 @@ public struct YTDLP: Sendable, Equatable {
             arguments.append("--ytdl-raw-options-append=js-runtimes=deno:\(javaScriptRuntime)")
         }
         return arguments
+    }
+
+    /// Upgrades yt-dlp and yt-dlp-ejs in the virtualenv to the newest releases on PyPI (or on
+    /// `indexURL`, a PEP 503 index), as `susi update` does when YouTube has changed; returns
+    /// the version now installed.
+    ///
+    /// Blocks until pip is done (at most `timeout` seconds; it is killed then).
+    /// - Throws: `player-update-failed` with pip's last words when pip fails or takes too long.
+    public func refresh(indexURL: String? = nil, timeout: TimeInterval = 300) throws(PlayerError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: virtualenv + "/bin/python3")
+        process.arguments =
+            [
+                "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--retries", "2", "--timeout", "20",
+                "--upgrade", "--no-deps",
+            ]
+            + (indexURL.map { ["--index-url", $0] } ?? []) + ["yt-dlp", "yt-dlp-ejs"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw PlayerError(.updateFailed, "cannot run pip in \(virtualenv): \(error.localizedDescription)")
+        }
+        // pip's complaints are read while it runs, so a full pipe never stalls it.
+        let said = Mutex(Data())
+        let collected = DispatchSemaphore(value: 0)
+        let handle = errors.fileHandleForReading
+        Thread.detachNewThread {
+            let data = handle.readDataToEndOfFile()
+            said.withLock { $0 = data }
+            collected.signal()
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        collected.wait()
+        let lastWords = String(decoding: said.withLock { $0 }, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(2)
+            .joined(separator: " ")
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw PlayerError(
+                .updateFailed,
+                "pip could not update yt-dlp in \(virtualenv): \(lastWords.isEmpty ? "no reason given" : lastWords)")
+        }
+        guard let version = version() else {
+            throw PlayerError(.updateFailed, "yt-dlp in \(virtualenv) does not run after the update")
+        }
+        return version
     }
 
     /// `yt-dlp --version`'s answer, nil when it does not run within `timeout` seconds.
