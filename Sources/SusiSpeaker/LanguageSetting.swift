@@ -1,5 +1,6 @@
 import SusiCore
 import SusiSpeech
+import Synchronization
 
 /// `susi language set CODE`: the language SUSI answers in (`brain.language`) and a voice that
 /// speaks it (`tts.voice`), changed together, since the config's cross-check refuses either
@@ -42,5 +43,24 @@ public enum LanguageSetting {
         guard config.brain.language.lowercased() != "en" else { return nil }
         return "brain.language is '\(config.brain.language)': answers come in that language, but commands must "
             + "still be spoken in English (the recogniser has only PocketSphinx's en-us model)"
+    }
+}
+
+/// Says `LanguageSetting.recognitionNote` once per language: at start, and again only when
+/// `brain.language` changes to another language than English during a run.
+public final class LanguageNotice: Sendable {
+    private let noted = Mutex<String?>(nil)
+
+    /// A notice that has said nothing yet.
+    public init() {}
+
+    /// The note for `config` when its language is not the one last noted; else nil.
+    public func note(for config: Config) -> String? {
+        let language = config.brain.language.lowercased()
+        let changed = noted.withLock { last in
+            defer { last = language }
+            return last != language
+        }
+        return changed ? LanguageSetting.recognitionNote(for: config) : nil
     }
 }

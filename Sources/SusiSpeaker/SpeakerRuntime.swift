@@ -86,7 +86,6 @@ public final class SpeakerRuntime {
         let live = try LiveConfig(store: store) { error in report(error) }
         self.live = live
         let config = live.current
-        if let note = LanguageSetting.recognitionNote(for: config) { logger.warning(note) }
         models = try Assembly.modelsDirectory(environment: environment)
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
@@ -112,8 +111,11 @@ public final class SpeakerRuntime {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
+        let languageNotice = LanguageNotice()
         @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {
-            Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
+            // Made at start and after every brain.* change: the one place a new language shows.
+            if let note = languageNotice.note(for: config) { logger.warning(note) }
+            return Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
         }
         let brain = CurrentChatBrain(makeBrain(config))
         self.brain = brain

@@ -37,6 +37,19 @@ final class AnswerVoiceTests: XCTestCase {
         XCTAssertNotEqual(english, german)
     }
 
+    func testTheNoteIsSaidOncePerLanguage() {
+        let notice = LanguageNotice()
+        var config = Config()
+        XCTAssertNil(notice.note(for: config))
+        config.brain.language = "de"
+        XCTAssertNotNil(notice.note(for: config))
+        XCTAssertNil(notice.note(for: config), "once")
+        config.brain.mode = "local"
+        XCTAssertNil(notice.note(for: config), "another brain.* change says nothing")
+        config.brain.language = "fr"
+        XCTAssertTrue(notice.note(for: config)?.contains("'fr'") == true)
+    }
+
     func testRecognitionNoteOnlyForOtherLanguages() {
         var config = Config()
         XCTAssertNil(LanguageSetting.recognitionNote(for: config))
