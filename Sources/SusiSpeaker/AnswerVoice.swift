@@ -11,9 +11,13 @@ public enum AnswerVoice {
         let speaks = catalog.resolve(configured.name)?.languages.first.map { code in
             String(code.code.split(separator: "-").first ?? Substring(code.code)).lowercased()
         }
-        let chosen = configured.speaking(language, speaks: speaks)
-        guard chosen != configured, catalog.resolve(chosen.name) != nil else { return configured }
-        return chosen
+        var chosen = configured.speaking(language, speaks: speaks)
+        guard chosen != configured else { return configured }
+        if catalog.resolve(chosen.name) == nil {
+            // "pt-xx" unknown: the language's own voice ("pt") will do.
+            chosen.name = String(chosen.name.split(separator: "-").first ?? "")
+        }
+        return catalog.resolve(chosen.name) == nil ? configured : chosen
     }
 
     /// `voice(_:forAnswerIn:catalog:)` with the installed voices; the name's language alone

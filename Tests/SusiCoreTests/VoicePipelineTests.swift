@@ -464,6 +464,8 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(voice.speaking(""), voice, "an untagged answer")
         XCTAssertEqual(voice.speaking("DE"), VoiceSettings(name: "de", variant: "f3", rate: 210, pitch: 40, volume: 90))
         XCTAssertEqual(VoiceSettings(name: "de+m2").languagePrefix, "de")
+        XCTAssertEqual(voice.speaking("en-US"), voice, "a region of the voice's language")
+        XCTAssertEqual(voice.speaking("pt_BR").name, "pt-br")
     }
 
     func testSilenceAfterWakeWordIsNoSpeechThenIdle() throws {

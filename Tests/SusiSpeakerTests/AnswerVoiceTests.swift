@@ -11,6 +11,8 @@ final class AnswerVoiceTests: XCTestCase {
         let german = AnswerVoice.voice(configured, forAnswerIn: "de", catalog: catalog)
         XCTAssertEqual(german, VoiceSettings(name: "de", variant: "f3", rate: 150, pitch: 60))
         XCTAssertEqual(AnswerVoice.voice(configured, forAnswerIn: "en", catalog: catalog), configured)
+        XCTAssertEqual(AnswerVoice.voice(configured, forAnswerIn: "en-US", catalog: catalog), configured)
+        XCTAssertEqual(AnswerVoice.voice(configured, forAnswerIn: "de-XX", catalog: catalog).name, "de")
         XCTAssertEqual(
             AnswerVoice.voice(configured, forAnswerIn: "qq", catalog: catalog), configured,
             "no voice for the language: the configured one reads it")

@@ -47,8 +47,10 @@ extension VoiceSettings {
     /// of that language with the same variant, rate, pitch and volume, so a German answer is
     /// not read with English sounds.
     public func speaking(_ language: String, speaks: String? = nil) -> VoiceSettings {
-        let wanted = language.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !wanted.isEmpty, wanted != (speaks ?? languagePrefix) else { return self }
+        let wanted = language.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-")
+        // "en-US" is English too: only the language, not the region, asks for another voice.
+        let base = String(wanted.split(separator: "-").first ?? "")
+        guard !base.isEmpty, base != (speaks ?? languagePrefix) else { return self }
         var other = self
         other.name = wanted
         return other
