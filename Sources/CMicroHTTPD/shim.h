@@ -50,6 +50,27 @@ static inline struct MHD_OptionItem susi_mhd_option_logger(MHD_LogCallback cb, v
     return item;
 }
 
+/// An option taking a signed int (MHD_OPTION_STRICT_FOR_CLIENT), stored in the item's intptr_t.
+static inline struct MHD_OptionItem susi_mhd_option_int(enum MHD_OPTION o, int v) {
+    struct MHD_OptionItem item = { o, (intptr_t) v, NULL };
+    return item;
+}
+
+/// MHD_OPTION_NOTIFY_CONNECTION carries a function pointer in the intptr_t slot.
+static inline struct MHD_OptionItem susi_mhd_option_notify_connection(MHD_NotifyConnectionCallback cb, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) cb, cls };
+    return item;
+}
+
+/// The signature MHD_OPTION_URI_LOG_CALLBACK expects; the header only names it in a comment.
+typedef void *(*susi_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// MHD_OPTION_URI_LOG_CALLBACK likewise carries a function pointer in the intptr_t slot.
+static inline struct MHD_OptionItem susi_mhd_option_uri_log(susi_mhd_uri_log_callback cb, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) cb, cls };
+    return item;
+}
+
 /// The terminator of an MHD_OPTION_ARRAY.
 static inline struct MHD_OptionItem susi_mhd_option_end(void) {
     struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };

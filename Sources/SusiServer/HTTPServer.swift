@@ -6,9 +6,17 @@ import Synchronization
 /// A small HTTP/1.1 server on libmicrohttpd; the only file in SusiServer that touches it.
 ///
 /// Every connection gets its own thread (so a handler that waits on the network does not stall
-/// other clients), bounded by `ServerLimits.maxConnections`. Handlers receive complete, decoded
-/// requests; bodies over `maxBodyBytes` are answered 413 without calling the handler, and a
-/// form body that cannot be decoded is answered 400.
+/// other clients), bounded by `ServerLimits.maxConnections` and `maxConnectionsPerIP`; a
+/// client that takes longer than `requestDeadlineSeconds` to send a request is cut off
+/// (`ConnectionWatch`). Handlers receive complete, decoded requests; bodies over
+/// `maxBodyBytes` are answered 413 without calling the handler, and a form body that cannot
+/// be decoded is answered 400.
+///
+/// Parsing is strict: libmicrohttpd refuses HTTP/1.1 without `Host`, and this server refuses
+/// both `Content-Length` and `Transfer-Encoding`, or two different lengths (request
+/// smuggling), and a NUL byte anywhere in the target, a header or a form value (400, then
+/// the connection is closed). Every reply carries `Content-Security-Policy: frame-ancestors
+/// 'none'` and `X-Content-Type-Options: nosniff`. Warnings a flood could repeat are rate-limited.
 ///
 /// `start()` and `stop()` may be called from any thread; `stop()` waits for running handlers
 /// to finish, so a handler must never call it.
@@ -82,6 +90,7 @@ public final class HTTPServer: Sendable {
         guard let stopping else { return }
         // Outside the lock: stopping joins the connection threads, which may take a moment.
         MHD_stop_daemon(stopping.daemon)
+        dispatcher.watch.stop()
         dispatcher.logger.info("stopped serving on port \(stopping.port)")
     }
 
@@ -103,6 +112,10 @@ public final class HTTPServer: Sendable {
                     susi_mhd_option_uint(
                         .CONNECTION_TIMEOUT, Self.unsigned(limits.connectionTimeoutSeconds, minimum: 1)),
                     susi_mhd_option_notify_completed(requestCompleted, context),
+                    susi_mhd_option_notify_connection(connectionNotified, context),
+                    susi_mhd_option_uri_log(requestLineReceived, context),
+                    // Refuses HTTP/1.1 without Host and spaces in the target.
+                    susi_mhd_option_int(.STRICT_FOR_CLIENT, 1),
                     susi_mhd_option_end(),
                 ]
                 return options.withUnsafeMutableBufferPointer { buffer in
@@ -113,6 +126,7 @@ public final class HTTPServer: Sendable {
         guard let daemon else {
             throw classifyStartFailure(address)
         }
+        dispatcher.watch.start()
         let port = susi_mhd_daemon_info(daemon, .DAEMON_INFO_BIND_PORT)?.pointee.port ?? requestedPort
         return Running(daemon: daemon, port: port)
     }
@@ -168,18 +182,32 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// What the C callbacks reach through their context pointer: the handler and its bounds.
-/// Immutable, so any connection thread may use it.
+/// What the C callbacks reach through their context pointer: the handler, its bounds and the
+/// open connections. Shareable, so any connection thread may use it.
 private final class Dispatcher: Sendable {
     let handler: ServerHandler
     let limits: ServerLimits
     let logger: Logger
+    let warnings: WarningLimiter
+    let watch: ConnectionWatch
 
     init(handler: @escaping ServerHandler, limits: ServerLimits, logger: Logger) {
         self.handler = handler
         self.limits = limits
         self.logger = logger
+        let warnings = WarningLimiter(logger: logger)
+        self.warnings = warnings
+        watch = ConnectionWatch(deadlineSeconds: limits.requestDeadlineSeconds) { address in
+            warnings.warn(
+                "deadline",
+                "closed a connection from \(address) that took over \(limits.requestDeadlineSeconds) s to send its request")
+        }
     }
+}
+
+/// The key of a connection in `ConnectionWatch`: its handle's address, unique while it is open.
+private func key(_ connection: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
 }
 
 /// One request being received; lives in libmicrohttpd's per-request slot (`con_cls`) from the
@@ -191,25 +219,31 @@ private final class PendingRequest {
     var answered = false
 }
 
-/// Collects key/value pairs from MHD_get_connection_values.
+/// Collects key/value pairs from MHD_get_connection_values_n, with their lengths, so a NUL
+/// inside a value is seen rather than silently cutting it.
 private final class PairCollector {
     var pairs: [(String, String)] = []
+    var hasNUL = false
 }
 
-private let collectPair: MHD_KeyValueIterator = { context, _, key, value in
+private let collectPair: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
     guard let context, let key else { return .YES }
     let collector = Unmanaged<PairCollector>.fromOpaque(context).takeUnretainedValue()
-    collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    let name = UnsafeRawBufferPointer(start: key, count: keySize)
+    let bytes = value.map { UnsafeRawBufferPointer(start: $0, count: valueSize) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    if name.contains(0) || bytes.contains(0) { collector.hasNUL = true }
+    collector.pairs.append((String(decoding: name, as: UTF8.self), String(decoding: bytes, as: UTF8.self)))
     return .YES
 }
 
-private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+/// The pairs of `kind`, and whether any name or value held a NUL byte.
+private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> (pairs: [(String, String)], hasNUL: Bool) {
     let collector = PairCollector()
     withExtendedLifetime(collector) {
-        _ = MHD_get_connection_values(
+        _ = MHD_get_connection_values_n(
             connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
     }
-    return collector.pairs
+    return (collector.pairs, collector.hasNUL)
 }
 
 /// The text before the first NUL of a C character buffer.
@@ -252,7 +286,7 @@ private func queue(_ response: ServerResponse, on connection: OpaquePointer, log
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         else { return .NO }
         defer { MHD_destroy_response(reply) }
-        for (name, value) in [("Content-Type", response.contentType)]
+        for (name, value) in [("Content-Type", response.contentType)] + securityHeaders
             + response.headers.map({ ($0.name, $0.value) })
         {
             if MHD_add_response_header(reply, name, value) != .YES {
@@ -263,21 +297,40 @@ private func queue(_ response: ServerResponse, on connection: OpaquePointer, log
     }
 }
 
+/// Sent with every reply: no page may frame this one (clickjacking), and browsers take the
+/// content type as given.
+private let securityHeaders = [
+    ("Content-Security-Policy", "frame-ancestors 'none'"), ("X-Content-Type-Options", "nosniff"),
+]
+
 /// A request refused before its handler runs, with the reply to send instead.
 private struct Rejection: Error {
     let response: ServerResponse
+
+    /// A 400 that also closes the connection: after a malformed request, what follows on the
+    /// same connection cannot be trusted to be a request of its own.
+    static func closing(_ message: String, code: String) -> Rejection {
+        var response = ServerResponse.badRequest(message, code: code)
+        response.headers.append((name: "Connection", value: "close"))
+        return Rejection(response: response)
+    }
+
+    static let nul = closing("a NUL byte is not allowed in a request", code: "server-nul-in-request")
 }
 
 private func buildRequest(
     _ connection: OpaquePointer, path: String, method: String, body: Data, logger: Logger
 ) -> Result<ServerRequest, Rejection> {
+    let headerValues = values(connection, .HEADER_KIND)
+    let queryValues = values(connection, .GET_ARGUMENT_KIND)
+    guard !headerValues.hasNUL, !queryValues.hasNUL else { return .failure(.nul) }
     var headers: [String: String] = [:]
-    for (name, value) in values(connection, .HEADER_KIND) {
+    for (name, value) in headerValues.pairs {
         let key = name.lowercased()
         headers[key] = headers[key].map { $0 + ", " + value } ?? value
     }
     var query: [String: String] = [:]
-    for (name, value) in values(connection, .GET_ARGUMENT_KIND) where query[name] == nil {
+    for (name, value) in queryValues.pairs where query[name] == nil {
         query[name] = value
     }
     var form: [String: String] = [:]
@@ -290,6 +343,9 @@ private func buildRequest(
                 Rejection(
                     response: .badRequest(
                         "the form body is not valid url-encoded UTF-8", code: "server-bad-form")))
+        }
+        guard !decoded.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) else {
+            return .failure(.nul)
         }
         form = decoded
     }
@@ -307,14 +363,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let limit = max(dispatcher.limits.maxBodyBytes, 0)
 
     guard let existing = slot.pointee else {
+        // The headers are in: refuse what must not be read further before the body is.
         let pending = PendingRequest()
         slot.pointee = Unmanaged.passRetained(pending).toOpaque()
-        // A declared length over the cap is refused before the body is read at all.
-        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-            let length = Int(String(cString: declared)), length > limit
-        {
+        if let rejection = framingRejection(connection, limit: limit, watch: dispatcher.watch) {
             pending.answered = true
-            return queue(.payloadTooLarge(limit: limit), on: connection, logger: dispatcher.logger)
+            dispatcher.warnings.warn(
+                "refused", "refused a request from \(remoteAddress(connection)): \(rejection.response.status)")
+            return queue(rejection.response, on: connection, logger: dispatcher.logger)
         }
         return .YES
     }
@@ -337,6 +393,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     guard !pending.answered else { return .YES }
     pending.answered = true
+    dispatcher.watch.received(key(connection))
 
     let methodName = method.map { String(cString: $0) } ?? "GET"
     let path = url.map { String(cString: $0) } ?? "/"
@@ -357,11 +414,64 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return queue(response, on: connection, logger: dispatcher.logger)
 }
 
-/// Releases the per-request state however the request ended (done, timeout, client gone).
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, slot, _ in
+/// A reply for a request whose headers say it must not be read on: a NUL in its target,
+/// a body length over the cap (413), or framing a proxy could read differently (both
+/// `Content-Length` and `Transfer-Encoding`, or two lengths): 400 and the connection closes.
+private func framingRejection(_ connection: OpaquePointer, limit: Int, watch: ConnectionWatch) -> Rejection? {
+    if watch.hasNULInTarget(key(connection)) { return .nul }
+    let headers = values(connection, .HEADER_KIND)
+    if headers.hasNUL { return .nul }
+    let lengths = headers.pairs.filter { $0.0.lowercased() == "content-length" }.map {
+        $0.1.trimmingCharacters(in: .whitespaces)
+    }
+    let chunked = headers.pairs.contains { $0.0.lowercased() == "transfer-encoding" }
+    if chunked, !lengths.isEmpty {
+        return .closing("send Content-Length or Transfer-Encoding, not both", code: "server-ambiguous-length")
+    }
+    if Set(lengths).count > 1 {
+        return .closing("the request has conflicting Content-Length headers", code: "server-ambiguous-length")
+    }
+    // A declared length over the cap is refused before the body is read at all.
+    if let declared = lengths.first.flatMap({ Int($0) }), declared > limit {
+        return Rejection(response: .payloadTooLarge(limit: limit))
+    }
+    return nil
+}
+
+/// Releases the per-request state however the request ended (done, timeout, client gone), and
+/// starts the clock for the connection's next request.
+private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, slot, _ in
+    if let context, let connection {
+        Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue().watch.replied(key(connection))
+    }
     guard let slot, let pending = slot.pointee else { return }
     Unmanaged<PendingRequest>.fromOpaque(pending).release()
     slot.pointee = nil
+}
+
+/// Connections opening and closing, for `ConnectionWatch`.
+private let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, event in
+    guard let context, let connection else { return }
+    let dispatcher = Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue()
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        let socket = susi_mhd_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd ?? -1
+        dispatcher.watch.opened(key(connection), socket: socket, address: remoteAddress(connection))
+    case .CONNECTION_NOTIFY_CLOSED:
+        dispatcher.watch.closed(key(connection))
+    default:
+        break
+    }
+}
+
+/// Called with the raw request target before libmicrohttpd decodes it (decoding `%00` cuts
+/// the path short); remembers whether it holds an encoded NUL. Returns no per-request state.
+private let requestLineReceived: susi_mhd_uri_log_callback = { context, target, connection in
+    guard let context, let connection else { return nil }
+    let dispatcher = Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue()
+    let raw = target.map { String(cString: $0) } ?? ""
+    dispatcher.watch.requestStarted(key(connection), nulInTarget: raw.range(of: "%00") != nil)
+    return nil
 }
 
 /// libmicrohttpd's own diagnostics (printf-style) go to the server's logger.
@@ -371,5 +481,6 @@ private let daemonLog: MHD_LogCallback = { context, format, arguments in
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     let line = text(nulTerminated: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
-    dispatcher.logger.warning("libmicrohttpd: \(line)")
+    // Malformed requests make libmicrohttpd complain once each; a flood must not flood the log.
+    dispatcher.warnings.warn("libmicrohttpd", "libmicrohttpd: \(line)")
 }

@@ -27,6 +27,7 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    private var filters: [@Sendable (ServerRequest) -> ServerResponse?] = []
 
     /// An empty router: every request gets 404.
     public init() {}
@@ -50,8 +51,17 @@ public struct Router: Sendable {
         add(["POST"], path, handler)
     }
 
-    /// Finds the route for the request and runs it; never throws.
+    /// Adds a check that runs before every route, in the order added: a reply it returns is
+    /// answered instead (a refusal), nil lets the request go on.
+    public mutating func filter(_ check: @escaping @Sendable (ServerRequest) -> ServerResponse?) {
+        filters.append(check)
+    }
+
+    /// Runs the filters, then finds the route for the request and runs it; never throws.
     public func handle(_ request: ServerRequest) -> ServerResponse {
+        for check in filters {
+            if let refusal = check(request) { return refusal }
+        }
         let parts = Self.split(request.path)
         let candidates =
             routes

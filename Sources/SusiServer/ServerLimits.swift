@@ -8,15 +8,21 @@ public struct ServerLimits: Sendable, Equatable {
     public var connectionTimeoutSeconds: Int
     /// The largest request body accepted; larger ones get 413.
     public var maxBodyBytes: Int
+    /// Seconds a client has to send a whole request (headers and body), counted from the
+    /// connection's start or the end of its previous reply, however it trickles the bytes in;
+    /// then the connection is closed (slowloris). 0 means no deadline. The handler's own time
+    /// does not count.
+    public var requestDeadlineSeconds: Int
 
     /// Creates limits; every value has a default.
     public init(
         maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
-        connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024
+        connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024, requestDeadlineSeconds: Int = 0
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
+        self.requestDeadlineSeconds = requestDeadlineSeconds
     }
 }

@@ -112,7 +112,14 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
         touch(media: identifier)
     }
 
+    public func enqueue(identifier: String, type: String) throws {
+        try player.player().enqueue(identifier: identifier, type: type)
+        touch()
+    }
+
     public func pause() throws { try dispatch(.pause) }
+    public func restart() throws { try dispatch(.restart) }
+    public func shuffle() throws { try dispatch(.shuffle) }
     public func resume() throws { try dispatch(.resume) }
     public func next() throws { try dispatch(.next) }
     public func previous() throws { try dispatch(.previous) }

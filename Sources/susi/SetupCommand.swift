@@ -14,6 +14,7 @@ enum SetupCommand: Command {
           susi setup serve [--port N] [--bind ADDR]   serve the apps' API until interrupted
           susi setup --reset                          back to setup mode (setup routes open again)
           susi setup status                           say whether the speaker is in setup mode
+          susi setup token [--rotate]                 print the owner token (--rotate: a new one)
         The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
         picks a free port. Prints the URL once listening. No microphone is used; /say speaks on
         audio.output and /play starts the player.
@@ -21,10 +22,12 @@ enum SetupCommand: Command {
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let reset = arguments.flag("--reset")
+        let rotate = arguments.flag("--rotate")
         let port = try arguments.intOption("--port", in: 0...65535)
         let bind = try arguments.option("--bind")
         let action = try arguments.positional()
         try arguments.finish()
+        if rotate, action != "token" { throw UsageError("--rotate goes with `susi setup token`") }
         let store = context.store
         let state = SetupStateFile(configStore: store)
         if reset {
@@ -38,8 +41,12 @@ enum SetupCommand: Command {
             context.print(state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
         case "serve":
             try serve(context, store: store, port: port, bind: bind)
+        case "token":
+            // The token the control routes want after setup; made now if there is none yet.
+            let file = OwnerTokenFile(configStore: store)
+            context.print(rotate ? try file.rotate() : try file.ensure())
         case let other?:
-            throw UsageError("unknown action '\(other)'; expected serve or status")
+            throw UsageError("unknown action '\(other)'; expected serve, status or token")
         }
     }
 

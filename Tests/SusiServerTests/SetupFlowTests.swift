@@ -62,6 +62,7 @@ final class SetupFlowTests: XCTestCase {
         XCTAssertEqual(saved.room, "Living Room")
         XCTAssertFalse(fixture.service.setupState.isInSetupMode, "/config finishes setup")
         XCTAssertEqual(try fixture.mode(fixture.store.path), 0o600)
+        let token = try XCTUnwrap(config.json["owner_token"] as? String, "the app gets the owner token")
 
         // After setup: 403 with a JSON message, nothing changes; status and control still work.
         let before = fixture.configBytes
@@ -75,7 +76,8 @@ final class SetupFlowTests: XCTestCase {
         }
         XCTAssertEqual(fixture.configBytes, before)
         XCTAssertEqual(try fixture.get("/status").status, 200)
-        XCTAssertEqual(try fixture.get("/pause").status, 200)
+        XCTAssertEqual(try fixture.post("/pause").status, 401, "control is the owner's now")
+        XCTAssertEqual(try fixture.post("/pause", token: token).status, 200)
 
         // `susi setup --reset` does this: the routes open again.
         try fixture.service.setupState.reset()
@@ -132,19 +134,20 @@ final class SetupFlowTests: XCTestCase {
             ("/speaker_config?room_name=Bed%0Aroom", "room_name"),
             ("/wifi_credentials?wifipassd=12345678", "wifissid"),
             ("/wifi_credentials?wifissid=" + String(repeating: "x", count: 33) + "&wifipassd=", "wifissid"),
-            ("/wifi_credentials?wifissid=Home", "wifipassd"),
             ("/wifi_credentials?wifissid=Home&wifipassd=short", "wifipassd"),
             ("/wifi_credentials?wifissid=Home&wifipassd=" + String(repeating: "p", count: 64), "wifipassd"),
             ("/wifi_credentials?wifissid=Home&wifipassd=tab%09inside", "wifipassd"),
-            ("/auth?email=a@b.c&password=x", "auth"),
+            ("/auth?email=a@b.c&password=x&auth=yes", "auth"),
             ("/auth?auth=maybe", "auth"),
             ("/auth?auth=y&password=x", "email"),
             ("/auth?auth=y&email=nobody", "email"),
             ("/auth?auth=y&email=a@b.c", "password"),
-            ("/config?tts=google&hotword=y&wake=n", "stt"),
+            ("/config?tts=go%20ogle&hotword=y&wake=n", "tts"),
+            ("/config?sst=go%20ogle", "sst"),
             ("/config?stt=go%20ogle&tts=google&hotword=y&wake=n", "stt"),
             ("/config?stt=google&tts=google&hotword=yes&wake=n", "hotword"),
-            ("/config?stt=google&tts=google&hotword=y", "wake"),
+            ("/config?stt=google&tts=google&hotword=y&wake=", "wake"),
+            ("/auth", "email"),
         ]
         let config = fixture.configBytes
         for (path, parameter) in cases {
@@ -174,9 +177,52 @@ final class SetupFlowTests: XCTestCase {
         XCTAssertEqual(fixture.configBytes, config)
         XCTAssertNil(fixture.wifiText)
         XCTAssertEqual(fixture.account.links, [], "no login attempted")
-        let missing = try fixture.postForm("/reboot", ["room_name=Kitchen", "wifissid=", "wifipassd="])
-        XCTAssertEqual(missing.status, 400, "every field of the form is required")
-        XCTAssertEqual(missing.json["parameter"] as? String, "auth")
+        let badAccount = try fixture.postForm("/reboot", ["room_name=Kitchen", "email=a@b.org"])
+        XCTAssertEqual(badAccount.status, 400, "an email without a password is truly invalid")
+        XCTAssertEqual(badAccount.json["parameter"] as? String, "password")
+        XCTAssertEqual(fixture.configBytes, config)
+    }
+
+    /// The parameter lists of the seeds and susi_linux's clients: what they leave out keeps
+    /// its value, and the spellings they used are understood.
+    func testTheSeedsParameterVariantsAreAccepted() throws {
+        let auth = try fixture.get("/auth?email=person%40example.org&password=pw-only-1")
+        XCTAssertEqual(auth.status, 200, auth.body)
+        XCTAssertEqual(auth.json["auth"] as? String, "y", "email and password alone mean an account")
+        XCTAssertEqual(fixture.account.links, ["person@example.org"])
+        let anonymous = try fixture.get("/auth?auth=n&email=ignored%40example.org&password=x")
+        XCTAssertEqual(anonymous.json as NSDictionary, ["authentication": "successful", "auth": "n", "email": ""])
+        XCTAssertEqual(fixture.account.forgets, 1)
+
+        let open = try fixture.get("/wifi_credentials?wifissid=Cafe")
+        XCTAssertEqual(open.status, 200, open.body)
+        XCTAssertEqual(open.json as NSDictionary, ["wifi": "configured", "wifi_ssid": "Cafe"])
+        XCTAssertTrue(try XCTUnwrap(fixture.wifiText).contains("\tssid=\"Cafe\"\n\tscan_ssid=1\n\tkey_mgmt=NONE\n}"))
+
+        try fixture.store.set("hotword.wake_button", to: "true")
+        let sst = try fixture.get("/config?sst=pocketsphinx")
+        XCTAssertEqual(sst.status, 200, sst.body)
+        XCTAssertEqual(sst.json["stt"] as? String, "pocketsphinx")
+        XCTAssertEqual(sst.json["tts"] as? String, "espeak-ng")
+        XCTAssertEqual(sst.json["hotword"] as? String, "y", "kept")
+        XCTAssertEqual(sst.json["wake"] as? String, "y", "kept")
+        XCTAssertNil(sst.json["note"], "nothing asked for that this speaker lacks")
+        XCTAssertNotNil(sst.json["owner_token"])
+        let saved = try fixture.config
+        XCTAssertTrue(saved.hotword.enabled)
+        XCTAssertTrue(saved.hotword.wakeButton, "kept, not reset to a default")
+        XCTAssertFalse(fixture.service.setupState.isInSetupMode)
+
+        try fixture.service.setupState.reset()
+        let reboot = try fixture.postForm("/reboot", ["hotword=n"])
+        XCTAssertEqual(reboot.status, 200, reboot.body)
+        XCTAssertEqual(reboot.json["wifi"] as? String, "unchanged")
+        XCTAssertEqual(reboot.json["auth"] as? String, "unchanged")
+        XCTAssertEqual(reboot.json["message"] as? String, "SUSI is rebooting")
+        XCTAssertEqual(reboot.json["owner_token"] as? String, sst.json["owner_token"] as? String)
+        XCTAssertEqual(fixture.account.links, ["person@example.org"], "no login without account fields")
+        XCTAssertFalse(try fixture.config.hotword.enabled, "hotword=n with the wake button kept")
+        XCTAssertTrue(try XCTUnwrap(fixture.wifiText).contains("Cafe"), "the network kept")
     }
 
     func testARefusedLoginIs401AndNotStored() throws {

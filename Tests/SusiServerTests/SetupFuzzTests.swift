@@ -32,7 +32,7 @@ final class SetupFuzzTests: XCTestCase {
         let invalid = [
             "room_name=%FF%FE", "room_name=" + String(repeating: "r", count: 65), "room_name=", "room_name=a%0Ab",
             "room_name=%C3%28", "wifissid=" + String(repeating: "s", count: 33) + "&wifipassd=", "wifissid=&wifipassd=12345678",
-            "wifissid=ok&wifipassd=short", "wifissid=ok&wifipassd=%80%80%80%80%80%80%80%80", "wifissid=ok",
+            "wifissid=ok&wifipassd=short", "wifissid=ok&wifipassd=%80%80%80%80%80%80%80%80",
             "auth=maybe", "auth=y&email=no-at-sign&password=x", "auth=y&email=a@b.c", "auth=y&password=x",
             "stt=google&tts=google&hotword=yes&wake=n", "stt=&tts=google&hotword=y&wake=n", "stt=google&tts=google&hotword=y",
             "hotword=y&wake=n", "stt=%00&tts=x&hotword=y&wake=y", "%%%", "a=%G1", "room_name",
@@ -47,17 +47,17 @@ final class SetupFuzzTests: XCTestCase {
                 + random.bytes(1 + random.below(40)).map { byte in
                     byte < 0x21 || byte == 0x7f ? String(format: "%%%02X", byte) : String(Character(Unicode.Scalar(byte)))
                 }.joined()
-            return Array("\(method) ".utf8) + Array(path.utf8) + Array(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            return Array("\(method) ".utf8) + Array(path.utf8) + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         case 1:
             // A huge value: over the request line limit or the body limit.
             let size = random.pick([9000, 70_000, 200_000])
             if random.below(2) == 0 {
                 return Array(
-                    "GET \(route)?room_name=\(String(repeating: "x", count: size)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    "GET \(route)?hotword=maybe&room_name=\(String(repeating: "x", count: size)) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                         .utf8)
             }
             return Array(
-                "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(String(repeating: "y", count: size))"
+                "POST \(route) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(size + 14)\r\nConnection: close\r\n\r\nhotword=maybe&\(String(repeating: "y", count: size))"
                     .utf8)
         case 2:
             // Not HTTP at all.
@@ -66,19 +66,21 @@ final class SetupFuzzTests: XCTestCase {
             // A form body that is not valid url-encoded UTF-8.
             let body = random.pick(["room_name=%FF", "room_name=%E2%82", "%zz=1", "room_name=Kitchen&wifissid=%"]) + "&auth=q"
             return Array(
-                "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                "POST \(route) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
                     .utf8)
         case 4:
             // A body shorter than announced: the server must time out or cope, not hang forever.
-            return Array("POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\nConnection: close\r\n\r\nroom".utf8)
+            return Array("POST \(route) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\nConnection: close\r\n\r\nroom".utf8)
         default:
-            let query = random.pick(invalid)
+            // `/config` and `/reboot` keep what is missing, so each request also carries a value
+            // they refuse (and the other routes ignore); the first of repeated names wins.
+            let query = "hotword=maybe&" + random.pick(invalid)
             if route == "/reboot" || random.below(3) == 0 {
                 return Array(
-                    "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(query.utf8.count)\r\nConnection: close\r\n\r\n\(query)"
+                    "POST \(route) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(query.utf8.count)\r\nConnection: close\r\n\r\n\(query)"
                         .utf8)
             }
-            return Array("GET \(route)?\(query) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            return Array("GET \(route)?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         }
     }
 

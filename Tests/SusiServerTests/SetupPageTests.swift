@@ -8,32 +8,45 @@ import XCTest
 final class SetupPageTests: XCTestCase {
     private var fixture: SetupFixture!
 
-    /// A same-origin page that drives the real page in an iframe as a person would: waits for it
-    /// to load, picks a voice, and reports what the page then shows.
+    /// A same-origin page that drives the real page in a window of its own, as a person would
+    /// (the page refuses to be framed): waits for it to load, signs in with the token in the
+    /// harness's fragment when the page asks for one, picks a voice, and reports what the page
+    /// then shows.
     private static let harness = #"""
         <!DOCTYPE html><html><body><div id="result">pending</div>
-        <iframe id="page" src="/" width="400" height="800"></iframe>
         <script>
-        var frame = document.getElementById("page");
         var result = document.getElementById("result");
+        var token = decodeURIComponent(location.hash.slice(1));
+        var page = window.open("/", "page");
+        var signedIn = "no";
         function waitFor(test, then, tries) {
-          if (test()) { then(); return; }
+          var passed = false;
+          try { passed = test(); } catch (e) {}
+          if (passed) { then(); return; }
           if (tries <= 0) { result.textContent = "timeout"; return; }
           setTimeout(function () { waitFor(test, then, tries - 1); }, 100);
         }
-        frame.addEventListener("load", function () {
-          var doc = frame.contentDocument;
-          waitFor(function () { return doc.body.getAttribute("data-ready") === "yes"; }, function () {
-            var voice = doc.getElementById("voice");
-            var offered = Array.prototype.map.call(voice.options, function (o) { return o.value; }).join(",");
-            voice.value = "en-gb";
-            voice.dispatchEvent(new Event("change"));
-            waitFor(function () { return /^Saved|error/i.test(doc.getElementById("message").textContent); }, function () {
-              result.textContent = "offered=" + offered + " message=" + doc.getElementById("message").textContent
-                + " state=" + doc.getElementById("state").textContent;
-            }, 80);
+        function ready() { return page.document.body.getAttribute("data-ready"); }
+        function change() {
+          var doc = page.document;
+          var voice = doc.getElementById("voice");
+          var offered = Array.prototype.map.call(voice.options, function (o) { return o.value; }).join(",");
+          voice.value = "en-gb";
+          voice.dispatchEvent(new Event("change"));
+          waitFor(function () { return /^Saved|error/i.test(doc.getElementById("message").textContent); }, function () {
+            result.textContent = "offered=" + offered + " message=" + doc.getElementById("message").textContent
+              + " state=" + doc.getElementById("state").textContent + " signedin=" + signedIn;
           }, 80);
-        });
+        }
+        waitFor(function () { return ready() === "yes" || ready() === "signin"; }, function () {
+          if (ready() === "yes") { change(); return; }
+          if (!token) { result.textContent = "asked to sign in"; return; }
+          var doc = page.document;
+          doc.getElementById("token").value = token;
+          doc.getElementById("signin").dispatchEvent(new Event("submit", { cancelable: true }));
+          signedIn = "yes";
+          waitFor(function () { return ready() === "yes"; }, change, 80);
+        }, 80);
         </script></body></html>
         """#
 
@@ -82,9 +95,8 @@ final class SetupPageTests: XCTestCase {
         XCTAssertEqual(fixture.configBytes, before, "nothing saved on error")
     }
 
-    /// Headless Chromium loads the page, a person picks "English (Great Britain)", the config
-    /// file changes.
-    func testChangingTheVoiceInARealBrowser() throws {
+    /// The harness's page as headless Chromium leaves it; `token` goes in the fragment.
+    private func browse(token: String = "") throws -> String {
         guard
             let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
         else {
@@ -95,12 +107,34 @@ final class SetupPageTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: chromium)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--user-data-dir=\(profile)", "--virtual-time-budget=20000", "--dump-dom", fixture.base + "/test-harness",
+            "--disable-popup-blocking", "--user-data-dir=\(profile)", "--virtual-time-budget=20000", "--dump-dom",
+            fixture.base + "/test-harness#" + token,
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = fixture.directory
         process.environment = environment
-        let dom = try standardOutput(of: process)
+        return try standardOutput(of: process)
+    }
+
+    /// After setup the page asks for the owner token once; signed in, its same-origin requests
+    /// carry the session cookie and the change is saved.
+    func testSigningInOnThePageThenChangingTheVoice() throws {
+        let token = try fixture.finishSetup()
+        let refused = try browse()
+        XCTAssertTrue(refused.contains("asked to sign in"), refused)
+        XCTAssertEqual(try fixture.config.tts.voice, "en-us")
+        let dom = try browse(token: token)
+        XCTAssertTrue(dom.contains("offered=en-us,en-gb"), dom)
+        XCTAssertTrue(dom.contains("message=Saved tts.voice = en-gb"), dom)
+        XCTAssertTrue(dom.contains("signedin=yes"), dom)
+        XCTAssertTrue(dom.contains("state=idle"), dom)
+        XCTAssertEqual(try fixture.config.tts.voice, "en-gb", "the config file changed")
+    }
+
+    /// Headless Chromium loads the page, a person picks "English (Great Britain)", the config
+    /// file changes.
+    func testChangingTheVoiceInARealBrowser() throws {
+        let dom = try browse()
         XCTAssertTrue(dom.contains("offered=en-us,en-gb"), dom)
         XCTAssertTrue(dom.contains("message=Saved tts.voice = en-gb"), dom)
         XCTAssertTrue(dom.contains("state=idle (setup mode)"), dom)

@@ -13,6 +13,10 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
     }
 
     private let state = Mutex<(commands: [String], volume: Int, playback: String, fail: Bool)>(([], 50, "idle", false))
+    private let media = Mutex<String?>(nil)
+
+    /// What `status()` reports as loaded in the player.
+    func showMedia(_ text: String?) { media.withLock { $0 = text } }
 
     var commands: [String] { state.withLock { $0.commands } }
     func failEverything() { state.withLock { $0.fail = true } }
@@ -28,10 +32,16 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
     }
 
     func status() -> SpeakerStatus {
-        state.withLock { SpeakerStatus(state: "idle", playback: $0.playback, media: nil, volume: $0.volume) }
+        let loaded = media.withLock { $0 }
+        return state.withLock {
+            SpeakerStatus(state: "idle", playback: $0.playback, media: loaded, volume: $0.volume, lastInteraction: loaded == nil ? nil : Date())
+        }
     }
     func play(identifier: String, type: String) throws { try record("play \(type) \(identifier)") { $0.playback = "playing" } }
+    func enqueue(identifier: String, type: String) throws { try record("enqueue \(type) \(identifier)") }
     func pause() throws { try record("pause") { $0.playback = "paused" } }
+    func restart() throws { try record("restart") }
+    func shuffle() throws { try record("shuffle") }
     func resume() throws { try record("resume") { $0.playback = "playing" } }
     func stop() throws { try record("stop") { $0.playback = "idle" } }
     func next() throws { try record("next") }
@@ -142,6 +152,50 @@ final class SetupFixture {
             ["-H", "Content-Type: application/json", "--data-binary", body, base + path], file: file, line: line)
         let json = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any] ?? [:]
         return (reply.status, json, reply.body)
+    }
+
+    /// One request through curl with any method, headers and body; returns status, parsed JSON
+    /// object, body and the reply's headers (names lower-case). `HEAD` is sent as curl's `-I`.
+    func send(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (status: Int, json: [String: Any], body: String, headers: [String: String]) {
+        let headerFile = directory + "/reply-headers-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: headerFile) }
+        var arguments = method == "HEAD" ? ["-I"] : ["-X", method]
+        arguments += ["-D", headerFile]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
+        if let body { arguments += ["--data-binary", body] }
+        let reply = try runCurl(arguments + [base + path], file: file, line: line)
+        let json = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any] ?? [:]
+        var replyHeaders: [String: String] = [:]
+        let text = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
+        for headerLine in text.split(separator: "\r\n") {
+            let parts = headerLine.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 {
+                replyHeaders[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return (reply.status, json, reply.body, replyHeaders)
+    }
+
+    /// POST (no body) with the owner's bearer token when one is given.
+    func post(_ path: String, token: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int, json: [String: Any], body: String
+    ) {
+        let reply = try send(
+            "POST", path, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:], file: file, line: line)
+        return (reply.status, reply.json, reply.body)
+    }
+
+    /// Runs the apps' four setup calls, ending setup; returns the owner token the last one gave.
+    func finishSetup(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        XCTAssertEqual(try get("/speaker_config?room_name=Kitchen").status, 200, file: file, line: line)
+        XCTAssertEqual(try get("/wifi_credentials?wifissid=Home&wifipassd=").status, 200, file: file, line: line)
+        XCTAssertEqual(try get("/auth?auth=n").status, 200, file: file, line: line)
+        let reply = try get("/config?stt=google&tts=google&hotword=y&wake=n")
+        XCTAssertEqual(reply.status, 200, file: file, line: line)
+        return try XCTUnwrap(reply.json["owner_token"] as? String, "/config gives the owner token", file: file, line: line)
     }
 
     /// File permission bits of `path`.

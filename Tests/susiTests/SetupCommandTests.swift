@@ -114,11 +114,11 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["config", "set", "player.command", "/nonexistent/mpv"]).status, 0)
         let server = try Server(cli)
         defer { server.stop() }
-        let play = try curl([server.base + "/play?ytb=abcdef"])
+        let play = try curl(["-X", "POST", server.base + "/play?ytb=abcdef"])
         XCTAssertEqual(play.status, 503)
         XCTAssertEqual(play.json["code"] as? String, "player-missing")
         XCTAssertEqual(try curl([server.base + "/status"]).status, 200, "still answering")
-        XCTAssertEqual(try curl([server.base + "/volume/40"]).json["volume"] as? Int, 40, "remembered for the player")
+        XCTAssertEqual(try curl(["-X", "POST", server.base + "/volume/40"]).json["volume"] as? Int, 40, "remembered for the player")
     }
 
     func testConfigSurvivesSIGKILLDuringWrites() throws {
@@ -143,6 +143,31 @@ final class SetupCommandTests: XCTestCase {
         }
         server?.stop()
         XCTAssertGreaterThan(try config.tts.rate, 100, "writes happened")
+    }
+
+    /// `susi setup token` prints the token the app got from `/config`; `--rotate` replaces it,
+    /// and the running server takes the new one at once.
+    func testSetupTokenPrintsAndRotatesTheOwnerToken() throws {
+        let server = try Server(cli)
+        defer { server.stop() }
+        let finish = try curl([server.base + "/config?stt=google&tts=google&hotword=y&wake=n"])
+        let given = try XCTUnwrap(finish.json["owner_token"] as? String)
+        let printed = try cli.run(["setup", "token"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertEqual(printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), given)
+        XCTAssertEqual(try curl(["-X", "POST", server.base + "/stop"]).status, 401)
+        XCTAssertEqual(try curl(["-X", "POST", "-H", "Authorization: Bearer \(given)", server.base + "/stop"]).status, 200)
+
+        let rotated = try cli.run(["setup", "token", "--rotate"])
+        XCTAssertEqual(rotated.status, 0, rotated.stderr)
+        let fresh = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(fresh.count, 43)
+        XCTAssertNotEqual(fresh, given)
+        XCTAssertEqual(try curl(["-X", "POST", "-H", "Authorization: Bearer \(given)", server.base + "/stop"]).status, 401)
+        XCTAssertEqual(try curl(["-X", "POST", "-H", "Authorization: Bearer \(fresh)", server.base + "/stop"]).status, 200)
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.directory + "/susi/owner-token")[.posixPermissions]
+        XCTAssertEqual((mode as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try cli.run(["setup", "status", "--rotate"]).status, 2, "--rotate only goes with token")
     }
 
     func testUsageErrors() throws {

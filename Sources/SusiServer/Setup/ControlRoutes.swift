@@ -1,46 +1,66 @@
 import Foundation
 import SusiCore
 
-/// The status and control routes for apps and home automation: `/status`, `/play`, `/pause`,
-/// `/resume`, `/stop`, `/next`, `/previous`, `/volume/N|up|down` and `/say`.
+/// The status and control routes for apps and home automation: `/status`, `/mac`, `/play`,
+/// `/pause`, `/resume`, `/stop`, `/next`, `/previous`, `/restart`, `/shuffle`,
+/// `/volume/N|up|down|dn` and `/say`, as susi_linux's control server had them.
 ///
-/// A control route answers with the status after the command, or with the JSON error of a
-/// failing player or sound device (503, its own code).
+/// Commands are `POST` or `PUT` only, so a link or an `<img>` (GET, HEAD) changes nothing, and
+/// they need the owner (`OwnerAccess`): 401 otherwise. `/status` tells anyone else only
+/// `{"ok": true}`. A control route answers with the status after the command, or with the JSON
+/// error of a failing player or sound device (503, its own code).
 struct ControlRoutes: Sendable {
     let config: SetupConfigAccess
     let setupState: SetupStateFile
     let control: any SpeakerControl
+    let access: OwnerAccess
+    let network: NetworkInterfaces
     let version: String
     let startedAt: Date
     let logger: Logger
 
+    /// The methods that run a command.
+    static let commandMethods = ["POST", "PUT"]
+
     /// Adds the status and control routes to `router`.
     func install(on router: inout Router) {
-        let both = ["GET", "POST"]
-        router.get("/status") { [self] _ in .json(status()) }
-        router.add(both, "/play") { [self] in try route($0, play) }
+        let command = Self.commandMethods
+        router.add(["GET", "POST", "PUT"], "/status") { [self] request in
+            access.isOwner(request) ? .json(status()) : .json(object: ["ok": true])
+        }
+        router.add(["GET", "POST", "PUT"], "/mac") { [self] request in
+            guard access.isOwner(request) else { return OwnerAccess.unauthorized }
+            guard let mac = network.primaryMAC() else {
+                return SetupError(.unavailable, "this machine has no network interface with a MAC address").response
+            }
+            return .json(object: ["macid": mac])
+        }
+        router.add(command, "/play") { [self] in try route($0, play) }
         for (name, action) in simpleCommands {
-            router.add(both, "/" + name) { [self] in
+            router.add(command, "/" + name) { [self] in
                 try route($0) { _ throws in
                     try action()
                     return name
                 }
             }
         }
-        router.add(both, "/volume/up") { [self] in try route($0) { _ throws in try changeVolume(up: true) } }
-        router.add(both, "/volume/down") { [self] in try route($0) { _ throws in try changeVolume(up: false) } }
-        router.add(both, "/volume/:level") { [self] in try route($0, setVolume) }
-        router.add(both, "/say") { [self] in try route($0, say) }
+        for down in ["down", "dn"] {
+            router.add(command, "/volume/" + down) { [self] in try route($0) { _ throws in try changeVolume(up: false) } }
+        }
+        router.add(command, "/volume/up") { [self] in try route($0) { _ throws in try changeVolume(up: true) } }
+        router.add(command, "/volume/:level") { [self] in try route($0, setVolume) }
+        router.add(command, "/say") { [self] in try route($0, say) }
     }
 
-    /// The `/status` reply.
+    /// The `/status` reply for the owner; a played URL is shown without `user:password@`.
     func status() -> StatusReply {
         let current = config.current
         let status = control.status()
         return StatusReply(
             state: status.state, setupMode: setupState.isInSetupMode, room: current.room, voice: current.tts.voice,
             rate: current.tts.rate, brainMode: current.brain.mode, volume: status.volume,
-            playing: status.playback == "playing", playback: status.playback, media: status.media,
+            playing: status.playback == "playing", playback: status.playback,
+            media: status.media.map(SetupParameters.withoutCredentials),
             lastInteraction: status.lastInteraction.map { ISO8601DateFormatter().string(from: $0) },
             version: version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)))
     }
@@ -58,14 +78,17 @@ struct ControlRoutes: Sendable {
         return [
             ("pause", { try control.pause() }), ("resume", { try control.resume() }),
             ("stop", { try control.stop() }), ("next", { try control.next() }),
-            ("previous", { try control.previous() }),
+            ("previous", { try control.previous() }), ("restart", { try control.restart() }),
+            ("shuffle", { try control.shuffle() }),
         ]
     }
 
-    /// Runs a control action (which returns the command's name) and answers with the status.
+    /// Runs a control action (which returns the command's name) for the owner and answers with
+    /// the status.
     private func route(_ request: ServerRequest, _ action: (ServerRequest) throws -> String) throws
         -> ServerResponse
     {
+        guard access.isOwner(request) else { return OwnerAccess.unauthorized }
         do {
             let command = try action(request)
             let status = control.status()
@@ -82,13 +105,21 @@ struct ControlRoutes: Sendable {
         }
     }
 
+    /// `ytb` (a YouTube id), `url`, or susi_linux's `mrl`: one http(s) URL, or several separated
+    /// by `;`, which become a playlist.
     private func play(_ request: ServerRequest) throws -> String {
         if let id = request.parameter("ytb") {
             try control.play(identifier: SetupParameters.youtubeID(id), type: "youtube")
         } else if let url = request.parameter("url") {
             try control.play(identifier: SetupParameters.mediaURL(url), type: "url")
+        } else if let list = request.parameter("mrl") {
+            let urls = try SetupParameters.playlist(list)
+            try control.play(identifier: urls[0], type: "url")
+            for url in urls.dropFirst() {
+                try control.enqueue(identifier: url, type: "url")
+            }
         } else {
-            throw SetupError.bad("ytb", "give ytb (a YouTube video id) or url (an http(s) URL)")
+            throw SetupError.bad("ytb", "give ytb (a YouTube video id), url or mrl (http(s) URLs separated by ;)")
         }
         return "play"
     }

@@ -1,10 +1,12 @@
 import SusiCore
 
-/// The web page's routes: the page itself (`/`), the installed voices (`/voices`), and the
-/// settings it shows and changes (`GET` and `POST /settings`).
+/// The web page's routes: the page itself (`/`), the installed voices (`/voices`), the
+/// settings it shows and changes (`GET` and `POST /settings`, the owner's only), and
+/// `POST /session`, where the page trades the owner token for a session cookie.
 struct SettingsRoutes: Sendable {
     let config: SetupConfigAccess
     let voices: @Sendable () -> [VoiceChoice]
+    let access: OwnerAccess
     let logger: Logger
 
     /// The config keys the web page may change through `POST /settings`.
@@ -14,8 +16,35 @@ struct SettingsRoutes: Sendable {
     func install(on router: inout Router) {
         router.get("/") { _ in .html(StatusPage.html) }
         router.get("/voices") { [self] _ in .json(voices()) }
-        router.get("/settings") { [self] _ in .json(settings()) }
-        router.post("/settings") { [self] in change($0) }
+        router.get("/settings") { [self] request in
+            access.isOwner(request) ? .json(settings()) : OwnerAccess.unauthorized
+        }
+        router.post("/settings") { [self] request in
+            access.isOwner(request) ? change(request) : OwnerAccess.unauthorized
+        }
+        router.post("/session") { [self] in startSession($0) }
+    }
+
+    /// `POST /session` with `{"token": ...}` (or a `token` form field): a session cookie
+    /// (HttpOnly, SameSite=Strict) for the owner token, 401 for anything else.
+    private func startSession(_ request: ServerRequest) -> ServerResponse {
+        let token: String?
+        if let form = request.form["token"] {
+            token = form
+        } else if case .string(let text)? = (try? JSONValue.parse(request.body))?.objectValue?["token"] {
+            token = text
+        } else {
+            token = nil
+        }
+        guard let token, let cookie = access.startSession(token: token.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            logger.warning("a wrong owner token was entered from \(request.remoteAddress)")
+            return OwnerAccess.unauthorized
+        }
+        logger.info("the web page signed in from \(request.remoteAddress)")
+        var response = ServerResponse.json(object: ["session": "started"])
+        response.headers.append((name: "Set-Cookie", value: cookie))
+        return response
     }
 
     /// The `GET /settings` reply: the keys the page shows, and the choices it offers.

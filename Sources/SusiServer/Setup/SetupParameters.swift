@@ -99,14 +99,47 @@ enum SetupParameters {
     }
 
     /// An http(s) URL up to 2048 characters without spaces or control characters.
-    static func mediaURL(_ text: String) throws(SetupError) -> String {
+    static func mediaURL(_ text: String, parameter: String = "url") throws(SetupError) -> String {
         guard text.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             ["http", "https"].contains(scheme), url.host?.isEmpty == false,
             !text.unicodeScalars.contains(where: { WiFiNetwork.isControl($0) || $0 == " " })
         else {
-            throw .bad("url", "url must be an http:// or https:// URL")
+            throw .bad(parameter, "\(parameter) must be an http:// or https:// URL")
         }
         return text
+    }
+
+    /// The most entries one `mrl` list may hold.
+    static let maxPlaylist = 100
+
+    /// susi_linux's `mrl`: http(s) URLs separated by `;` (empty entries skipped), 1 to
+    /// `maxPlaylist` of them. Every entry is checked before anything plays.
+    static func playlist(_ text: String) throws(SetupError) -> [String] {
+        let entries = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard (1...maxPlaylist).contains(entries.count) else {
+            throw .bad("mrl", "mrl must hold 1 to \(maxPlaylist) http(s) URLs separated by ;")
+        }
+        var urls: [String] = []
+        for entry in entries {
+            urls.append(try mediaURL(entry, parameter: "mrl"))
+        }
+        return urls
+    }
+
+    /// `text` without the `user:password@` of a URL, for showing what plays; anything that is
+    /// not such a URL (a YouTube id) unchanged.
+    static func withoutCredentials(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.user != nil || components.password != nil
+        else {
+            // URLComponents refuses some URLs that still carry credentials; cut them by hand.
+            guard let scheme = text.range(of: "://"),
+                let at = text[scheme.upperBound...].prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).lastIndex(of: "@")
+            else { return text }
+            return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+        }
+        components.user = nil
+        components.password = nil
+        return components.string ?? text
     }
 
     /// A volume level `0`-`100`.

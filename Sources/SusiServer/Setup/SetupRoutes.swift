@@ -5,12 +5,17 @@ import SusiCore
 ///
 /// They answer only in setup mode (`SetupStateFile`), else 403. Every parameter is validated
 /// before anything is saved, so a 400 (which names the parameter) leaves the config, the Wi-Fi
-/// file and the account untouched.
+/// file and the account untouched. They take what the apps and susi_linux's clients send:
+/// `/auth` with only `email` and `password`, `/wifi_credentials` without a passphrase for an
+/// open network, `sst` for `stt`, and `/config` and `/reboot` keep what a missing parameter
+/// would set. The GET forms stay for the apps; `HEAD` runs nothing (405). Finishing setup makes
+/// the owner token (`OwnerTokenFile`) and gives it in the reply as `owner_token`.
 struct SetupRoutes: Sendable {
     let config: SetupConfigAccess
     let setupState: SetupStateFile
     let hooks: HookRunner
     let account: any AccountLinking
+    let tokenFile: OwnerTokenFile
     let logger: Logger
 
     /// Adds the setup routes to `router`.
@@ -57,6 +62,12 @@ struct SetupRoutes: Sendable {
         let hotword: String
         let wake: String
         let note: String?
+        let ownerToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case configuration, stt, tts, hotword, wake, note
+            case ownerToken = "owner_token"
+        }
     }
 
     struct RebootReply: Encodable {
@@ -71,11 +82,13 @@ struct SetupRoutes: Sendable {
         let wake: String
         let message = "SUSI is rebooting"
         let note: String?
+        let ownerToken: String
 
         enum CodingKeys: String, CodingKey {
             case wifi, auth, email, stt, tts, hotword, wake, message, note
             case roomName = "room_name"
             case wifiSSID = "wifi_ssid"
+            case ownerToken = "owner_token"
         }
     }
 
@@ -84,6 +97,10 @@ struct SetupRoutes: Sendable {
     private func route(_ request: ServerRequest, _ handler: (ServerRequest) throws -> ServerResponse) throws
         -> ServerResponse
     {
+        // The GET forms change things for the apps' sake; HEAD (link checkers, prefetch) never does.
+        guard request.method != "HEAD" else {
+            return .methodNotAllowed("HEAD", allowed: ["GET", "POST"])
+        }
         guard setupState.isInSetupMode else {
             return SetupError(
                 .notInSetupMode,
@@ -107,9 +124,9 @@ struct SetupRoutes: Sendable {
     }
 
     private func wifiCredentials(_ request: ServerRequest) throws -> ServerResponse {
+        // No passphrase, or an empty one, is an open network (as susi_linux took it).
         let network = try WiFiNetwork(
-            ssid: SetupParameters.required(request, "wifissid"),
-            passphrase: SetupParameters.required(request, "wifipassd"))
+            ssid: SetupParameters.required(request, "wifissid"), passphrase: request.parameter("wifipassd") ?? "")
         try storeWiFi(network, config: config.current)
         return .json(WiFiReply(wifiSSID: network.ssid))
     }
@@ -133,9 +150,12 @@ struct SetupRoutes: Sendable {
         let password: String
     }
 
+    /// `auth` is optional: `n` is anonymous use, `y` or none needs `email` and `password`.
     private func accountChoice(_ request: ServerRequest) throws(SetupError) -> AccountChoice {
-        let auth = try SetupParameters.yesNo(SetupParameters.required(request, "auth"), parameter: "auth")
-        guard auth == "y" else { return AccountChoice(auth: "n", email: "", password: "") }
+        let auth = try request.parameter("auth").map { text throws(SetupError) in
+            try SetupParameters.yesNo(text, parameter: "auth")
+        }
+        guard auth != "n" else { return AccountChoice(auth: "n", email: "", password: "") }
         let email = try SetupParameters.email(SetupParameters.required(request, "email"))
         let password = try SetupParameters.password(SetupParameters.required(request, "password"))
         return AccountChoice(auth: "y", email: email, password: password)
@@ -180,14 +200,25 @@ struct SetupRoutes: Sendable {
         }
     }
 
+    /// Every parameter is optional; a missing one keeps what the config says now. `sst` is a
+    /// spelling of `stt` that clients sent.
     private func engineChoice(_ request: ServerRequest) throws(SetupError) -> EngineChoice {
-        func value(_ name: String) throws(SetupError) -> String {
-            try SetupParameters.required(request, name)
+        let current = config.current
+        let sttName = request.parameter("stt").map { ("stt", $0) } ?? request.parameter("sst").map { ("sst", $0) }
+        let stt =
+            try sttName.map { (name, text) throws(SetupError) in
+                EngineNames.recognizer(for: try SetupParameters.engineName(text, parameter: name))
+            } ?? (engine: EngineNames.recognizer, note: nil)
+        let tts =
+            try request.parameter("tts").map { text throws(SetupError) in
+                EngineNames.synthesizer(for: try SetupParameters.engineName(text, parameter: "tts"))
+            } ?? (engine: EngineNames.synthesizer, note: nil)
+        func yesNo(_ name: String, current: Bool) throws(SetupError) -> String {
+            guard let text = request.parameter(name) else { return current ? "y" : "n" }
+            return try SetupParameters.yesNo(text, parameter: name)
         }
-        let stt = EngineNames.recognizer(for: try SetupParameters.engineName(value("stt"), parameter: "stt"))
-        let tts = EngineNames.synthesizer(for: try SetupParameters.engineName(value("tts"), parameter: "tts"))
-        let hotword = try SetupParameters.yesNo(value("hotword"), parameter: "hotword")
-        let wake = try SetupParameters.yesNo(value("wake"), parameter: "wake")
+        let hotword = try yesNo("hotword", current: current.hotword.enabled)
+        let wake = try yesNo("wake", current: current.hotword.wakeButton)
         var notes = [stt.note, tts.note].compactMap { $0 }
         if hotword == "n", wake == "n" {
             notes.append("the wake word stays on: without it and without a wake button nothing could wake the speaker")
@@ -198,48 +229,55 @@ struct SetupRoutes: Sendable {
     private func finishSetup(_ request: ServerRequest) throws -> ServerResponse {
         let choice = try engineChoice(request)
         let saved = try config.update(choice.apply)
-        try complete(saved)
+        let token = try complete(saved)
         return .json(
             ConfigurationReply(
                 stt: choice.stt, tts: choice.tts, hotword: choice.hotword, wake: choice.wake,
-                note: Self.note(choice.notes)))
+                note: Self.note(choice.notes), ownerToken: token))
     }
 
-    /// Ends setup mode and runs `setup.on_complete`.
-    private func complete(_ saved: Config) throws(SetupError) {
+    /// Makes the owner token (keeping one that exists), ends setup mode and runs
+    /// `setup.on_complete`; returns the token for the reply.
+    private func complete(_ saved: Config) throws(SetupError) -> String {
+        // The token first: setup must never end with control routes no one can open.
+        let token = try tokenFile.ensure()
         try setupState.finish()
         logger.info("setup finished")
         hooks.run(
             "setup.on_complete", command: saved.setup.onComplete,
             environment: ["SUSI_ROOM": saved.room, "SUSI_CONFIG": config.store.path])
+        return token
     }
 
-    /// The old all-in-one form: every field of the four calls must be there (as the old server
-    /// required); empty `wifissid` and `wifipassd` keep the current Wi-Fi. Everything is checked
-    /// before anything is saved.
+    /// The old all-in-one form with the fields of the four calls. A missing field keeps what
+    /// is there: no `room_name` keeps the room, no (or empty) `wifissid` the current Wi-Fi, no
+    /// `auth`, `email` and `password` the account; the engines as `/config`. Everything is
+    /// checked before anything is saved.
     private func reboot(_ request: ServerRequest) throws -> ServerResponse {
-        let room = try SetupParameters.room(SetupParameters.required(request, "room_name"))
-        let ssid = try SetupParameters.required(request, "wifissid")
-        let passphrase = try SetupParameters.required(request, "wifipassd")
+        let room = try request.parameter("room_name").map { text throws(SetupError) in try SetupParameters.room(text) }
+        let ssid = request.parameter("wifissid") ?? ""
+        let passphrase = request.parameter("wifipassd") ?? ""
         let network: WiFiNetwork? =
             ssid.isEmpty && passphrase.isEmpty ? nil : try WiFiNetwork(ssid: ssid, passphrase: passphrase)
-        let choice = try accountChoice(request)
+        let accountGiven = ["auth", "email", "password"].contains { request.parameter($0) != nil }
+        let choice = accountGiven ? try accountChoice(request) : nil
         let engines = try engineChoice(request)
 
         var notes: [String] = []
-        if let note = try link(choice) { notes.append(note) }
+        if let choice, let note = try link(choice) { notes.append(note) }
         if let network { try storeWiFi(network, config: config.current) }
         let saved = try config.update { config in
-            config.room = room
+            if let room { config.room = room }
             engines.apply(to: &config)
         }
-        try complete(saved)
+        let token = try complete(saved)
         notes += engines.notes
         return .json(
             RebootReply(
                 wifi: network == nil ? "unchanged" : "configured", roomName: saved.room,
-                wifiSSID: network?.ssid ?? "", auth: choice.auth, email: choice.email, stt: engines.stt,
-                tts: engines.tts, hotword: engines.hotword, wake: engines.wake, note: Self.note(notes)))
+                wifiSSID: network?.ssid ?? "", auth: choice?.auth ?? "unchanged", email: choice?.email ?? "",
+                stt: engines.stt, tts: engines.tts, hotword: engines.hotword, wake: engines.wake, note: Self.note(notes),
+                ownerToken: token))
     }
 
     /// The reply's `note`: the notes joined, or none.

@@ -2,12 +2,15 @@ import Foundation
 import SusiCore
 
 /// The speaker's HTTP API for the SUSI apps, home automation and a phone browser, in three
-/// route groups: setup (`SetupRoutes`: `/speaker_config`, `/wifi_credentials`, `/auth`,
+/// route groups behind the cross-site checks of `RequestPolicy`: setup (`SetupRoutes`: `/speaker_config`, `/wifi_credentials`, `/auth`,
 /// `/config`, `POST /reboot`), status and control (`ControlRoutes`: `/status`, `/play`,
 /// `/pause`, ..., `/volume/N|up|down`, `/say`), and the web page (`SettingsRoutes`: `/`,
 /// `/voices`, `/settings`).
 ///
-/// Replies never contain a password or token, and nothing here logs one. The config is read
+/// After setup the control routes, `/settings` and `/status` details need the owner
+/// (`OwnerAccess`); the setup routes stay open only in setup mode. Replies never contain a
+/// password, and nothing here logs one or the owner token; the token is given out only in the
+/// reply that finishes setup. The config is read
 /// through one `LiveConfig` and changed under one mutex (read, change, atomic save), so
 /// concurrent requests never lose each other's changes. Config errors become 400, or 500 when
 /// the file cannot be written (`ConfigError.httpStatus`).
@@ -20,6 +23,10 @@ public final class SetupService: Sendable {
     public let setupState: SetupStateFile
     /// The hooks' runner (`setup.on_wifi`, `setup.on_complete`).
     public let hooks: HookRunner
+    /// Who may use the control routes, `/settings` and `/status` details: the owner token.
+    public let access: OwnerAccess
+    /// The cross-site checks every request passes first.
+    public let policy: RequestPolicy
     private let config: SetupConfigAccess
     private let setup: SetupRoutes
     private let control: ControlRoutes
@@ -41,29 +48,47 @@ public final class SetupService: Sendable {
     ///   - version: shown by `/status`.
     ///   - setupState: the setup-mode file; default `setup-state.json` beside the config.
     ///   - hooks: runs the setup hooks.
+    ///   - tokenFile: the owner token; default `owner-token` beside the config. Made here when
+    ///     setup is finished and there is none yet.
+    ///   - policy: the cross-site checks (default: this machine's hostname).
+    ///   - network: where `/mac` reads the interfaces (default `/sys/class/net` and `/proc`).
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, account: any AccountLinking,
         voices: @escaping @Sendable () -> [VoiceChoice], version: String,
         setupState: SetupStateFile? = nil, hooks: HookRunner? = nil, logger: Logger = .silent,
-        startedAt: Date = Date()
+        startedAt: Date = Date(), tokenFile: OwnerTokenFile? = nil, policy: RequestPolicy = RequestPolicy(),
+        network: NetworkInterfaces = NetworkInterfaces()
     ) {
         let setupState = setupState ?? SetupStateFile(configStore: store)
         let hooks = hooks ?? HookRunner(logger: logger.child("hook"))
         let config = SetupConfigAccess(store: store, live: live, logger: logger)
+        let access = OwnerAccess(tokenFile: tokenFile ?? OwnerTokenFile(configStore: store), setupState: setupState)
+        do throws(SetupError) {
+            try access.ensureTokenAfterSetup()
+        } catch {
+            // Fails closed: without a token file the control routes stay shut after setup.
+            logger.warning("\(error.code): cannot make the owner token: \(error.message)")
+        }
         self.store = store
         self.setupState = setupState
         self.hooks = hooks
+        self.access = access
+        self.policy = policy
         self.config = config
         self.logger = logger
-        setup = SetupRoutes(config: config, setupState: setupState, hooks: hooks, account: account, logger: logger)
-        self.control = ControlRoutes(
-            config: config, setupState: setupState, control: control, version: version, startedAt: startedAt,
+        setup = SetupRoutes(
+            config: config, setupState: setupState, hooks: hooks, account: account, tokenFile: access.tokenFile,
             logger: logger)
-        settings = SettingsRoutes(config: config, voices: voices, logger: logger)
+        self.control = ControlRoutes(
+            config: config, setupState: setupState, control: control, access: access, network: network,
+            version: version, startedAt: startedAt, logger: logger)
+        settings = SettingsRoutes(config: config, voices: voices, access: access, logger: logger)
     }
 
-    /// Adds every route to `router`.
+    /// Adds the cross-site checks and every route to `router`.
     public func install(on router: inout Router) {
+        let policy = self.policy
+        router.filter { policy.refusal(for: $0) }
         setup.install(on: &router)
         control.install(on: &router)
         settings.install(on: &router)
@@ -76,11 +101,13 @@ public final class SetupService: Sendable {
         return router
     }
 
-    /// The limits the setup server uses: small bodies (64 KiB), short idle time (15 s), and room
-    /// for a phone, a browser and home automation at once (tested with 64 busy connections, with
-    /// headroom for sockets a client has closed that the server has not yet reaped).
+    /// The limits the setup server uses: small bodies (64 KiB), short idle time (15 s), 10 s to
+    /// send a whole request, and room for a phone, a browser and home automation at once. One
+    /// address may hold 16 of the 128 connections, so a client dripping bytes from one or two
+    /// addresses leaves most slots to everyone else (reliability/run.sh measures it).
     public static let limits = ServerLimits(
-        maxConnections: 128, maxConnectionsPerIP: 96, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024)
+        maxConnections: 128, maxConnectionsPerIP: 16, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024,
+        requestDeadlineSeconds: 10)
 
     /// A stopped server for this service on `setup.bind` and `setup.port` (or `port`).
     public func makeServer(port: UInt16? = nil, host: String? = nil, limits: ServerLimits = SetupService.limits)

@@ -38,6 +38,8 @@ public protocol SpeakerControl: AnyObject, Sendable {
     func status() -> SpeakerStatus
     /// Plays `identifier` per `type` (`youtube` for a video id, `url` for a stream or file URL).
     func play(identifier: String, type: String) throws
+    /// Appends `identifier` (same types as `play`) to the playlist; starts it when nothing plays.
+    func enqueue(identifier: String, type: String) throws
     /// Pauses playback; nothing happens when nothing plays.
     func pause() throws
     /// Resumes paused playback.
@@ -48,6 +50,10 @@ public protocol SpeakerControl: AnyObject, Sendable {
     func next() throws
     /// Goes back to the previous playlist entry.
     func previous() throws
+    /// Starts the current entry again from its beginning.
+    func restart() throws
+    /// Shuffles the playlist.
+    func shuffle() throws
     /// Sets the listening volume, 0-100 (already validated).
     func setVolume(_ volume: Int) throws
     /// Raises (positive) or lowers the volume by `delta` points, clamped to 0-100.

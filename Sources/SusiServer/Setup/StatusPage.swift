@@ -4,7 +4,9 @@
 /// Plain HTML and a little JavaScript, no outside assets, so it works on the speaker's own
 /// hotspot without internet. It reads `/status`, `/settings` and `/voices`, and sends each
 /// change as `POST /settings` with `{"key", "value"}`; what the server says (saved, or why
-/// not) is shown in `#message`.
+/// not) is shown in `#message`. When the server wants the owner (401), it shows a sign-in form
+/// instead: the owner token entered there goes to `POST /session`, whose HttpOnly,
+/// SameSite=Strict cookie the page's same-origin requests then carry.
 enum StatusPage {
     static let html = #"""
         <!DOCTYPE html>
@@ -33,7 +35,12 @@ enum StatusPage {
         <dt>Volume</dt><dd id="volume">…</dd>
         <dt>Version</dt><dd id="version">…</dd>
         </dl>
-        <div>
+        <form id="signin" hidden>
+        <label for="token">Owner token (<code>susi setup token</code> on the speaker prints it)</label>
+        <input id="token" type="password" autocomplete="current-password" required>
+        <button type="submit">Sign in</button>
+        </form>
+        <div id="controls">
         <button data-command="pause">Pause</button><button data-command="resume">Resume</button>
         <button data-command="stop">Stop</button><button data-command="volume/down">Volume −</button>
         <button data-command="volume/up">Volume +</button>
@@ -65,9 +72,19 @@ enum StatusPage {
         }
         function getJSON(path) {
           return fetch(path, { cache: "no-store" }).then(function (reply) {
-            if (!reply.ok) { throw new Error(path + ": HTTP " + reply.status); }
+            if (!reply.ok) {
+              var error = new Error(path + ": HTTP " + reply.status);
+              error.status = reply.status;
+              throw error;
+            }
             return reply.json();
           });
+        }
+        function locked(isLocked) {
+          $("signin").hidden = !isLocked;
+          $("controls").hidden = isLocked;
+          $("settings").hidden = isLocked;
+          if (isLocked) { document.body.setAttribute("data-ready", "signin"); }
         }
         function option(select, value, text) {
           var item = document.createElement("option");
@@ -77,6 +94,7 @@ enum StatusPage {
         }
         function refreshStatus() {
           return getJSON("/status").then(function (status) {
+            if (status.state === undefined) { $("state").textContent = "(sign in to see more)"; return; }
             $("state").textContent = status.state + (status.setup_mode ? " (setup mode)" : "");
             $("playback").textContent = status.playback + (status.media ? ": " + status.media : "");
             $("volume").textContent = status.volume;
@@ -117,9 +135,26 @@ enum StatusPage {
             option(room, OTHER, "Other…");
             room.value = settings.room;
             $("mode").value = settings["brain.mode"];
+            locked(false);
             document.body.setAttribute("data-ready", "yes");
+          }, function (error) {
+            if (error.status === 401) { locked(true); return; }
+            throw error;
           });
         }
+        $("signin").addEventListener("submit", function (event) {
+          event.preventDefault();
+          fetch("/session", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ token: $("token").value.trim() })
+          }).then(function (reply) {
+            if (!reply.ok) { show("That is not the owner token.", true); return; }
+            $("token").value = "";
+            show("Signed in.", false);
+            return Promise.all([load(), refreshStatus()]);
+          }).catch(function (error) { show(String(error), true); });
+        });
         $("voice").addEventListener("change", function (event) { save("tts.voice", event.target.value); });
         $("rate").addEventListener("change", function (event) { save("tts.rate", event.target.value); });
         $("mode").addEventListener("change", function (event) { save("brain.mode", event.target.value); });

@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+
+/// The server's open connections with the deadline of the request each is receiving: the
+/// absolute limit against slowloris clients, which send a byte now and then so the idle
+/// timeout never fires.
+///
+/// Each connection's socket is kept as a duplicate descriptor, so the watchdog can shut down a
+/// late one (`shutdown(2)` acts on the socket; libmicrohttpd then sees the client gone and
+/// closes it) without ever touching a descriptor number the server has closed and reused. The
+/// duplicate is closed when the connection is. Safe to use from every server thread.
+final class ConnectionWatch: Sendable {
+    /// Seconds a request may take to arrive; 0 turns the deadline off.
+    let deadlineSeconds: Int
+    private let connections = Mutex<[UInt: Connection]>([:])
+    private let onExpired: @Sendable (_ address: String) -> Void
+    private let wake = DispatchSemaphore(value: 0)
+    private let running = Mutex(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    private struct Connection {
+        /// Our duplicate of the socket, or -1 when none could be made.
+        let socket: Int32
+        let address: String
+        /// When the request being received must be complete; nil while a handler runs.
+        var deadline: ContinuousClock.Instant?
+        /// Whether the raw request target of the current request holds `%00`.
+        var nulInTarget = false
+    }
+
+    /// A watch with `deadlineSeconds`; `onExpired` is told each connection closed for being late.
+    init(deadlineSeconds: Int, onExpired: @escaping @Sendable (_ address: String) -> Void) {
+        self.deadlineSeconds = max(deadlineSeconds, 0)
+        self.onExpired = onExpired
+    }
+
+    /// A new connection on `socket`, from `address`: its first request's clock starts.
+    func opened(_ key: UInt, socket: Int32, address: String) {
+        let copy = socket >= 0 ? dup(socket) : -1
+        if copy >= 0 { _ = fcntl(copy, F_SETFD, FD_CLOEXEC) }
+        let previous = connections.withLock { connections in
+            defer { connections[key] = Connection(socket: copy, address: address, deadline: nextDeadline()) }
+            return connections[key]
+        }
+        if let previous, previous.socket >= 0 { close(previous.socket) }
+    }
+
+    /// The connection is gone.
+    func closed(_ key: UInt) {
+        let gone = connections.withLock { $0.removeValue(forKey: key) }
+        if let gone, gone.socket >= 0 { close(gone.socket) }
+    }
+
+    /// A new request line arrived; `nulInTarget` says whether its raw target holds `%00`.
+    func requestStarted(_ key: UInt, nulInTarget: Bool) {
+        connections.withLock { $0[key]?.nulInTarget = nulInTarget }
+    }
+
+    /// Whether the current request's raw target held `%00` (libmicrohttpd cuts the decoded path
+    /// there, so the path alone cannot tell).
+    func hasNULInTarget(_ key: UInt) -> Bool {
+        connections.withLock { $0[key]?.nulInTarget ?? false }
+    }
+
+    /// The whole request is in; its handler's time does not count.
+    func received(_ key: UInt) {
+        connections.withLock { $0[key]?.deadline = nil }
+    }
+
+    /// The reply went out (or the request ended otherwise): the next request's clock starts.
+    func replied(_ key: UInt) {
+        connections.withLock { $0[key]?.deadline = nextDeadline() }
+    }
+
+    /// How many connections are open.
+    var count: Int {
+        connections.withLock { $0.count }
+    }
+
+    /// Starts the watchdog thread (when there is a deadline); idempotent.
+    func start() {
+        guard deadlineSeconds > 0 else { return }
+        let starting = running.withLock { running -> Bool in
+            defer { running = true }
+            return !running
+        }
+        guard starting else { return }
+        let thread = Thread { [self] in watch() }
+        thread.name = "susi-http-deadline"
+        thread.start()
+    }
+
+    /// Stops the watchdog thread and waits for it; idempotent.
+    func stop() {
+        let wasRunning = running.withLock { running -> Bool in
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        stopped.wait()
+    }
+
+    /// Closes every connection whose request is late; returns the addresses closed.
+    @discardableResult
+    func expire(now: ContinuousClock.Instant = .now) -> [String] {
+        let late = connections.withLock { connections -> [(Int32, String)] in
+            var late: [(Int32, String)] = []
+            for (key, connection) in connections {
+                guard let deadline = connection.deadline, deadline <= now else { continue }
+                late.append((connection.socket, connection.address))
+                connections[key]?.deadline = nil
+            }
+            return late
+        }
+        for (socket, address) in late {
+            if socket >= 0 { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            onExpired(address)
+        }
+        return late.map(\.1)
+    }
+
+    private func nextDeadline() -> ContinuousClock.Instant? {
+        deadlineSeconds > 0 ? .now + .seconds(deadlineSeconds) : nil
+    }
+
+    private func watch() {
+        defer { stopped.signal() }
+        while running.withLock({ $0 }) {
+            // A quarter second: a late client is cut within that of its deadline.
+            _ = wake.wait(timeout: .now() + 0.25)
+            expire()
+        }
+    }
+}
