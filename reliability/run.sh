@@ -1,11 +1,12 @@
 #!/bin/sh
-# Reliability tests of the setup/control server (issue 8): the iOS app's call sequence end to
-# end, a bounded load test, thousands of malformed requests, and SIGKILL during config writes.
-# Prints the measured figures; exits non-zero on the first failure.
+# Reliability tests of the setup/control server (issues 8 and 19): the iOS app's call sequence
+# end to end with the owner token and the cross-site checks after it, a bounded load test, a
+# slowloris attack with a normal client asking meanwhile, thousands of malformed requests, and
+# SIGKILL during config writes. Prints the measured figures; exits non-zero on the first failure.
 #
 #   reliability/run.sh                 uses .build/release/susi (make build)
 #   SUSI=path/to/susi reliability/run.sh
-#   LOAD_SECONDS=30 KILL_ROUNDS=200 FUZZ_REQUESTS=20000 (the defaults)
+#   LOAD_SECONDS=30 KILL_ROUNDS=200 FUZZ_REQUESTS=20000 SLOW_CLIENTS=96 (the defaults)
 #   SWIFT_TEST_FLAGS="--scratch-path DIR" for the fuzz run's `swift test`
 set -eu
 
@@ -14,6 +15,7 @@ SUSI=${SUSI:-$ROOT/.build/release/susi}
 LOAD_SECONDS=${LOAD_SECONDS:-30}
 KILL_ROUNDS=${KILL_ROUNDS:-200}
 FUZZ_REQUESTS=${FUZZ_REQUESTS:-20000}
+SLOW_CLIENTS=${SLOW_CLIENTS:-96}
 WORK=$(mktemp -d)
 export XDG_CONFIG_HOME="$WORK"
 SERVER_PID=""
@@ -49,6 +51,7 @@ stop_server() {
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$SERVER_PID/status"; }
 
 get() { curl -s --max-time 10 "$BASE$1"; }
+code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 
 expect() { # expect NAME ACTUAL EXPECTED
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
@@ -71,22 +74,43 @@ REPLY=$(get '/auth?auth=y&email=me%40example.org&password=Secret-123')
 case "$REPLY" in *Secret-123*) fail "password echoed: $REPLY" ;; *'"authentication":"successful"'*) ;; *) fail "auth: $REPLY" ;; esac
 expect "room kept" "$("$SUSI" config get room)" "Living Room"
 REPLY=$(get '/config?stt=google&tts=google&hotword=y&wake=n')
-case "$REPLY" in *'"configuration":"successful"'*'"stt":"pocketsphinx"'*) ;; *) fail "config: $REPLY" ;; esac
+case "$REPLY" in *'"configuration":"successful"'*'"owner_token":"'*'"stt":"pocketsphinx"'*) ;; *) fail "config: $REPLY" ;; esac
+TOKEN=$("$SUSI" setup token)
+case "$REPLY" in *"\"owner_token\":\"$TOKEN\""*) ;; *) fail "susi setup token differs from the token /config gave" ;; esac
+expect "token file mode" "$(stat -c %a "$WORK/susi/owner-token")" 600
 expect "stt.engine" "$("$SUSI" config get stt.engine)" pocketsphinx
 expect "hotword.enabled" "$("$SUSI" config get hotword.enabled)" true
 expect "hotword.wake_button" "$("$SUSI" config get hotword.wake_button)" false
 expect "config mode" "$(stat -c %a "$CONFIG")" 600
 expect "after setup" "$(curl -s -o /dev/null -w '%{http_code}' "$BASE/speaker_config?room_name=x")" 403
 grep -rq 'Secret-123' "$WORK/err" && fail "password in the log"
-echo "ios-sequence: ok (room, Wi-Fi file, pending login, engines checked after each step; 403 after setup)"
+grep -rq "$TOKEN" "$WORK/err" && fail "owner token in the log"
+echo "ios-sequence: ok (room, Wi-Fi file, pending login, engines checked after each step; 403 after setup; owner token given)"
 
-# --- 2. Load: /status on 127.0.0.1, 64 connections ---------------------------------------
+# --- 1b. After setup: only the owner, and no web page, controls the speaker -------------------
+AUTH="Authorization: Bearer $TOKEN"
+expect "control without token" "$(code -X POST "$BASE/volume/33")" 401
+expect "settings without token" "$(code "$BASE/settings")" 401
+expect "bare status" "$(get /status)" '{"ok":true}'
+expect "control with token" "$(code -X POST -H "$AUTH" "$BASE/volume/33")" 200
+expect "img-style GET" "$(code -H "$AUTH" "$BASE/volume/34")" 405
+expect "HEAD" "$(code -I -H "$AUTH" "$BASE/volume/35")" 405
+expect "foreign Origin form" "$(code -H "$AUTH" -H 'Origin: http://evil.example' -H 'Content-Type: text/plain' \
+	--data '{"key":"brain.mode","value":"remote"}' "$BASE/settings")" 403
+expect "text/plain JSON" "$(code -H "$AUTH" -H 'Content-Type: text/plain' --data '{"key":"brain.mode","value":"remote"}' "$BASE/settings")" 415
+expect "DNS rebinding" "$(code -H "$AUTH" -H 'Host: attacker.example' "$BASE/status")" 403
+expect "NUL" "$(code -X POST -H "$AUTH" "$BASE/say?text=a%00b")" 400
+expect "brain.mode unchanged" "$("$SUSI" config get brain.mode)" hybrid
+case "$(curl -s -D - -o /dev/null "$BASE/")" in *"frame-ancestors 'none'"*) ;; *) fail "no CSP frame-ancestors" ;; esac
+echo "owner-only: ok (401 without the token, 200 with it; GET/HEAD 405; foreign Origin 403; text/plain 415; rebinding Host 403; NUL 400)"
+
+# --- 2. Load: the owner's /status on 127.0.0.1, 16 connections (one address's share) ------------
 if command -v wrk >/dev/null; then
 	RSS_BEFORE=$(rss_kb)
-	wrk -t2 -c64 -d"${LOAD_SECONDS}s" --timeout 5s "$BASE/status" >"$WORK/wrk1" 2>&1
+	wrk -t2 -c16 -d"${LOAD_SECONDS}s" --timeout 5s -H "$AUTH" "$BASE/status" >"$WORK/wrk1" 2>&1
 	RSS_MID=$(rss_kb)
 	sleep 2   # let the server reap the first run's connections
-	wrk -t2 -c64 -d"${LOAD_SECONDS}s" --timeout 5s "$BASE/status" >"$WORK/wrk2" 2>&1
+	wrk -t2 -c16 -d"${LOAD_SECONDS}s" --timeout 5s -H "$AUTH" "$BASE/status" >"$WORK/wrk2" 2>&1
 	RSS_AFTER=$(rss_kb)
 	for run in wrk1 wrk2; do
 		grep -q 'Non-2xx' "$WORK/$run" && fail "non-2xx replies under load: $(cat "$WORK/$run")"
@@ -102,6 +126,11 @@ if command -v wrk >/dev/null; then
 else
 	echo "load: skipped (apt-get install wrk)"
 fi
+
+# --- 2b. Slowloris: slow clients from two addresses, a normal client asking meanwhile ---------
+PORT=${BASE##*:}
+python3 "$ROOT/reliability/slowloris.py" 127.0.0.1 "$PORT" --clients "$SLOW_CLIENTS" --addresses 2 --drip 1 \
+	--seconds 14 --deadline 10 || fail "slowloris"
 stop_server
 
 # --- 3. Malformed requests ---------------------------------------------------------------
@@ -117,7 +146,7 @@ WRITES=0
 round=0
 while [ $round -lt "$KILL_ROUNDS" ]; do
 	round=$((round + 1))
-	( i=0; while :; do i=$((i + 1)); curl -s -o /dev/null --max-time 2 -H 'Content-Type: application/json' \
+	( i=0; while :; do i=$((i + 1)); curl -s -o /dev/null --max-time 2 -H "$AUTH" -H 'Content-Type: application/json' \
 		--data "{\"key\":\"tts.rate\",\"value\":$((100 + i % 300))}" "$BASE/settings" || true; done ) &
 	WRITER=$!
 	# Kill after 50-305 ms of writing, at a random point of a save.
