@@ -122,7 +122,9 @@ final class CrossSiteTests: XCTestCase {
 
     func testHostNames() {
         let policy = RequestPolicy(hostnames: ["Speaker"])
-        for host in ["speaker", "SPEAKER:5000", "10.0.0.1:5000", "192.168.1.20", "[fe80::1]:5000", "[::1]", "a.local", "localhost"] {
+        for host in [
+            "speaker", "SPEAKER:5000", "10.0.0.1:5000", "192.168.1.20", "[fe80::1]:5000", "[::1]", "a.local", "localhost",
+        ] {
             XCTAssertTrue(policy.isAllowedHost(host), host)
         }
         for host in ["speaker.example", "evil.com", ".local", "[::1", "10.0.0.1:50x0", "10.0.0", "local", "a..b", "x/y"] {

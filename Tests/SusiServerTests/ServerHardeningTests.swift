@@ -25,7 +25,9 @@ final class ServerHardeningTests: XCTestCase {
             remote.sin_port = port.bigEndian
             remote.sin_addr.s_addr = inet_addr("127.0.0.1")
             let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) } }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
+            }
             let connected = withUnsafePointer(to: &remote) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, size) }
             }
@@ -110,7 +112,8 @@ final class ServerHardeningTests: XCTestCase {
 
     /// The deadline counts from the end of the last reply, and a handler's own time is free.
     func testTheDeadlineCoversReceivingOnly() throws {
-        let limits = ServerLimits(maxConnections: 8, maxConnectionsPerIP: 4, connectionTimeoutSeconds: 10, requestDeadlineSeconds: 1)
+        let limits = ServerLimits(
+            maxConnections: 8, maxConnectionsPerIP: 4, connectionTimeoutSeconds: 10, requestDeadlineSeconds: 1)
         let (server, _) = try startServer(limits: limits) {
             $0.get("/slow") { _ in
                 Thread.sleep(forTimeInterval: 1.6)
@@ -133,7 +136,8 @@ final class ServerHardeningTests: XCTestCase {
         XCTAssertEqual(query.json["code"] as? String, "server-nul-in-request")
         XCTAssertNil(fixture.wifiText, "nothing stored, not even the part before the NUL")
         let form = try fixture.send(
-            "POST", "/speaker_config", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "room_name=Bed%00room")
+            "POST", "/speaker_config", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: "room_name=Bed%00room")
         XCTAssertEqual(form.status, 400, form.body)
         XCTAssertEqual(form.json["code"] as? String, "server-nul-in-request")
         let path = try fixture.get("/speaker_config%00.html?room_name=Garage")
@@ -175,8 +179,9 @@ final class ServerHardeningTests: XCTestCase {
         let noHost = SetupFuzzTests.exchange(port: port, Array("GET /smuggled HTTP/1.1\r\n\r\n".utf8)) ?? ""
         XCTAssertTrue(noHost.hasPrefix("HTTP/1.1 400"), noHost)
         XCTAssertEqual(ran.withLock { $0 }, [], "nothing ran")
-        let fine = SetupFuzzTests.exchange(
-            port: port, Array("GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)) ?? ""
+        let fine =
+            SetupFuzzTests.exchange(
+                port: port, Array("GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)) ?? ""
         XCTAssertTrue(fine.hasPrefix("HTTP/1.1 200"), fine)
     }
 

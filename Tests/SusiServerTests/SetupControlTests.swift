@@ -69,7 +69,9 @@ final class SetupControlTests: XCTestCase {
                 "play url https://example.org/a.mp3", "enqueue url http://radio.example.net:8000/live",
                 "enqueue url https://example.org/b.ogg",
             ])
-        for bad in ["https://example.org/a.mp3;file:///etc/passwd", "/home/me/music.mp3", ";;", "https://example.org/x;ftp://h/y"] {
+        for bad in [
+            "https://example.org/a.mp3;file:///etc/passwd", "/home/me/music.mp3", ";;", "https://example.org/x;ftp://h/y",
+        ] {
             let encodedBad = try XCTUnwrap(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let reply = try fixture.post("/play?mrl=" + encodedBad)
             XCTAssertEqual(reply.status, 400, bad)

@@ -47,7 +47,8 @@ final class SetupFuzzTests: XCTestCase {
                 + random.bytes(1 + random.below(40)).map { byte in
                     byte < 0x21 || byte == 0x7f ? String(format: "%%%02X", byte) : String(Character(Unicode.Scalar(byte)))
                 }.joined()
-            return Array("\(method) ".utf8) + Array(path.utf8) + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            return Array("\(method) ".utf8) + Array(path.utf8)
+                + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         case 1:
             // A huge value: over the request line limit or the body limit.
             let size = random.pick([9000, 70_000, 200_000])

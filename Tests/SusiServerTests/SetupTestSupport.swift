@@ -34,7 +34,9 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
     func status() -> SpeakerStatus {
         let loaded = media.withLock { $0 }
         return state.withLock {
-            SpeakerStatus(state: "idle", playback: $0.playback, media: loaded, volume: $0.volume, lastInteraction: loaded == nil ? nil : Date())
+            SpeakerStatus(
+                state: "idle", playback: $0.playback, media: loaded, volume: $0.volume,
+                lastInteraction: loaded == nil ? nil : Date())
         }
     }
     func play(identifier: String, type: String) throws { try record("play \(type) \(identifier)") { $0.playback = "playing" } }

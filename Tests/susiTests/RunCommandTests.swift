@@ -149,7 +149,9 @@ final class RunCommandTests: XCTestCase {
         while !answered, Date() < deadline {
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "-f", "-X", "POST", "-o", "/dev/null", "http://127.0.0.1:\(port)/say?text=Dinner%20is%20ready"]
+            curl.arguments = [
+                "-s", "-f", "-X", "POST", "-o", "/dev/null", "http://127.0.0.1:\(port)/say?text=Dinner%20is%20ready",
+            ]
             try curl.run()
             curl.waitUntilExit()
             answered = curl.terminationStatus == 0

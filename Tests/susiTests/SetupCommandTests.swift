@@ -118,7 +118,8 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(play.status, 503)
         XCTAssertEqual(play.json["code"] as? String, "player-missing")
         XCTAssertEqual(try curl([server.base + "/status"]).status, 200, "still answering")
-        XCTAssertEqual(try curl(["-X", "POST", server.base + "/volume/40"]).json["volume"] as? Int, 40, "remembered for the player")
+        XCTAssertEqual(
+            try curl(["-X", "POST", server.base + "/volume/40"]).json["volume"] as? Int, 40, "remembered for the player")
     }
 
     func testConfigSurvivesSIGKILLDuringWrites() throws {
