@@ -4,7 +4,9 @@ import Foundation
 ///
 /// - `Host` must name this machine: an IP literal, `localhost`, the machine's hostname, or a
 ///   `.local` name (mDNS). Any other name means DNS rebinding: a page whose domain was
-///   pointed at the speaker's address. 403 `server-bad-host`.
+///   pointed at the speaker's address. 403 `server-bad-host`. Only `GET`/`HEAD` of
+///   `openPaths` (the static page `/`, which holds nothing personal) answer under any name,
+///   so a phone that a captive portal sends to some other name still finds the page.
 /// - A foreign `Origin` (another site's page, or `null` from a sandbox or file) is refused:
 ///   403 `server-foreign-origin`. The apps and command-line clients send none.
 /// - `Sec-Fetch-Site: cross-site` is refused except for following a link to the page itself
@@ -18,16 +20,21 @@ public struct RequestPolicy: Sendable {
     /// The machine's names, lower-case, that `Host` may carry besides IP literals, `localhost`
     /// and `*.local`.
     public let hostnames: Set<String>
+    /// Paths whose `GET` and `HEAD` answer under any `Host`: static, public content only.
+    public let openPaths: Set<String>
 
-    /// A policy accepting `hostnames` (default: this machine's hostname) as the speaker's names.
-    public init(hostnames: [String] = [ProcessInfo.processInfo.hostName]) {
+    /// A policy accepting `hostnames` (default: this machine's hostname) as the speaker's names;
+    /// `openPaths` may be read under any name.
+    public init(hostnames: [String] = [ProcessInfo.processInfo.hostName], openPaths: Set<String> = ["/"]) {
         self.hostnames = Set(hostnames.map { $0.lowercased() }.filter { !$0.isEmpty })
+        self.openPaths = openPaths
     }
 
     /// The reply refusing `request`, or nil when it may go on.
     public func refusal(for request: ServerRequest) -> ServerResponse? {
         let host = request.header("host")
-        if let host, !isAllowedHost(host) {
+        let isOpenRead = ["GET", "HEAD"].contains(request.method) && openPaths.contains(request.path)
+        if let host, !isAllowedHost(host), !isOpenRead {
             return .error(
                 status: 403, code: "server-bad-host",
                 message: "this speaker answers only to its IP address, localhost, its hostname or a .local name")

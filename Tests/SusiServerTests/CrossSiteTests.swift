@@ -95,12 +95,17 @@ final class CrossSiteTests: XCTestCase {
     func testDNSRebindingHostIsRefused() throws {
         let port = try XCTUnwrap(fixture.server.port)
         for host in ["attacker.example", "attacker.example:\(port)", "127.0.0.1.nip.io", "speaker.local.evil.com", "x y", ""] {
-            for path in ["/status", "/settings", "/"] {
-                let reply = try fixture.send("GET", path, headers: ["Host": host].merging(owner) { a, _ in a })
-                XCTAssertEqual(reply.status, 403, "\(host) \(path): \(reply.body)")
+            for (method, path) in [("GET", "/status"), ("GET", "/settings"), ("POST", "/status"), ("POST", "/volume/up")] {
+                let reply = try fixture.send(method, path, headers: ["Host": host].merging(owner) { a, _ in a })
+                XCTAssertEqual(reply.status, 403, "\(host) \(method) \(path): \(reply.body)")
                 XCTAssertFalse(reply.body.contains("Kitchen"), "\(host) \(path)")
             }
         }
+        XCTAssertEqual(fixture.control.commands, [])
+        // The static page, which holds nothing personal, opens under any name (captive portals).
+        let page = try fixture.send("GET", "/", headers: ["Host": "connectivitycheck.example"])
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains("<select id=\"voice\""))
         let hostname = ProcessInfo.processInfo.hostName
         for host in ["127.0.0.1:\(port)", "localhost:\(port)", "susi.local", "Living-Room.local.", "[::1]:\(port)", hostname] {
             let reply = try fixture.send("GET", "/status", headers: ["Host": host].merging(owner) { a, _ in a })
