@@ -6,7 +6,7 @@
 #
 #   reliability/run.sh                 uses .build/release/susi (make build)
 #   SUSI=path/to/susi reliability/run.sh
-#   LOAD_SECONDS=30 KILL_ROUNDS=200 FUZZ_REQUESTS=20000 SLOW_CLIENTS=96 (the defaults)
+#   LOAD_SECONDS=30 KILL_ROUNDS=200 FUZZ_REQUESTS=20000 SLOW_CLIENTS=128 (the defaults)
 #   SWIFT_TEST_FLAGS="--scratch-path DIR" for the fuzz run's `swift test`
 set -eu
 
@@ -15,7 +15,7 @@ SUSI=${SUSI:-$ROOT/.build/release/susi}
 LOAD_SECONDS=${LOAD_SECONDS:-30}
 KILL_ROUNDS=${KILL_ROUNDS:-200}
 FUZZ_REQUESTS=${FUZZ_REQUESTS:-20000}
-SLOW_CLIENTS=${SLOW_CLIENTS:-96}
+SLOW_CLIENTS=${SLOW_CLIENTS:-128}
 WORK=$(mktemp -d)
 export XDG_CONFIG_HOME="$WORK"
 SERVER_PID=""
@@ -129,8 +129,10 @@ fi
 
 # --- 2b. Slowloris: slow clients from two addresses, a normal client asking meanwhile ---------
 PORT=${BASE##*:}
-python3 "$ROOT/reliability/slowloris.py" 127.0.0.1 "$PORT" --clients "$SLOW_CLIENTS" --addresses 2 --drip 1 \
-	--seconds 14 --deadline 10 || fail "slowloris"
+for ADDRESSES in 2 8; do
+	python3 "$ROOT/reliability/slowloris.py" 127.0.0.1 "$PORT" --clients "$SLOW_CLIENTS" --addresses "$ADDRESSES" \
+		--drip 1 --seconds 14 --deadline 10 || fail "slowloris from $ADDRESSES addresses"
+done
 stop_server
 
 # --- 3. Malformed requests ---------------------------------------------------------------

@@ -111,7 +111,7 @@ def main():
     times = sorted(closed_at.values())
     print(
         f"slowloris: {options.clients} slow clients from {options.addresses} addresses dripping a byte every "
-        f"{options.drip:g} s: {len(held)} held a slot, {len(refused) + options.clients - len(slow)} turned away; "
+        f"{options.drip:g} s: {len(held)} held a slot, {len(refused) + options.clients - len(slow)} turned away or shed at once; "
         f"normal client served {len(latencies)}/{len(latencies) + failures}, latency median "
         f"{statistics.median(latencies) * 1000 if latencies else float('nan'):.0f} ms, max "
         f"{max(latencies) * 1000 if latencies else float('nan'):.0f} ms; slow clients closed by the server after "

@@ -5,6 +5,11 @@ import Synchronization
 /// absolute limit against slowloris clients, which send a byte now and then so the idle
 /// timeout never fires.
 ///
+/// Slots are kept for new clients too: when a new connection leaves fewer than `reserve` of
+/// the server's `capacity` free, the connection that has waited longest for its request to
+/// arrive is shed, so clients that trickle in from many addresses cannot hold every slot
+/// until the deadline. A connection whose handler runs is never shed.
+///
 /// Each connection's socket is kept as a duplicate descriptor, so the watchdog can shut down a
 /// late one (`shutdown(2)` acts on the socket; libmicrohttpd then sees the client gone and
 /// closes it) without ever touching a descriptor number the server has closed and reused. The
@@ -12,6 +17,10 @@ import Synchronization
 final class ConnectionWatch: Sendable {
     /// Seconds a request may take to arrive; 0 turns the deadline off.
     let deadlineSeconds: Int
+    /// The server's connection limit; 0 means none (nothing is shed).
+    let capacity: Int
+    /// Slots kept free for new clients by shedding the slowest.
+    let reserve: Int
     private let connections = Mutex<[UInt: Connection]>([:])
     private let onExpired: @Sendable (_ address: String) -> Void
     private let wake = DispatchSemaphore(value: 0)
@@ -24,25 +33,60 @@ final class ConnectionWatch: Sendable {
         let address: String
         /// When the request being received must be complete; nil while a handler runs.
         var deadline: ContinuousClock.Instant?
+        /// Set once the connection was cut (late or shed), so it is not cut twice.
+        var isCut = false
         /// Whether the raw request target of the current request holds `%00`.
         var nulInTarget = false
+        /// When the current wait for a request began (connection start or last reply).
+        var since: ContinuousClock.Instant = .now
     }
 
-    /// A watch with `deadlineSeconds`; `onExpired` is told each connection closed for being late.
-    init(deadlineSeconds: Int, onExpired: @escaping @Sendable (_ address: String) -> Void) {
+    /// A watch with `deadlineSeconds` keeping `reserve` of `capacity` slots free; `onCut` is told
+    /// each connection closed for being late (`shed` false) or to make room (`shed` true).
+    init(
+        deadlineSeconds: Int, capacity: Int = 0, reserve: Int = 0,
+        onCut: @escaping @Sendable (_ address: String, _ shed: Bool) -> Void
+    ) {
         self.deadlineSeconds = max(deadlineSeconds, 0)
-        self.onExpired = onExpired
+        self.capacity = max(capacity, 0)
+        self.reserve = max(min(reserve, capacity - 1), 0)
+        self.onExpired = { onCut($0, false) }
+        self.onShed = { onCut($0, true) }
     }
 
-    /// A new connection on `socket`, from `address`: its first request's clock starts.
+    private let onShed: @Sendable (_ address: String) -> Void
+
+    /// A new connection on `socket`, from `address`: its first request's clock starts. When it
+    /// leaves fewer than `reserve` slots free, the longest-waiting receiving connection is shed.
     func opened(_ key: UInt, socket: Int32, address: String) {
         let copy = socket >= 0 ? dup(socket) : -1
         if copy >= 0 { _ = fcntl(copy, F_SETFD, FD_CLOEXEC) }
-        let previous = connections.withLock { connections in
-            defer { connections[key] = Connection(socket: copy, address: address, deadline: nextDeadline()) }
-            return connections[key]
+        let (previous, shed) = connections.withLock { connections -> (Connection?, [(Int32, String)]) in
+            let previous = connections[key]
+            connections[key] = Connection(socket: copy, address: address, deadline: nextDeadline(), since: .now)
+            return (previous, shedForRoom(&connections, keeping: key))
         }
         if let previous, previous.socket >= 0 { close(previous.socket) }
+        for (socket, address) in shed {
+            if socket >= 0 { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            onShed(address)
+        }
+    }
+
+    /// Marks and returns the connections to cut so that `reserve` slots stay free: those
+    /// waiting longest for a request, never `keeping` and never one whose handler runs.
+    private func shedForRoom(_ connections: inout [UInt: Connection], keeping: UInt) -> [(Int32, String)] {
+        guard capacity > 0, reserve > 0 else { return [] }
+        let live = connections.values.filter { !$0.isCut }.count
+        let excess = live - (capacity - reserve)
+        guard excess > 0 else { return [] }
+        let waiting = connections.filter { $0.key != keeping && !$0.value.isCut && $0.value.deadline != nil }
+            .sorted { $0.value.since < $1.value.since }
+            .prefix(excess)
+        return waiting.map { key, connection in
+            connections[key]?.isCut = true
+            return (connection.socket, connection.address)
+        }
     }
 
     /// The connection is gone.
@@ -69,7 +113,11 @@ final class ConnectionWatch: Sendable {
 
     /// The reply went out (or the request ended otherwise): the next request's clock starts.
     func replied(_ key: UInt) {
-        connections.withLock { $0[key]?.deadline = nextDeadline() }
+        connections.withLock { connections in
+            guard connections[key]?.isCut == false else { return }
+            connections[key]?.deadline = nextDeadline()
+            connections[key]?.since = .now
+        }
     }
 
     /// How many connections are open.
@@ -106,10 +154,11 @@ final class ConnectionWatch: Sendable {
     func expire(now: ContinuousClock.Instant = .now) -> [String] {
         let late = connections.withLock { connections -> [(Int32, String)] in
             var late: [(Int32, String)] = []
-            for (key, connection) in connections {
+            for (key, connection) in connections where !connection.isCut {
                 guard let deadline = connection.deadline, deadline <= now else { continue }
                 late.append((connection.socket, connection.address))
                 connections[key]?.deadline = nil
+                connections[key]?.isCut = true
             }
             return late
         }

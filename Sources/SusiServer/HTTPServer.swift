@@ -197,10 +197,17 @@ private final class Dispatcher: Sendable {
         self.logger = logger
         let warnings = WarningLimiter(logger: logger)
         self.warnings = warnings
-        watch = ConnectionWatch(deadlineSeconds: limits.requestDeadlineSeconds) { address in
-            warnings.warn(
-                "deadline",
-                "closed a connection from \(address) that took over \(limits.requestDeadlineSeconds) s to send its request")
+        watch = ConnectionWatch(
+            deadlineSeconds: limits.requestDeadlineSeconds, capacity: limits.maxConnections,
+            reserve: limits.reservedConnections
+        ) { address, shed in
+            if shed {
+                warnings.warn("shed", "closed the slowest connection (from \(address)) to keep room for new clients")
+            } else {
+                warnings.warn(
+                    "deadline",
+                    "closed a connection from \(address) that took over \(limits.requestDeadlineSeconds) s to send its request")
+            }
         }
     }
 }

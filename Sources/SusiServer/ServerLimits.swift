@@ -13,16 +13,21 @@ public struct ServerLimits: Sendable, Equatable {
     /// then the connection is closed (slowloris). 0 means no deadline. The handler's own time
     /// does not count.
     public var requestDeadlineSeconds: Int
+    /// Slots kept free for new clients: when fewer are free, the connection that has waited
+    /// longest for its request is closed. 0 keeps none.
+    public var reservedConnections: Int
 
     /// Creates limits; every value has a default.
     public init(
         maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
-        connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024, requestDeadlineSeconds: Int = 0
+        connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024, requestDeadlineSeconds: Int = 0,
+        reservedConnections: Int = 0
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
         self.requestDeadlineSeconds = requestDeadlineSeconds
+        self.reservedConnections = reservedConnections
     }
 }

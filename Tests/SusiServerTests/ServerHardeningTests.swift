@@ -110,6 +110,33 @@ final class ServerHardeningTests: XCTestCase {
         XCTAssertEqual(try runCurl([base + "/ping"]).status, 200)
     }
 
+    /// As many slow clients as there are slots, from eight addresses (each within its cap): the
+    /// slowest are shed to keep slots free, so a normal client is still served at once.
+    func testSlowClientsFromManyAddressesLeaveRoomForNewOnes() throws {
+        let (server, base) = try startServer(limits: SetupService.limits) { $0.get("/ping") { _ in .text("pong") } }
+        defer { server.stop() }
+        let port = try XCTUnwrap(server.port)
+        var attackers: [Client] = []
+        for index in 0..<SetupService.limits.maxConnections {
+            if let client = Client(port: port, from: "127.0.0.\(2 + index % 8)") {
+                client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                attackers.append(client)
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let held = attackers.filter { !$0.isClosedByServer }.count
+        XCTAssertLessThanOrEqual(held, SetupService.limits.maxConnections - SetupService.limits.reservedConnections)
+        XCTAssertGreaterThan(held, SetupService.limits.maxConnections / 2, "the rest are held until the deadline")
+        for _ in 0..<3 {
+            for client in attackers { client.send("X") }
+            let asked = Date()
+            let reply = try runCurl(["--max-time", "3", base + "/ping"])
+            XCTAssertEqual(reply.status, 200)
+            XCTAssertLessThan(Date().timeIntervalSince(asked), 2.0)
+        }
+        withExtendedLifetime(attackers) {}
+    }
+
     /// The deadline counts from the end of the last reply, and a handler's own time is free.
     func testTheDeadlineCoversReceivingOnly() throws {
         let limits = ServerLimits(

@@ -103,11 +103,12 @@ public final class SetupService: Sendable {
 
     /// The limits the setup server uses: small bodies (64 KiB), short idle time (15 s), 10 s to
     /// send a whole request, and room for a phone, a browser and home automation at once. One
-    /// address may hold 16 of the 128 connections, so a client dripping bytes from one or two
-    /// addresses leaves most slots to everyone else (reliability/run.sh measures it).
+    /// address may hold 16 of the 128 connections, and 16 slots are kept free by closing the
+    /// slowest waiting connection, so clients dripping bytes from many addresses still leave
+    /// room for everyone else (reliability/run.sh measures it).
     public static let limits = ServerLimits(
         maxConnections: 128, maxConnectionsPerIP: 16, connectionTimeoutSeconds: 15, maxBodyBytes: 64 * 1024,
-        requestDeadlineSeconds: 10)
+        requestDeadlineSeconds: 10, reservedConnections: 16)
 
     /// A stopped server for this service on `setup.bind` and `setup.port` (or `port`).
     public func makeServer(port: UInt16? = nil, host: String? = nil, limits: ServerLimits = SetupService.limits)
