@@ -234,3 +234,62 @@ final class CapturedLines: LogHandler {
     var all: [String] { lines.withLock { $0 } }
     func write(level: LogLevel, label: String, message: String) { lines.withLock { $0.append(message) } }
 }
+
+/// `/mac`'s choice of interface, on a scratch copy of `/sys/class/net` and `/proc/net/route`.
+final class NetworkInterfacesTests: XCTestCase {
+    private var root = ""
+
+    override func setUpWithError() throws {
+        root = NSTemporaryDirectory() + "susi-net-\(UUID().uuidString)"
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    private func interface(_ name: String, mac: String, physical: Bool) throws {
+        let directory = root + "/class/" + name
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data((mac + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/address"))
+        if physical {
+            try FileManager.default.createDirectory(atPath: directory + "/device", withIntermediateDirectories: true)
+        }
+    }
+
+    private func routes(_ lines: [String]) throws {
+        let header = "Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT"
+        try Data(([header] + lines).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: root + "/route"))
+    }
+
+    private var interfaces: NetworkInterfaces {
+        NetworkInterfaces(classDirectory: root + "/class", routeTable: root + "/route")
+    }
+
+    func testTheDefaultRoutesInterfaceWins() throws {
+        try interface("lo", mac: "00:00:00:00:00:00", physical: false)
+        try interface("docker0", mac: "02:42:AC:11:00:01", physical: false)
+        try interface("eth0", mac: "b8:27:eb:00:00:01", physical: true)
+        try interface("wlan0", mac: "B8:27:EB:12:34:56", physical: true)
+        try routes([
+            "wlan0\t0001A8C0\t00000000\t0001\t0\t0\t600\t00FFFFFF\t0\t0\t0",
+            "wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0",
+        ])
+        XCTAssertEqual(interfaces.primaryMAC(), "b8:27:eb:12:34:56")
+    }
+
+    func testWithoutADefaultRouteTheFirstPhysicalInterface() throws {
+        try interface("docker0", mac: "02:42:ac:11:00:01", physical: false)
+        try interface("wlan0", mac: "b8:27:eb:12:34:56", physical: true)
+        try interface("eth0", mac: "00:00:00:00:00:00", physical: true)
+        try routes([])
+        XCTAssertEqual(interfaces.primaryMAC(), "b8:27:eb:12:34:56", "a zero address is no address")
+        try routes(["docker0\t00000000\t0100A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0"])
+        XCTAssertEqual(interfaces.primaryMAC(), "02:42:ac:11:00:01")
+    }
+
+    func testNothingUsable() throws {
+        try interface("lo", mac: "00:00:00:00:00:00", physical: false)
+        try interface("eth0", mac: "not-a-mac", physical: true)
+        XCTAssertNil(interfaces.primaryMAC())
+    }
+}
