@@ -124,7 +124,10 @@ public final class Brain: Sendable {
         guard !words.isEmpty,
             let found = interpreter.match(words: words, context: context, now: context.now ?? Date())
         else { return nil }
-        return SkillMatch(skill: found.skill.id, line: found.intent.line)
+        // A built-in console function has checked what the wildcards took (numbers, a volume).
+        let checked = found.intent.console.map { $0.url == nil && $0.function != nil } ?? false
+        let unchecked = checked ? 0 : found.captures.reduce(0) { $0 + $1.split(separator: " ").count }
+        return SkillMatch(skill: found.skill.id, line: found.intent.line, uncheckedWords: unchecked)
     }
 
     /// Runs every `!example` through the brain in `context`, always choosing the first of
@@ -239,10 +242,14 @@ public struct SkillMatch: Sendable, Equatable {
     public var skill: String
     /// The line of the intent's patterns in the skill file.
     public var line: Int
+    /// The words the pattern's wildcards took that no skill function checked
+    /// (`CommandUnderstanding.uncheckedWords`).
+    public var uncheckedWords: Int
 
-    public init(skill: String, line: Int) {
+    public init(skill: String, line: Int, uncheckedWords: Int = 0) {
         self.skill = skill
         self.line = line
+        self.uncheckedWords = uncheckedWords
     }
 }
 

@@ -33,7 +33,7 @@ public final class CurrentChatBrain: ChatBrain, Sendable {
     }
 
     /// The brain in the slot's judgement.
-    public func isCompleteCommand(_ text: String) -> Bool {
-        brain.isCompleteCommand(text)
+    public func understanding(of text: String) -> CommandUnderstanding? {
+        brain.understanding(of: text)
     }
 }

@@ -43,7 +43,7 @@ public final class OutageNoticeBrain: ChatBrain, Sendable {
     }
 
     /// The hybrid brain's cheap check.
-    public func isCompleteCommand(_ text: String) -> Bool {
-        hybrid.isCompleteCommand(text)
+    public func understanding(of text: String) -> CommandUnderstanding? {
+        hybrid.understanding(of: text)
     }
 }

@@ -14,14 +14,28 @@ final class MatchTests: XCTestCase {
                 for example in intent.examples {
                     let reply = try brain.answer(example.query, context: .examples)
                     let answered = reply.answers.first.flatMap { answer in
-                        answer.skills.first.map { SkillMatch(skill: $0, line: answer.metadata.extra["line"]?.intValue ?? 0) }
+                        answer.skills.first.map { ($0, answer.metadata.extra["line"]?.intValue ?? 0) }
                     }
-                    XCTAssertEqual(brain.match(example.query, context: .examples), answered, example.query)
+                    let match = brain.match(example.query, context: .examples)
+                    XCTAssertEqual(match?.skill, answered?.0, example.query)
+                    XCTAssertEqual(match?.line, answered?.1, example.query)
                     checked += 1
                 }
             }
         }
         XCTAssertGreaterThan(checked, 100)
+    }
+
+    func testMatchCountsTheWordsWildcardsTookThatNoFunctionChecked() throws {
+        let brain = Brain(
+            texts: [
+                ("loose", "play *\nPlaying $1$.\n\nwhat time is it\nIt is late.\n"),
+                ("sums", "* plus *\n!console:$result$\n{\"function\":\"calculate\",\"argument\":\"$0$\"}\neol\n"),
+            ], fetcher: InMemoryFetcher([:]))
+        XCTAssertEqual(brain.match("play the rolling stones")?.uncheckedWords, 3)
+        XCTAssertEqual(brain.match("what time is it")?.uncheckedWords, 0)
+        XCTAssertEqual(brain.match("what is five plus three")?.skill, "sums")
+        XCTAssertEqual(brain.match("what is five plus three")?.uncheckedWords, 0, "the function checked the numbers")
     }
 
     func testMatchNeverFetches() throws {

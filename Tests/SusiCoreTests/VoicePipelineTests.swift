@@ -168,6 +168,8 @@ final class VoicePipelineTests: XCTestCase {
     final class ScriptedBrain: ChatBrain {
         var replies: [String: [ChatAction]]
         var fails = false
+        /// Words of a reply's query that loose wildcards took (none unless listed).
+        var unchecked: [String: Int] = [:]
         init(_ replies: [String: [ChatAction]]) { self.replies = replies }
         func answer(_ query: String) throws -> ChatResponse {
             if fails { throw BrainDown() }
@@ -175,7 +177,9 @@ final class VoicePipelineTests: XCTestCase {
                 query: query, queryDate: "", answerDate: "", answerTime: 0,
                 answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])])
         }
-        func isCompleteCommand(_ text: String) -> Bool { replies[text] != nil }
+        func understanding(of text: String) -> CommandUnderstanding? {
+            replies[text] == nil ? nil : CommandUnderstanding(uncheckedWords: unchecked[text] ?? 0)
+        }
     }
 
     final class ChunkedSynthesizer: SpeechSynthesizer {
@@ -637,6 +641,34 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertGreaterThan(passes[0], 800 * 16, "with the whole command's audio")
     }
 
+    func testAReadingOwedToLooseWildcardsIsHeardAgainAndAFewCheckedWordsAreNot() throws {
+        let brain = ScriptedBrain([
+            "play some jazz": [.answer(AnswerAction(expression: "Jazz."))],
+            "what is the rolling stone": [.answer(AnswerAction(expression: "Searching."))],
+        ])
+        brain.unchecked = ["play some jazz": 2, "what is the rolling stone": 3]
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000), .wake, .voice(800), .noise(1000)])
+        let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["play some jazz", "what is the rolling stone"]),
+                brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+        var passes = 0
+        environment.secondPass = { _ in
+            passes += 1
+            return "what is the weather in berlin"
+        }
+        try pipeline.run()
+        let transcripts = recorder.events.compactMap { event -> String? in
+            if case .transcript(let text) = event.kind { return text } else { return nil }
+        }
+        XCTAssertEqual(transcripts, ["play some jazz", "what is the weather in berlin"])
+        XCTAssertEqual(passes, 1, "two unchecked words are sure enough; three are heard again")
+    }
+
     func testNothingWakesTheSpeakerWhileTheWakeWordIsOff() throws {
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1500), .wake, .voice(600), .noise(1500)])
         let recorder = RecordingEventSink()
@@ -766,7 +798,7 @@ final class VoicePipelineTests: XCTestCase {
             onAnswer()
             return try inner.answer(query)
         }
-        func isCompleteCommand(_ text: String) -> Bool { inner.isCompleteCommand(text) }
+        func understanding(of text: String) -> CommandUnderstanding? { inner.understanding(of: text) }
     }
 
     /// Hands out a scripted source's chunks in another format.

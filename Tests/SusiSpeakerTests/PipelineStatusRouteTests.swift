@@ -101,7 +101,9 @@ final class PipelineStatusRouteTests: XCTestCase {
                 query: query, queryDate: "", answerDate: "", answerTime: 0,
                 answers: [ChatAnswer(actions: [.answer(AnswerAction(expression: "It is ten past four."))], skills: ["time"])])
         }
-        func isCompleteCommand(_ text: String) -> Bool { text == "what time is it" }
+        func understanding(of text: String) -> CommandUnderstanding? {
+            text == "what time is it" ? CommandUnderstanding() : nil
+        }
     }
 
     final class Synthesizer: SpeechSynthesizer {

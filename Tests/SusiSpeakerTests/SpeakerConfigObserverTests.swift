@@ -30,7 +30,7 @@ final class SpeakerConfigObserverTests: XCTestCase {
         func answer(_ query: String) throws -> ChatResponse {
             ChatResponse(query: query, queryDate: "", answerDate: "", answerTime: 0, answers: [])
         }
-        func isCompleteCommand(_ text: String) -> Bool { mode == "local" }
+        func understanding(of text: String) -> CommandUnderstanding? { mode == "local" ? CommandUnderstanding() : nil }
     }
 
     /// Collects values from any thread.

@@ -134,8 +134,12 @@ final class SphinxRecognizerTests: XCTestCase {
         for reading in transcript.alternatives {
             XCTAssertFalse(reading.contains("<") || reading.contains("[") || reading.contains("("), reading)
         }
-        XCTAssertEqual(transcript.firstReading { $0 == transcript.alternatives[0] }, transcript.alternatives[0])
-        XCTAssertEqual(transcript.firstReading { _ in false }, transcript.text)
+        let second = transcript.command { $0 == transcript.alternatives[0] ? CommandUnderstanding(uncheckedWords: 3) : nil }
+        XCTAssertEqual(second.text, transcript.alternatives[0])
+        XCTAssertFalse(second.isSure)
+        let none = transcript.command { _ in nil }
+        XCTAssertEqual(none.text, transcript.text)
+        XCTAssertFalse(none.isSure)
     }
 
     func testNeverSearchesTheLatticeMidUtterance() throws {

@@ -91,8 +91,10 @@ struct Interpreter: Sendable {
     /// The intent that would answer `words`, found cheaply: the most specific candidate whose
     /// built-in console function (if any) accepts the words. Console URLs are not fetched (an
     /// intent with one counts as answering) and answers are not rendered, so this never
-    /// blocks; nil when no intent matches.
-    func match(words: [String], context: BrainContext, now: Date) -> (skill: Skill, intent: SkillIntent)? {
+    /// blocks; nil when no intent matches. `captures` are what its wildcards took.
+    func match(words: [String], context: BrainContext, now: Date)
+        -> (skill: Skill, intent: SkillIntent, captures: [String])?
+    {
         let normalized = words.joined(separator: " ")
         for candidate in candidates(for: words) {
             let skill = skills[candidate.skill]
@@ -106,7 +108,7 @@ struct Interpreter: Sendable {
                     BuiltinFunctions.call(function, argument: argument, context: context) != nil
                 else { continue }
             }
-            return (skill, intent)
+            return (skill, intent, candidate.captures)
         }
         return nil
     }

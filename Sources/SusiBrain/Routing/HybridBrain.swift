@@ -82,7 +82,7 @@ public final class HybridBrain: ChatBrain, Sendable {
     }
 
     /// Asks the built-in brain: only it can tell without a round trip.
-    public func isCompleteCommand(_ text: String) -> Bool {
-        local.isCompleteCommand(text)
+    public func understanding(of text: String) -> CommandUnderstanding? {
+        local.understanding(of: text)
     }
 }

@@ -27,11 +27,11 @@ public final class LocalChatBrain: ChatBrain, Sendable {
         try brain.answer(query, context: context())
     }
 
-    /// Whether a skill other than the catch-all matches `text` (`Brain.match`: no fetch, no
+    /// How a skill other than the catch-all matches `text` (`Brain.match`: no fetch, no
     /// rendering): then the command is complete and the endpointer may stop after a short
     /// silence.
-    public func isCompleteCommand(_ text: String) -> Bool {
-        guard let match = brain.match(text, context: context()) else { return false }
-        return !catchAllSkills.contains(match.skill)
+    public func understanding(of text: String) -> CommandUnderstanding? {
+        guard let match = brain.match(text, context: context()), !catchAllSkills.contains(match.skill) else { return nil }
+        return CommandUnderstanding(uncheckedWords: match.uncheckedWords)
     }
 }

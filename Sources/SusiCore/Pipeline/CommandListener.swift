@@ -2,8 +2,9 @@
 struct HeardCommand {
     /// The reading chosen (the first one a skill understands, else the best); may be empty.
     var text: String
-    /// Whether a skill understands `text`.
-    var understood: Bool
+    /// Whether a skill understands `text` without owing it to loose wildcards
+    /// (`CommandUnderstanding.isSure`); otherwise the open-question model may hear it better.
+    var isSure: Bool
     /// Where the speech ended; nil when nobody spoke.
     var speechEnd: SamplePosition?
 }
@@ -48,7 +49,7 @@ final class CommandListener {
     private var begun = false
     /// What skills made of each reading weighed in this command (readings repeat from one
     /// weighing point to the next).
-    private var understood: [String: Bool] = [:]
+    private var understood: [String: CommandUnderstanding?] = [:]
     /// The silences at which a pause is weighed, in ms: the decision point, the short silence
     /// and the undecided one.
     private var weighingPoints: [Int]
@@ -149,10 +150,13 @@ final class CommandListener {
         return reached
     }
 
-    /// Whether a skill understands `text`, asked of the brain once per command and reading.
-    private func isUnderstood(_ text: String) -> Bool {
+    /// Whether a skill understands `text`.
+    private func isUnderstood(_ text: String) -> Bool { understanding(of: text) != nil }
+
+    /// How a skill understands `text`, asked of the brain once per command and reading.
+    private func understanding(of text: String) -> CommandUnderstanding? {
         if let known = understood[text] { return known }
-        let answer = brain.isCompleteCommand(text)
+        let answer = brain.understanding(of: text)
         understood[text] = answer
         return answer
     }
@@ -162,9 +166,9 @@ final class CommandListener {
     func finish() throws -> HeardCommand {
         let transcript = try finalAtPause ?? recognizer.finish()
         finalAtPause = nil
-        let text = transcript.firstReading(where: isUnderstood)
+        let reading = transcript.command(understanding: understanding(of:))
         let spoke = endpointer.state != .ended(.noSpeech) && endpointer.speechStartMs != nil
         let end = start.advanced(byMilliseconds: endpointer.lastVoiceMs ?? endpointer.elapsedMs)
-        return HeardCommand(text: text, understood: isUnderstood(text), speechEnd: spoke ? end : nil)
+        return HeardCommand(text: reading.text, isSure: reading.isSure, speechEnd: spoke ? end : nil)
     }
 }

@@ -260,8 +260,8 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            if !command.understood, let again = try environment.transcribeAgain(history.samples(from: wake.end)) {
-                logger.debug("no skill matches \"\(text)\"; second pass heard \"\(again)\"")
+            if !command.isSure, let again = try environment.transcribeAgain(history.samples(from: wake.end)) {
+                logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
             }
         } catch let error as any SusiError {

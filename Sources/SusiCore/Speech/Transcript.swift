@@ -36,11 +36,15 @@ public struct Transcript: Sendable, Equatable, Codable {
         self.alternatives = alternatives
     }
 
-    /// The first of `text` and `alternatives` that `isUnderstood` accepts (e.g. that a skill
-    /// answers), else `text`: recognisers often rank a near miss ("set a timer for five
-    /// repeat") just above what was said.
-    public func firstReading(where isUnderstood: (String) -> Bool) -> String {
-        readings.first(where: isUnderstood) ?? text
+    /// The reading to act on (the first one a skill understands, else `text`: recognisers
+    /// often rank a near miss such as "set a timer for five repeat" just above what was
+    /// said), and whether it is sure (`CommandUnderstanding.isSure`) or better heard again
+    /// with the open-question model.
+    public func command(understanding: (String) -> CommandUnderstanding?) -> (text: String, isSure: Bool) {
+        for reading in readings {
+            if let understood = understanding(reading) { return (reading, understood.isSure) }
+        }
+        return (text, false)
     }
 
     /// `text`, then the `alternatives`.

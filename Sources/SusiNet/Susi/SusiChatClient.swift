@@ -72,7 +72,7 @@ public final class SusiChatClient: ChatBrain, Sendable {
 
     /// The server cannot be asked whether a partial command is complete without a round trip,
     /// so the endpointer waits the full silence for remote-only brains.
-    public func isCompleteCommand(_ text: String) -> Bool { false }
+    public func understanding(of text: String) -> CommandUnderstanding? { nil }
 
     /// The HTTP request for `query`: parameters in the order the apps send them.
     public func request(for query: String, now: Date = Date()) throws(SusiAPIError) -> HTTPRequest {

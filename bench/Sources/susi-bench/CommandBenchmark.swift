@@ -57,7 +57,7 @@ enum CommandBenchmark {
     /// adapting to the `prime` ms before.
     static func run(
         rows: [CorpusRow], recognizer: SphinxRecognizer, brain: Brain,
-        understood: (String) -> Bool
+        understanding: (String) -> CommandUnderstanding?
     ) throws -> CommandFigures {
         var figures = CommandFigures()
         for row in rows {
@@ -80,11 +80,12 @@ enum CommandBenchmark {
             let elapsed = ContinuousClock.now - clock
             figures.finishMilliseconds.append(
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            var reading = transcript.firstReading(where: understood)
+            let command = transcript.command(understanding: understanding)
+            var reading = command.text
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if recognizer.hasSecondSearch, !understood(reading) || secondPassAlways {
+            if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
                 let open = try recognizer.decodeAgain().text
-                if !open.isEmpty, !secondPassAlways || !understood(open) { reading = open }
+                if !open.isEmpty, !secondPassAlways || understanding(open) == nil { reading = open }
             }
             if benchDebug {
                 let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)

@@ -27,9 +27,10 @@ enum QuestionBenchmark {
             }
             let clock = ContinuousClock.now
             let transcript = try recognizer.finish()
-            var reading = transcript.firstReading(where: local.isCompleteCommand)
+            let command = transcript.command(understanding: local.understanding(of:))
+            var reading = command.text
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if recognizer.hasSecondSearch, !local.isCompleteCommand(reading) || CommandBenchmark.secondPassAlways {
+            if recognizer.hasSecondSearch, !command.isSure || CommandBenchmark.secondPassAlways {
                 let open = try recognizer.decodeAgain().text
                 if !open.isEmpty, !CommandBenchmark.secondPassAlways || !local.isCompleteCommand(open) { reading = open }
             }

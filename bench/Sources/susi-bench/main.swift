@@ -173,7 +173,7 @@ func measure(corpus: String, negativesDirectory: String, stock: String?, dump: S
         let local = LocalChatBrain(brain: brain)
         ourCommands = try CommandBenchmark.run(
             rows: rows, recognizer: recognizer, brain: brain,
-            understood: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in false } : local.isCompleteCommand)
+            understanding: options.settings.contains { $0 == ("alternatives", "0") } ? { _ in nil } : local.understanding(of:))
     }
     let stockWake = stock.map { prefix in
         WakeBenchmark.stock(
