@@ -45,7 +45,7 @@ public struct PlayerStateFile: Sendable, Equatable {
     public func save(volume: Int) throws(PlayerError) {
         let text = JSONValue.object(["volume": .number(Double(volume))]).jsonText + "\n"
         do {
-            try ConfigStore.writeAtomically(Data(text.utf8), to: path)
+            try AtomicFile.write(Data(text.utf8), to: path)
         } catch {
             throw PlayerError(.stateUnwritable, error.message)
         }

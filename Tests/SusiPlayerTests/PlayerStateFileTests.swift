@@ -26,8 +26,8 @@ final class PlayerStateFileTests: XCTestCase {
         XCTAssertEqual(try file.loadVolume(), 0)
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/sub")
-        XCTAssertEqual(leftovers, ["player-state.json"])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/sub").sorted()
+        XCTAssertEqual(leftovers, [".player-state.json.lock", "player-state.json"], "no temporary file is left behind")
     }
 
     func testCorruptFileIsUnreadable() throws {

@@ -1,14 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Reads, validates and atomically saves the JSON config file.
 ///
-/// A missing file means all defaults. Saving writes a temporary file in the same directory,
-/// fsyncs it and renames it over the old one, so a reader sees either the old or the new file;
-/// the file's mode is 0600 because it may hold account details.
+/// A missing file means all defaults. Saving goes through `AtomicFile` (unique temporary file,
+/// fsync, rename, under the file's lock), so a reader sees either the old or the new file and
+/// `set`/`update` never lose a change made by another process; the file's mode is 0600
+/// because it may hold account details.
 public struct ConfigStore: Sendable {
     /// The config file path.
     public let path: String
@@ -48,7 +45,10 @@ public struct ConfigStore: Sendable {
 
     /// Loads the file, first writing the defaults if it does not exist yet.
     public func loadOrCreate() throws(ConfigError) -> Config {
-        if !exists { try save(Config()) }
+        if !exists {
+            // Under the lock, so defaults never replace a file another process just wrote.
+            try AtomicFile.update(path) { data throws(ConfigError) in data == nil ? .replace(Self.encode(Config())) : .keep }
+        }
         return try load()
     }
 
@@ -95,18 +95,17 @@ public struct ConfigStore: Sendable {
     /// Sets several keys together: all are saved, or none is (one validation, one save).
     @discardableResult
     public func set(_ changes: [(key: String, value: String)]) throws(ConfigError) -> Config {
-        var config = try load()
-        for (name, text) in changes {
-            guard let key = ConfigSchema.key(named: name) else {
-                throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
+        try update { (config: inout Config) throws(ConfigError) in
+            for (name, text) in changes {
+                guard let key = ConfigSchema.key(named: name) else {
+                    throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
+                }
+                guard let value = key.parse(text), key.write(&config, value) == nil else {
+                    throw ConfigError(.badValue, "\(name) must be \(key.allowed), not '\(text)'")
+                }
             }
-            guard let value = key.parse(text), key.write(&config, value) == nil else {
-                throw ConfigError(.badValue, "\(name) must be \(key.allowed), not '\(text)'")
-            }
+            try checkVoice(config, source: nil)
         }
-        try checkVoice(config, source: nil)
-        try save(config)
-        return config
     }
 
     /// The JSON text of `config`: nested sections, sorted keys, two-space indent.
@@ -122,43 +121,24 @@ public struct ConfigStore: Sendable {
 
     /// Writes `config` atomically with mode 0600, creating the directory (0700) if needed.
     public func save(_ config: Config) throws(ConfigError) {
-        try Self.writeAtomically(Self.encode(config), to: path)
+        try AtomicFile.write(Self.encode(config), to: path)
     }
 
-    /// Writes `data` to `path` through a temporary file, fsync and rename; mode 0600.
-    public static func writeAtomically(_ data: Data, to path: String) throws(ConfigError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConfigError(.unwritable, "cannot create directory \(directory): \(error.localizedDescription)")
+    /// Reads the file (defaults when missing), changes it with `change` and saves it, holding
+    /// the file's lock throughout, so a change made meanwhile by another thread or process
+    /// (`susi config set` while `susi run` serves the apps) is never overwritten.
+    ///
+    /// - Throws: what `load` and `change` throw, and `config-unwritable`; nothing is saved then.
+    @discardableResult
+    public func update(_ change: (inout Config) throws(ConfigError) -> Void) throws(ConfigError) -> Config {
+        var result = Config()
+        try AtomicFile.update(path) { (data: Data?) throws(ConfigError) -> AtomicFile.Change in
+            var config = try data.map { (data: Data) throws(ConfigError) -> Config in try parse(data, source: path) } ?? Config()
+            try change(&config)
+            result = config
+            return .replace(Self.encode(config))
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else {
-            throw ConfigError(.unwritable, "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        let written = data.withUnsafeBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, base + offset, buffer.count - offset)
-                if count <= 0 { return -1 }
-                offset += count
-            }
-            return offset
-        }
-        let synced = fsync(fd) == 0
-        let failure = String(cString: strerror(errno))
-        close(fd)
-        guard written == data.count, synced, rename(temporary, path) == 0 else {
-            let reason = written == data.count && synced ? String(cString: strerror(errno)) : failure
-            unlink(temporary)
-            throw ConfigError(.unwritable, "cannot write \(path): \(reason)")
-        }
-        chmod(path, 0o600)
+        return result
     }
 
     // MARK: Helpers

@@ -65,12 +65,7 @@ public final class LiveConfig: Sendable {
     /// changes of several fields that typed code makes (the setup routes).
     @discardableResult
     public func update(_ change: (inout Config) -> Void) throws(ConfigError) -> Config {
-        try write { () throws(ConfigError) -> Config in
-            var config = try store.load()
-            change(&config)
-            try store.save(config)
-            return config
-        }
+        try write { () throws(ConfigError) -> Config in try store.update(change) }
     }
 
     /// Runs `save` (a read, change and save of the file) while holding the write mutex, then

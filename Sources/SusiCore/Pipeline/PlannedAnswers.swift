@@ -120,7 +120,7 @@ public final class PlannedAnswers: Sendable {
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data = (try? encoder.encode(updated + book.missed)) ?? Data("[]".utf8)
-            try ConfigStore.writeAtomically(data, to: path)
+            try AtomicFile.write(data, to: path)
             book.entries = updated
         }
     }

@@ -40,7 +40,7 @@ public struct SkillExampleCache: Codable, Sendable, Equatable {
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try encoder.encode(self).write(to: URL(fileURLWithPath: directory + "/" + Self.fileName), options: .atomic)
+        try AtomicFile.write(encoder.encode(self), to: directory + "/" + Self.fileName, mode: 0o644)
     }
 
     /// Whether a fetch from `server` is due at `now`: never fetched from it, or over a day ago.

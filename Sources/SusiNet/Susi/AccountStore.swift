@@ -5,7 +5,8 @@ import SusiCore
 ///
 /// Reading an expired token removes the file, so a stale token is never sent; callers
 /// tell the person to log in again (see `AccountStore.State`). Safe to use from several
-/// threads: every call reads or replaces the whole file atomically.
+/// threads and processes: every call reads or replaces the whole file atomically, and changes
+/// hold the file's lock (`AtomicFile`).
 public struct AccountStore: Sendable {
     /// What `state(now:)` found.
     public enum State: Sendable, Equatable {
@@ -37,7 +38,7 @@ public struct AccountStore: Sendable {
             let json = try? JSONValue.parse(data), let token = AccountToken(json: json)
         else { return .loggedOut }
         if token.isExpired(at: now) {
-            _ = try? remove()
+            removeIfExpired(at: now)
             return .expired(email: token.email)
         }
         return .loggedIn(token)
@@ -76,7 +77,7 @@ public struct AccountStore: Sendable {
             throw SusiAPIError(.account, .storeFailed, message: "cannot encode the account file")
         }
         do throws(ConfigError) {
-            try ConfigStore.writeAtomically(data + Data("\n".utf8), to: path)
+            try AtomicFile.write(data + Data("\n".utf8), to: path)
         } catch {
             throw SusiAPIError(.account, .storeFailed, message: error.message)
         }
@@ -86,11 +87,26 @@ public struct AccountStore: Sendable {
     @discardableResult
     public func remove() throws(SusiAPIError) -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
-        do {
-            try FileManager.default.removeItem(atPath: path)
-            return true
+        var existed = false
+        do throws(ConfigError) {
+            try AtomicFile.update(path) { data throws(ConfigError) in
+                existed = data != nil
+                return .remove
+            }
         } catch {
-            throw SusiAPIError(.account, .storeFailed, message: "cannot remove \(path): \(error.localizedDescription)")
+            throw SusiAPIError(.account, .storeFailed, message: error.message)
+        }
+        return existed
+    }
+
+    /// Removes the file if it still holds an expired token: a login another process saved
+    /// since it was read stays. Failure is silent; the expired token is never used anyway.
+    private func removeIfExpired(at now: Date) {
+        try? AtomicFile.update(path) { data throws(ConfigError) in
+            guard let data, let json = try? JSONValue.parse(data), let token = AccountToken(json: json),
+                token.isExpired(at: now)
+            else { return .keep }
+            return .remove
         }
     }
 }

@@ -55,19 +55,19 @@ public struct PendingLoginFile: Sendable, Equatable {
             throw SetupError(.storeFailed, "cannot encode the pending login")
         }
         do throws(ConfigError) {
-            try ConfigStore.writeAtomically(data + Data("\n".utf8), to: path)
+            try AtomicFile.write(data + Data("\n".utf8), to: path)
         } catch {
             throw SetupError(.storeFailed, "cannot keep the login for later: \(error.message)")
         }
     }
 
-    /// Removes the file; idempotent.
+    /// Removes the file, under its lock so a save in progress elsewhere is not torn; idempotent.
     public func remove() throws(SetupError) {
         guard FileManager.default.fileExists(atPath: path) else { return }
-        do {
-            try FileManager.default.removeItem(atPath: path)
+        do throws(ConfigError) {
+            try AtomicFile.update(path) { _ throws(ConfigError) in .remove }
         } catch {
-            throw SetupError(.storeFailed, "cannot remove \(path): \(error.localizedDescription)")
+            throw SetupError(.storeFailed, error.message)
         }
     }
 }

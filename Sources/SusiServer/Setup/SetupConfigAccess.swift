@@ -43,12 +43,7 @@ final class SetupConfigAccess: Sendable {
     /// Reads, changes and saves the config while holding the write mutex.
     func update(_ change: (inout Config) -> Void) throws(ConfigError) -> Config {
         if let live { return try live.update(change) }
-        return try writes.withLock { _ throws(ConfigError) -> Config in
-            var config = try store.load()
-            change(&config)
-            try store.save(config)
-            return config
-        }
+        return try writes.withLock { _ throws(ConfigError) -> Config in try store.update(change) }
     }
 
     /// Changes one key through `ConfigStore.set` (validated, saved) while holding the write mutex.

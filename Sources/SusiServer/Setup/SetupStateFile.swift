@@ -50,7 +50,7 @@ public struct SetupStateFile: Sendable, Equatable {
             throw SetupError(.storeFailed, "cannot encode the setup state")
         }
         do throws(ConfigError) {
-            try ConfigStore.writeAtomically(data + Data("\n".utf8), to: path)
+            try AtomicFile.write(data + Data("\n".utf8), to: path)
         } catch {
             throw SetupError(.storeFailed, error.message)
         }

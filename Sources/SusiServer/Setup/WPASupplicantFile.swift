@@ -105,19 +105,15 @@ public struct WPASupplicantFile: Sendable, Equatable {
     }
 
     /// Adds or replaces `network` in the file (created when missing), atomically, mode 0600.
+    ///
+    /// The read, merge and write happen under the file's lock (`AtomicFile.update`), so
+    /// parallel calls, from this process or another, each keep the others' networks.
     public func store(_ network: WiFiNetwork, country: String = "") throws(SetupError) {
-        let existing: String
-        if FileManager.default.fileExists(atPath: path) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw SetupError(.storeFailed, "cannot read \(path)")
-            }
-            existing = String(decoding: data, as: UTF8.self)
-        } else {
-            existing = ""
-        }
         do throws(ConfigError) {
-            try ConfigStore.writeAtomically(
-                Data(Self.merged(existing, with: network, country: country).utf8), to: path)
+            try AtomicFile.update(path) { data throws(ConfigError) in
+                let existing = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return .replace(Data(Self.merged(existing, with: network, country: country).utf8))
+            }
         } catch {
             throw SetupError(.storeFailed, "cannot store the Wi-Fi network: \(error.message)")
         }

@@ -210,10 +210,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         return model
     }
 
-    private static func writeAtomically(_ text: String, to path: String) throws {
-        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    /// Cache files are not secret, so they keep the usual 0644.
+    private static func writeAtomically(_ text: String, to path: String) throws(ConfigError) {
+        try AtomicFile.write(Data(text.utf8), to: path, mode: 0o644)
     }
 }
