@@ -23,6 +23,9 @@ public enum PlayerErrorKind: String, StageErrorKind, CaseIterable {
     /// A media identifier that cannot be played safely (empty, control characters, too long,
     /// a forbidden URL scheme).
     case invalidIdentifier = "player-invalid-identifier"
+    /// A source an answer may not play (`MediaSourcePolicy`): a local file outside
+    /// `player.media_dirs`, a directory, a device, or a scheme other than http(s) and searches.
+    case sourceRefused = "player-source-refused"
     /// The volume state file exists but cannot be read or parsed.
     case stateUnreadable = "player-state-unreadable"
     /// The volume state file cannot be written.

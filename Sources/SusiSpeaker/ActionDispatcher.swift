@@ -41,7 +41,8 @@ public final class ActionDispatcher: Sendable {
     /// not the speaker's (plain answers, tables) do nothing.
     ///
     /// `next`/`previous` past either end of the playlist, and controls with nothing playing,
-    /// quietly do nothing; only `audio_play`/`video_play` start the player (sound only).
+    /// quietly do nothing; only `audio_play`/`video_play` start the player (sound only), and
+    /// only for what `MediaSourcePolicy` allows (`player.media_dirs`).
     public func perform(_ action: ChatAction) -> ActionOutcome {
         do {
             switch action {
@@ -63,7 +64,7 @@ public final class ActionDispatcher: Sendable {
                 return skillFeedback(unknown)
             case .websearch(let search):
                 return ActionOutcome(say: WebSearchClient(config: live.current, http: http).spokenAnswer(for: search))
-            case .audioPlay(let media), .videoPlay(let media): try player.player().play(media)
+            case .audioPlay(let media), .videoPlay(let media): return try play(media)
             case .audioVolume(let volume): try player.player().setVolume(volume.volume)
             case .stop: try player.player().stop()
             case .pause: try player.player().pause()
@@ -81,6 +82,24 @@ public final class ActionDispatcher: Sendable {
         } catch {
             return .failed(PipelineError(stage: .player, code: "player-failed", message: "\(error)"))
         }
+    }
+
+    /// Plays `media` if `MediaSourcePolicy` allows where it leads; a refused source is
+    /// reported as `player-source-refused` with an apology, and the player is not asked.
+    private func play(_ media: MediaPlayAction) throws(PlayerError) -> ActionOutcome {
+        let location = try MediaLocator.location(identifier: media.identifier, type: media.identifierType)
+        switch MediaSourcePolicy(config: live.current).check(location) {
+        case .allowed(let playable) where playable == location:
+            try player.player().play(media)
+        case .allowed(let file):
+            // The resolved path, so a symlink changed after the check leads nowhere else.
+            try player.player().play(identifier: file, type: MediaPlayAction.url)
+        case .refused(let reason):
+            logger.warning("refused to play \(location): \(reason)")
+            return ActionOutcome(
+                say: "Sorry, I can't play that.", failure: PlayerError(.sourceRefused, "refused to play \(location): \(reason)"))
+        }
+        return .done
     }
 
     /// "rate this skill four stars", "report this skill", "what do people say about this

@@ -617,6 +617,36 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(attention, [true, false, true, false])
     }
 
+    /// A media source the speaker refuses (`MediaSourcePolicy`) ends as a `player` error event
+    /// and the apology the outcome carries, then the rest of the answer goes on.
+    func testARefusedMediaSourceIsAPlayerErrorAndAnApology() throws {
+        struct Refused: SusiError {
+            var stage: Stage { .player }
+            var code: String { "player-source-refused" }
+            var message: String { "refused to play /: not a regular file" }
+        }
+        let brain = ScriptedBrain([
+            "play slash": [.audioPlay(MediaPlayAction(identifier: "/", identifierType: "url")), .answer(AnswerAction(expression: "Done."))]
+        ])
+        let recorder = RecordingEventSink()
+        let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment(perform: { action in
+            guard case .audioPlay = action else { return .done }
+            return ActionOutcome(say: "Sorry, I can't play that.", failure: Refused())
+        })
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(2000)]), wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["play slash"]), brain: brain, synthesizer: synthesizer, sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+        try pipeline.run()
+        let errors = recorder.events.compactMap { event -> String? in
+            if case .error(let stage, let code, _) = event.kind { return "\(stage.rawValue) \(code)" } else { return nil }
+        }
+        XCTAssertEqual(errors, ["player player-source-refused"])
+        XCTAssertEqual(synthesizer.spoken, ["Sorry, I can't play that.", "Done."])
+    }
+
     func testASecondPassHearsWhatNoSkillMatchesAndOnlyThat() throws {
         let brain = ScriptedBrain(["what time is it": [.answer(AnswerAction(expression: "Four."))]])
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000), .wake, .voice(800), .noise(1000)])

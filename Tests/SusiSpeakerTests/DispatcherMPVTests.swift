@@ -31,6 +31,7 @@ final class DispatcherMPVTests: XCTestCase {
 
     func testPerformsChatActions() throws {
         let song = try tone("song.wav", seconds: 10)
+        try scratch.store.set("player.media_dirs", to: "[\"\(scratch.directory)\"]")
         let configuration = MPVPlayer.Configuration(
             command: "mpv", arguments: ["--ao=null", "--no-config"], volume: 50, replyTimeout: 5, startTimeout: 10,
             runtimeDirectory: scratch.directory)
@@ -62,5 +63,42 @@ final class DispatcherMPVTests: XCTestCase {
         XCTAssertEqual(player.volume, 0)
         perform(.stop)
         XCTAssertEqual(try player.property("idle-active")?.boolValue, true)
+    }
+}
+
+extension DispatcherMPVTests {
+    /// An answer of "/" made mpv walk the whole file system, and `file:///...` played any
+    /// file: now they are refused with an apology, and mpv is never started.
+    func testAnswersCannotMakeMPVOpenLocalFiles() throws {
+        let song = try tone("song.wav", seconds: 5)
+        let outside = try tone("outside.wav", seconds: 1)
+        let music = scratch.directory + "/music"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: song, toPath: music + "/song.wav")
+        try FileManager.default.createSymbolicLink(atPath: music + "/escape.wav", withDestinationPath: outside)
+        try scratch.store.set("player.media_dirs", to: "[\"\(music)\"]")
+        let configuration = MPVPlayer.Configuration(
+            command: "mpv", arguments: ["--ao=null", "--no-config"], volume: 50, replyTimeout: 5, startTimeout: 10,
+            runtimeDirectory: scratch.directory)
+        let player = MPVPlayer(configuration: configuration, stateFile: nil)
+        let slot = SpeakerPlayer { player }
+        defer { slot.shutdown() }
+        let (dispatcher, _, _) = try scratch.dispatcher(player: slot)
+
+        for (identifier, type) in [
+            ("/", "url"), ("/", "youtube"), ("file:///etc/passwd", "url"), ("/etc/passwd", "url"), ("/dev/zero", "url"),
+            ("/proc/self/environ", "url"), (music, "url"), (music + "/../outside.wav", "url"), (music + "/escape.wav", "url"),
+            ("file://" + outside, "url"),
+        ] {
+            let outcome = dispatcher.perform(.audioPlay(MediaPlayAction(identifier: identifier, identifierType: type)))
+            XCTAssertEqual(outcome.failure?.code, "player-source-refused", identifier)
+            XCTAssertEqual(outcome.failure?.stage, .player, identifier)
+            XCTAssertEqual(outcome.say, "Sorry, I can't play that.", identifier)
+        }
+        XCTAssertNil(player.processIdentifier, "mpv was never started, so never asked")
+
+        // A file in the media folder plays, by its file URL too.
+        XCTAssertNil(dispatcher.perform(.videoPlay(MediaPlayAction(identifier: "file://" + music + "/song.wav", identifierType: "url"))).failure)
+        XCTAssertTrue(eventually { (try? player.property("path"))??.stringValue == music + "/song.wav" })
     }
 }

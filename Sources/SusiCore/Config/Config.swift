@@ -71,6 +71,9 @@ public struct Config: Sendable, Equatable {
         public var volume = 70
         public var duckVolume = 20
         public var volumeStep = 10
+        /// Folders answers may play local files from (`MediaSourcePolicy`); empty: none, so
+        /// answers play only streams and searches until the owner names a music folder.
+        public var mediaDirectories: [String] = []
     }
 
     /// The setup and control HTTP server for the phone apps.

@@ -127,6 +127,9 @@ public enum ConfigSchema {
         int("player.volume", \.player.volume, "music volume", 0...100),
         int("player.duck_volume", \.player.duckVolume, "music volume while listening or speaking, percent", 0...100),
         int("player.volume_step", \.player.volumeStep, "volume up/down step", 1...50),
+        list(
+            "player.media_dirs", \.player.mediaDirectories, "folders answers may play local files from",
+            allowed: "a list of absolute folder paths (or ~/...)", check: { $0.hasPrefix("/") || $0.hasPrefix("~/") }),
         int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
         string(
             "setup.bind", \.setup.bind, "address the setup server listens on",
@@ -269,15 +272,17 @@ public enum ConfigSchema {
             })
     }
 
+    /// A list key; `check`, when given, must accept every item.
     private static func list(
-        _ name: String, _ path: any WritableKeyPath<Config, [String]> & Sendable, _ summary: String
+        _ name: String, _ path: any WritableKeyPath<Config, [String]> & Sendable, _ summary: String,
+        allowed items: String = "strings", check: (@Sendable (String) -> Bool)? = nil
     ) -> ConfigKey {
-        let allowed = "a list of strings (JSON array, or words separated by spaces on the command line)"
+        let allowed = "\(items == "strings" ? "a list of strings" : items) (JSON array, or words separated by spaces on the command line)"
         return ConfigKey(
             name: name, summary: summary, allowed: allowed,
             read: { .list($0[keyPath: path]) },
             write: { config, value in
-                guard case .list(let items) = value else { return allowed }
+                guard case .list(let items) = value, items.allSatisfy({ check?($0) ?? true }) else { return allowed }
                 config[keyPath: path] = items
                 return nil
             },
