@@ -50,7 +50,8 @@ enum AskCommand: Command {
         guard !spoken.isEmpty else {
             throw PipelineError(stage: .brain, code: "brain-no-answer", message: "no answer for '\(query)'")
         }
-        spoken.forEach { context.print($0) }
+        // The answer comes from a server: its escape codes must not drive the terminal.
+        spoken.forEach { context.print(ControlCharacters.strippedForTerminal($0)) }
     }
 
     /// TEXT may be quoted as one argument or given as several words.

@@ -140,6 +140,23 @@ final class WAVFileTests: XCTestCase {
         XCTAssertEqual(try decode(empty + Data("LIST\u{2}\0\0\0ab".utf8)).samples, [])
     }
 
+    /// A file declaring 1 Hz used to be converted to 16 kHz by allocating 16000 times its
+    /// size (6.4 GB for a 400 kB file) and aborting; now any rate outside 8-192 kHz is a clear
+    /// error before anything is allocated for it.
+    func testSampleRatesOutsideEightTo192KilohertzAreRefused() throws {
+        let samples = [UInt8](repeating: 0, count: 400)
+        for rate in [1, 100, 7_999, 192_001, 1_000_000, Int(UInt32.max)] {
+            assertAudioError(.unsupportedFormat) {
+                _ = try decode(WAVBytes.file(tag: 1, channels: 1, rate: rate, bits: 16, data: samples))
+            }
+        }
+        for rate in [8_000, 11_025, 44_100, 96_000, 192_000] {
+            let chunk = try decode(WAVBytes.file(tag: 1, channels: 1, rate: rate, bits: 16, data: samples))
+            XCTAssertEqual(chunk.format.sampleRate, rate)
+            XCTAssertEqual(chunk.samples.count, 200)
+        }
+    }
+
     func testMalformedFilesGiveTypedErrors() {
         assertAudioError(.notWAV) { _ = try decode(Data()) }
         assertAudioError(.notWAV) { _ = try decode(Data("hello, this is not audio at all".utf8)) }

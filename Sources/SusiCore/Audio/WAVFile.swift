@@ -3,7 +3,7 @@ import Foundation
 /// Reads and writes RIFF/WAVE files as `AudioChunk`s.
 ///
 /// Reading accepts integer PCM of 8, 16, 24 and 32 bits, IEEE float of 32 and 64 bits, plain or
-/// `WAVE_FORMAT_EXTENSIBLE`, any channel count and rate, and skips chunks it does not need
+/// `WAVE_FORMAT_EXTENSIBLE`, any channel count, rates of 8 to 192 kHz, and skips chunks it does not need
 /// (`LIST`, `fact`, `cue `, ...). Samples are converted to int16: wider integers keep their top
 /// 16 bits, floats are scaled by 32768 and clamped. Writing always produces 16-bit PCM.
 /// Every failure is an `AudioError`; no input, however malformed, traps.
@@ -21,6 +21,9 @@ public enum WAVFile {
             self.bitsPerSample = bitsPerSample
         }
     }
+
+    /// The sample rates a file may declare, in Hz: telephone audio to studio recordings.
+    public static let supportedSampleRates = 8000...192_000
 
     /// Reads the WAV file at `path`.
     ///
@@ -281,6 +284,14 @@ public enum WAVFile {
         }
         guard channels > 0, sampleRate > 0 else {
             throw AudioError(.notWAV, "WAV file declares \(channels) channels at \(sampleRate) Hz: \(source)")
+        }
+        // Converting a 1 Hz file to 16 kHz would multiply its size by 16000: refuse rates no
+        // recording uses before anything is allocated for them.
+        guard supportedSampleRates.contains(sampleRate) else {
+            throw AudioError(
+                .unsupportedFormat,
+                "WAV sample rate \(sampleRate) Hz is outside \(supportedSampleRates.lowerBound)-\(supportedSampleRates.upperBound) Hz: \(source)"
+            )
         }
         return FormatChunk(tag: tag, channels: channels, sampleRate: sampleRate, blockAlign: blockAlign, bitsPerSample: bits)
     }

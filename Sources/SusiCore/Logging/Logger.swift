@@ -47,9 +47,12 @@ public struct Logger: Sendable {
     /// A logger that drops everything; the default for components used in tests.
     public static let silent = Logger(label: "silent", level: .off)
 
+    /// Logs `message` at `level`. Control characters in it are escaped first
+    /// (`ControlCharacters.escapedForLog`), so text from outside (an SSID with a newline or an
+    /// escape code) can neither forge a log line nor drive the terminal showing the log.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= self.level, self.level != .off else { return }
-        handler.write(level: level, label: label, message: message())
+        handler.write(level: level, label: label, message: ControlCharacters.escapedForLog(message()))
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }

@@ -1,0 +1,111 @@
+/// Makes outside text (SSIDs, answers, URLs) safe to put in a log line or on a terminal.
+///
+/// A newline in an SSID must not forge a second log line, and an answer from a server must
+/// not move the cursor, retitle the window or rewrite the screen of the person reading it.
+public enum ControlCharacters {
+    /// `text` with every control character written out visibly: `\n`, `\r`, `\t`, and `\u{1B}`
+    /// style for the rest (C0, DEL, C1, and the Unicode line and paragraph separators), so one
+    /// message stays one line and escape codes reach the terminal as plain text. A backslash
+    /// is left alone: the escapes are for people reading logs, not for parsing them back.
+    public static func escapedForLog(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let escape: String
+            switch scalar {
+            case "\n": escape = "\\n"
+            case "\r": escape = "\\r"
+            case "\t": escape = "\\t"
+            default: escape = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+            result.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(result)
+    }
+
+    /// `text` without terminal escape sequences and control characters, for printing text
+    /// that came from elsewhere (a SUSI answer) to a terminal; newlines and tabs stay.
+    ///
+    /// Removes whole sequences, not only their ESC, so no `[2J` is left behind: CSI
+    /// (`ESC [` … final byte, or C1 `U+009B`), OSC, DCS, SOS, PM and APC strings up to their
+    /// BEL or `ESC \`, two- and three-character escapes (`ESC c`, `ESC ( B`), and any other
+    /// C0, DEL or C1 control, including a carriage return that would overwrite the line.
+    public static func strippedForTerminal(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            switch scalar.value {
+            case 0x0A, 0x09:
+                result.append(scalar)
+            case 0x1B:
+                guard index < scalars.count else { break }
+                let next = scalars[index]
+                index += 1
+                switch next {
+                case "[": index = endOfControlSequence(scalars, from: index)
+                case "]", "P", "X", "^", "_": index = endOfString(scalars, from: index)
+                default:
+                    guard !isControl(next) else {
+                        index -= 1
+                        break
+                    }
+                    // `ESC (` style escapes carry intermediate bytes before their final one.
+                    var at = index - 1
+                    while at < scalars.count, (0x20...0x2F).contains(scalars[at].value) { at += 1 }
+                    index = min(at + 1, scalars.count)
+                }
+            case 0x9B:
+                index = endOfControlSequence(scalars, from: index)
+            case 0x9D, 0x90, 0x98, 0x9E, 0x9F:
+                index = endOfString(scalars, from: index)
+            default:
+                if !isControl(scalar) { result.append(scalar) }
+            }
+        }
+        return String(result)
+    }
+
+    // MARK: Helpers
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Past a CSI's parameter and intermediate bytes and its final byte (0x40-0x7E); stops
+    /// early at anything else, which ends a malformed sequence.
+    private static func endOfControlSequence(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start
+        while index < scalars.count {
+            let value = scalars[index].value
+            index += 1
+            if (0x40...0x7E).contains(value) { return index }
+            if !(0x20...0x3F).contains(value) { return index - 1 }
+        }
+        return index
+    }
+
+    /// Past the BEL or `ESC \` (or C1 ST) that ends an OSC/DCS/SOS/PM/APC string; the rest of
+    /// the text when it never ends, since an unterminated string swallows it on a terminal too.
+    private static func endOfString(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start
+        while index < scalars.count {
+            let value = scalars[index].value
+            index += 1
+            if value == 0x07 || value == 0x9C { return index }
+            if value == 0x1B, index < scalars.count, scalars[index] == "\\" { return index + 1 }
+        }
+        return index
+    }
+}
