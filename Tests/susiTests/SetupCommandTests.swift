@@ -176,4 +176,41 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["setup", "dance"]).status, 2)
         XCTAssertEqual(try cli.run(["setup", "serve", "--port", "70000"]).status, 2)
     }
+
+    /// Two `susi setup serve` processes over one config directory (as `susi run` and
+    /// `susi setup serve` may be), called in parallel: every network answered "configured" is
+    /// in the wpa_supplicant file and none that failed is, so the lock works across processes.
+    func testTwoServerProcessesKeepEachOthersWiFiNetworks() throws {
+        let servers = [try Server(cli), try Server(cli)]
+        defer { servers.forEach { $0.stop() } }
+        let wifiPath = cli.directory + "/susi/wpa_supplicant.conf"
+        var configured = 0
+        for round in 0..<5 {
+            let ssids = (0..<8).map { "net-\(round)-\($0)" }
+            let calls = try ssids.enumerated().map { index, ssid -> (Process, Pipe) in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = [
+                    "-s", "-o", "/dev/null", "--max-time", "20", "-w", "%{http_code}",
+                    servers[index % 2].base + "/wifi_credentials?wifissid=\(ssid)&wifipassd=pass-\(ssid)",
+                ]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                return (process, pipe)
+            }
+            let statuses = calls.map { process, pipe -> Int in
+                let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return Int(text) ?? 0
+            }
+            let text = (try? String(contentsOfFile: wifiPath, encoding: .utf8)) ?? ""
+            for (ssid, status) in zip(ssids, statuses) {
+                let stored = text.contains("ssid=\"\(ssid)\"")
+                if status == 200 { configured += 1 }
+                XCTAssertEqual(stored, status == 200, "round \(round): \(ssid) answered \(status), in the file: \(stored)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(configured, 20, "most calls succeed")
+    }
 }
