@@ -22,6 +22,7 @@ SERVER_PID=""
 
 cleanup() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+	for pid in ${EXTRA_PIDS:-}; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
 	rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
@@ -161,6 +162,39 @@ while [ $round -lt "$KILL_ROUNDS" ]; do
 	start_server
 done
 stop_server
-LEFT=$(find "$WORK/susi" -name 'config.json.tmp-*' | wc -l)
+LEFT=$(find "$WORK/susi" -name '.config.json.tmp-*' | wc -l)
 echo "kill: $KILL_ROUNDS SIGKILLs during config writes, config valid after every one (tts.rate now $("$SUSI" config get tts.rate)); $LEFT temporary files left by killed saves"
+
+# --- 5. Parallel writes from two server processes (issue 19) ------------------------------
+# Two `susi setup serve` over one config directory, as `susi run` and `susi setup serve` may
+# be; bursts of parallel /wifi_credentials alternate between them. Every network answered 200
+# must be in the Wi-Fi file, and none that failed.
+PARALLEL_ROUNDS=${PARALLEL_ROUNDS:-20}
+PARALLEL=${PARALLEL:-8}
+"$SUSI" setup --reset >/dev/null
+start_server; EXTRA_PIDS=$SERVER_PID; FIRST=$BASE; SERVER_PID=""
+start_server; SECOND=$BASE
+mkdir -p "$WORK/parallel"
+OK=0; REFUSED=0; round=0
+while [ $round -lt "$PARALLEL_ROUNDS" ]; do
+	round=$((round + 1)); pids=""; i=0
+	while [ $i -lt "$PARALLEL" ]; do
+		i=$((i + 1)); base=$FIRST; [ $((i % 2)) -eq 0 ] && base=$SECOND
+		curl -s -o /dev/null --max-time 20 -w '%{http_code}' "$base/wifi_credentials?wifissid=par-$round-$i&wifipassd=pass-$round-$i" \
+			>"$WORK/parallel/$round-$i" & pids="$pids $!"
+	done
+	wait $pids
+	i=0
+	while [ $i -lt "$PARALLEL" ]; do
+		i=$((i + 1))
+		if grep -q "ssid=\"par-$round-$i\"" "$WIFI"; then stored=1; else stored=0; fi
+		if [ "$(cat "$WORK/parallel/$round-$i")" = 200 ]; then
+			OK=$((OK + 1)); [ $stored = 1 ] || fail "par-$round-$i answered 200 but is not in $WIFI"
+		else
+			REFUSED=$((REFUSED + 1)); [ $stored = 0 ] || fail "par-$round-$i failed but is in $WIFI"
+		fi
+	done
+done
+stop_server; SERVER_PID=$EXTRA_PIDS; EXTRA_PIDS=""; stop_server
+echo "parallel-writes: 2 server processes, $PARALLEL_ROUNDS rounds of $PARALLEL parallel /wifi_credentials: $OK answered 200, all in the file; $REFUSED failed, none in the file"
 echo "reliability: all passed"
