@@ -58,6 +58,11 @@ final class HearingTests: XCTestCase {
         XCTAssertTrue(third.wasBuilt)
         XCTAssertNotEqual(third.languageModelPath, first.languageModelPath)
         XCTAssertFalse(FileManager.default.fileExists(atPath: first.languageModelPath), "the old model is removed")
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        let stem = (third.languageModelPath as NSString).deletingPathExtension.split(separator: "/").last.map(String.init) ?? ""
+        XCTAssertEqual(
+            left, ["", "."].flatMap { dot in ["arpa", "dict", "json"].map { dot + stem + "." + $0 + (dot.isEmpty ? "" : ".lock") } }.sorted(),
+            "the new model's files and their write locks only: no old lock, no temporary")
         // Words cmudict lacks get eSpeak NG's pronunciation, so they can be recognised.
         XCTAssertNotNil(third.generatedPronunciations["zorplify"])
         let dictionary = try PronunciationDictionary(contentsOf: third.dictionaryPath)
