@@ -25,13 +25,15 @@ final class ControlCharactersTests: XCTestCase {
         XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, line)
         XCTAssertEqual(
             line,
-            #"susi[setup] info: stored Wi-Fi network "Cafe\nsusi[setup] info: stored Wi-Fi network "Bank"\r\u{1B}[2K\u{1B}]0;pwned\u{7}""#)
+            #"susi[setup] info: stored Wi-Fi network "Cafe\nsusi[setup] info: stored Wi-Fi network "Bank"\r\u{1B}[2K\u{1B}]0;pwned\u{7}""#
+        )
     }
 
     func testLogEscapesEveryKindOfLineBreakAndLeavesTextAlone() {
         XCTAssertEqual(ControlCharacters.escapedForLog("plain — ünïcode 🎵 C:\\path"), "plain — ünïcode 🎵 C:\\path")
         XCTAssertEqual(ControlCharacters.escapedForLog("a\tb\u{0}c\u{7F}d"), #"a\tb\u{0}c\u{7F}d"#)
-        XCTAssertEqual(ControlCharacters.escapedForLog("a\u{85}b\u{2028}c\u{2029}d\u{9B}e"), #"a\u{85}b\u{2028}c\u{2029}d\u{9B}e"#)
+        XCTAssertEqual(
+            ControlCharacters.escapedForLog("a\u{85}b\u{2028}c\u{2029}d\u{9B}e"), #"a\u{85}b\u{2028}c\u{2029}d\u{9B}e"#)
     }
 
     func testTerminalEscapesAreStrippedWholeAndTextKept() {

@@ -14,10 +14,11 @@ final class MediaSourcePolicyTests: XCTestCase {
         // Resolved, so the expected paths match what the policy resolves to.
         let base = NSTemporaryDirectory() + "susi-media-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: base + "/Music/album", withIntermediateDirectories: true)
-        directory = try XCTUnwrap(realpath(base, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        })
+        directory = try XCTUnwrap(
+            realpath(base, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
         music = directory + "/Music"
         song = music + "/album/song one.ogg"
         XCTAssertTrue(FileManager.default.createFile(atPath: song, contents: Data("OggS".utf8)))
@@ -28,7 +29,9 @@ final class MediaSourcePolicyTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func assertRefused(_ policy: MediaSourcePolicy, _ location: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ policy: MediaSourcePolicy, _ location: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard case .refused = policy.check(location) else {
             return XCTFail("\(location) was allowed", file: file, line: line)
         }

@@ -626,7 +626,9 @@ final class VoicePipelineTests: XCTestCase {
             var message: String { "refused to play /: not a regular file" }
         }
         let brain = ScriptedBrain([
-            "play slash": [.audioPlay(MediaPlayAction(identifier: "/", identifierType: "url")), .answer(AnswerAction(expression: "Done."))]
+            "play slash": [
+                .audioPlay(MediaPlayAction(identifier: "/", identifierType: "url")), .answer(AnswerAction(expression: "Done.")),
+            ]
         ])
         let recorder = RecordingEventSink()
         let synthesizer = ChunkedSynthesizer()

@@ -50,9 +50,11 @@ final class SetupParallelWritesTests: XCTestCase {
                 let stored = text.contains("ssid=\"\(ssid)\"") && text.contains("psk=\"password-\(ssid)\"")
                 if status == 200 {
                     configured += 1
-                    XCTAssertTrue(stored, "round \(round): \(ssid) was answered 200 but is not in the file", file: file, line: line)
+                    XCTAssertTrue(
+                        stored, "round \(round): \(ssid) was answered 200 but is not in the file", file: file, line: line)
                 } else {
-                    XCTAssertFalse(stored, "round \(round): \(ssid) failed (\(status)) but is in the file", file: file, line: line)
+                    XCTAssertFalse(
+                        stored, "round \(round): \(ssid) failed (\(status)) but is in the file", file: file, line: line)
                 }
             }
             XCTAssertEqual(

@@ -98,7 +98,9 @@ extension DispatcherMPVTests {
         XCTAssertNil(player.processIdentifier, "mpv was never started, so never asked")
 
         // A file in the media folder plays, by its file URL too.
-        XCTAssertNil(dispatcher.perform(.videoPlay(MediaPlayAction(identifier: "file://" + music + "/song.wav", identifierType: "url"))).failure)
+        XCTAssertNil(
+            dispatcher.perform(.videoPlay(MediaPlayAction(identifier: "file://" + music + "/song.wav", identifierType: "url")))
+                .failure)
         XCTAssertTrue(eventually { (try? player.property("path"))??.stringValue == music + "/song.wav" })
     }
 }

@@ -61,7 +61,9 @@ final class HearingTests: XCTestCase {
         let left = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
         let stem = (third.languageModelPath as NSString).deletingPathExtension.split(separator: "/").last.map(String.init) ?? ""
         XCTAssertEqual(
-            left, ["", "."].flatMap { dot in ["arpa", "dict", "json"].map { dot + stem + "." + $0 + (dot.isEmpty ? "" : ".lock") } }.sorted(),
+            left,
+            ["", "."].flatMap { dot in ["arpa", "dict", "json"].map { dot + stem + "." + $0 + (dot.isEmpty ? "" : ".lock") } }
+                .sorted(),
             "the new model's files and their write locks only: no old lock, no temporary")
         // Words cmudict lacks get eSpeak NG's pronunciation, so they can be recognised.
         XCTAssertNotNil(third.generatedPronunciations["zorplify"])

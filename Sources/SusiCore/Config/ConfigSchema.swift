@@ -277,7 +277,8 @@ public enum ConfigSchema {
         _ name: String, _ path: any WritableKeyPath<Config, [String]> & Sendable, _ summary: String,
         allowed items: String = "strings", check: (@Sendable (String) -> Bool)? = nil
     ) -> ConfigKey {
-        let allowed = "\(items == "strings" ? "a list of strings" : items) (JSON array, or words separated by spaces on the command line)"
+        let allowed =
+            "\(items == "strings" ? "a list of strings" : items) (JSON array, or words separated by spaces on the command line)"
         return ConfigKey(
             name: name, summary: summary, allowed: allowed,
             read: { .list($0[keyPath: path]) },

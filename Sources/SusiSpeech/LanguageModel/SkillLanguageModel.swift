@@ -71,7 +71,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             // Older models go, with the lock files their writes left (`.skills-HASH.arpa.lock`).
             for old in (try? fileManager.contentsOfDirectory(atPath: cacheDirectory)) ?? []
             where (old.hasPrefix(prefix) && !old.hasPrefix(base.lastPathComponent))
-                || (old.hasPrefix("." + prefix) && old.hasSuffix(".lock") && !old.hasPrefix("." + base.lastPathComponent)) {
+                || (old.hasPrefix("." + prefix) && old.hasSuffix(".lock") && !old.hasPrefix("." + base.lastPathComponent))
+            {
                 try? fileManager.removeItem(atPath: URL(fileURLWithPath: cacheDirectory).appendingPathComponent(old).path)
             }
             try writeAtomically(model.arpa, to: arpaPath)
