@@ -69,8 +69,11 @@ enum SusiCLI {
         return overview + "\n\ncommands:\n" + lines.joined(separator: "\n")
     }
 
+    /// One line on stderr; messages may quote outside text (a server's reply, an argument), so
+    /// its control characters are escaped rather than sent to the terminal.
     private static func fail(_ line: String, code: Int32) -> Int32 {
-        FileHandle.standardError.write(Data((line.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+        let oneLine = ControlCharacters.escapedForLog(line.replacingOccurrences(of: "\n", with: " "))
+        FileHandle.standardError.write(Data((oneLine + "\n").utf8))
         return code
     }
 }

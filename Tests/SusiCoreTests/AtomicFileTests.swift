@@ -95,6 +95,22 @@ final class AtomicFileTests: XCTestCase {
         }
     }
 
+    /// The first start writes the defaults; a change another thread makes meanwhile must not
+    /// be overwritten by them (the file was missing when the first start looked).
+    func testCreatingTheDefaultsNeverOverwritesAChangeMadeMeanwhile() throws {
+        for round in 0..<10 {
+            let store = ConfigStore(path: directory + "/round-\(round)/config.json")
+            parallel(8) { index in
+                if index == 0 {
+                    _ = try? store.set("room", to: "kitchen \(round)")
+                } else {
+                    _ = try? store.loadOrCreate()
+                }
+            }
+            XCTAssertEqual(try store.load().room, "kitchen \(round)", "round \(round)")
+        }
+    }
+
     func testTheLockExcludesOtherProcesses() throws {
         let path = directory + "/state.json"
         let lock = AtomicFile.lockPath(for: path)

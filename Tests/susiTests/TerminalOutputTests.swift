@@ -3,8 +3,8 @@ import SusiServer
 import SusiTestSupport
 import XCTest
 
-/// `susi ask` prints what a server answered; the server's escape codes never reach the terminal.
-final class AskCommandTests: XCTestCase {
+/// What `susi` prints from outside text (a server's answer, an argument) never drives the terminal.
+final class TerminalOutputTests: XCTestCase {
     private var cli: CLIRunner!
 
     override func setUpWithError() throws {
@@ -33,5 +33,13 @@ final class AskCommandTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.stderr)
         XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "JSON escapes them")
         XCTAssertTrue(json.stdout.contains(#"\u001b[2J"#), json.stdout)
+    }
+
+    func testAnErrorLineEscapesControlCharacters() throws {
+        let result = try cli.run(["config", "get", "tts.\u{1B}]0;owned\u{07}\u{1B}[2Jvoice"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, result.stderr)
+        XCTAssertTrue(result.stderr.contains(#"\u{1B}[2J"#), result.stderr)
+        XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "one line")
     }
 }
