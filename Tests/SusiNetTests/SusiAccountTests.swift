@@ -1,8 +1,9 @@
 import Foundation
 import SusiCore
-import SusiNet
 import SusiServer
 import XCTest
+
+@testable import SusiNet
 
 /// Login against a loopback `/aaa/login.json`, the 0600 account file, expiry.
 final class SusiAccountTests: XCTestCase {
@@ -159,5 +160,16 @@ final class SusiAccountTests: XCTestCase {
         XCTAssertTrue(try store.remove())
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: store.path))
         XCTAssertEqual(store.state(), .loggedOut)
+    }
+
+    /// `state` found an expired token; meanwhile another process (`susi login`) saved a new
+    /// one. The removal looks again under the file's lock, so the new login stays.
+    func testRemovingAnExpiredTokenKeepsALoginSavedMeanwhile() throws {
+        let now = Date()
+        try store.save(AccountToken(accessToken: "new", expiresAt: now.addingTimeInterval(3600), email: "", server: "http://x"))
+        store.removeIfExpired(at: now)
+        XCTAssertEqual(store.token(for: "http://x", now: now)?.accessToken, "new")
+        store.removeIfExpired(at: now.addingTimeInterval(7200))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path), "an expired one still goes")
     }
 }

@@ -4,6 +4,9 @@ import Synchronization
 /// Answers to say later (timers, SUSI's planned answers), kept in a state file so a restart
 /// loses none.
 ///
+/// The file is written with `AtomicFile` (under its lock) from this object's memory: one
+/// process, the running speaker, owns the timers; another process's copy is not merged in.
+///
 /// Times come from `clock`, so file runs can follow their audio. Thread-safe.
 public final class PlannedAnswers: Sendable {
     /// One answer waiting for its time.

@@ -101,7 +101,7 @@ public struct AccountStore: Sendable {
 
     /// Removes the file if it still holds an expired token: a login another process saved
     /// since it was read stays. Failure is silent; the expired token is never used anyway.
-    private func removeIfExpired(at now: Date) {
+    func removeIfExpired(at now: Date) {
         try? AtomicFile.update(path) { data throws(ConfigError) in
             guard let data, let json = try? JSONValue.parse(data), let token = AccountToken(json: json),
                 token.isExpired(at: now)
