@@ -56,11 +56,11 @@ public struct SetupAccountLink: AccountLinking {
         guard let credentials = pending.load() else { return false }
         switch attempt(credentials) {
         case .loggedIn:
-            try? pending.remove()
+            try? pending.remove(ifStill: credentials)
             logger.info("pending SUSI login done")
             return true
         case .refused(let error):
-            try? pending.remove()
+            try? pending.remove(ifStill: credentials)
             logger.warning("the SUSI server refused the pending login (\(error.code)); it was dropped")
             return true
         case .offline:

@@ -61,6 +61,20 @@ final class SetupAccountLinkTests: XCTestCase {
         XCTAssertFalse(link(.json(Self.accepted)).retryPending(), "nothing left to retry")
     }
 
+    /// The apps send a new login (another process's `/auth`) while the old one is being
+    /// tried: the new one is kept for the next retry, not dropped with the old one.
+    func testNewCredentialsSentDuringARetryAreKept() throws {
+        _ = try link(.offline()).link(email: "old@example.com", password: "old-secret")
+        let pending = link(.offline()).pending
+        let http = FakeHTTPClient { _ in
+            try? pending.save(PendingLoginFile.Credentials(email: "new@example.com", password: "new-secret"))
+            let body = Data(#"{"accepted": false, "message": "wrong password"}"#.utf8)
+            return .success(HTTPResponse(status: 401, headers: ["content-type": "application/json"], body: body))
+        }
+        XCTAssertTrue(link(http).retryPending(), "the old login was refused and dropped")
+        XCTAssertEqual(pending.load()?.email, "new@example.com", "the new one waits for the next retry")
+    }
+
     func testForgetPendingDropsTheCredentials() throws {
         _ = try link(.offline()).link(email: "mario@example.com", password: "secret")
         try link(.offline()).forgetPending()

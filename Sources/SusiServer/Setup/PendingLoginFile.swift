@@ -40,8 +40,11 @@ public struct PendingLoginFile: Sendable, Equatable {
 
     /// The stored credentials, or nil when there are none (or the file is unusable).
     public func load() -> Credentials? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        FileManager.default.contents(atPath: path).flatMap(Self.credentials)
+    }
+
+    private static func credentials(in data: Data) -> Credentials? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let email = object["email"] as? String, let password = object["password"] as? String,
             !email.isEmpty, !password.isEmpty
         else { return nil }
@@ -66,6 +69,18 @@ public struct PendingLoginFile: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: path) else { return }
         do throws(ConfigError) {
             try AtomicFile.update(path) { _ throws(ConfigError) in .remove }
+        } catch {
+            throw SetupError(.storeFailed, error.message)
+        }
+    }
+
+    /// Removes the file only if it still holds `credentials`: a login tried in the background
+    /// must not drop newer credentials the apps sent while it was being tried.
+    public func remove(ifStill credentials: Credentials) throws(SetupError) {
+        do throws(ConfigError) {
+            try AtomicFile.update(path) { data throws(ConfigError) in
+                data.flatMap(Self.credentials) == credentials ? .remove : .keep
+            }
         } catch {
             throw SetupError(.storeFailed, error.message)
         }
