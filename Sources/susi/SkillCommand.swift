@@ -58,7 +58,10 @@ enum SkillCommand: Command {
             if json {
                 context.print(try reviewsJSON(target, reviews: shown, total: reviews.count))
             } else {
-                for line in reviewLines(target, reviews: shown, total: reviews.count) { context.print(line) }
+                // Reviews are other people's text: their escape codes must not drive this terminal.
+                for line in reviewLines(target, reviews: shown, total: reviews.count) {
+                    context.print(ControlCharacters.strippedForTerminal(line))
+                }
             }
         case "ratings":
             let target = try skill()

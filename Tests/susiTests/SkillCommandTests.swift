@@ -14,7 +14,7 @@ final class SkillCommandTests: XCTestCase {
           {"feedback": "Great skill", "email": "mario.rossi@example.com", "timestamp": "2018-06-12 17:04:58.785", "user_name": ""},
           {"feedback": "Works well", "email": "anna@example.org", "timestamp": "2018-06-11 09:00:00.0", "user_name": "Anna", "avatar": "https://img.example/anna.png"},
           {"feedback": "Could be better\\nbut fine", "email": "luigi@example.net", "timestamp": "2018-06-10 09:00:00.0"},
-          {"feedback": "Nice", "email": "peach@example.com", "timestamp": "2018-03-01 09:00:00.0"}
+          {"feedback": "Nice\\u001b]0;owned\\u0007\\u001b[2J", "email": "peach@example.com", "timestamp": "2018-03-01 09:00:00.0"}
         ]}
         """
 
@@ -96,6 +96,7 @@ final class SkillCommandTests: XCTestCase {
         let all = try cli.run(["skill", "feedback", "Knowledge/wikipedia", "--all"])
         XCTAssertTrue(all.stdout.contains("first.person@..., 2018-01-01"), all.stdout)
         XCTAssertFalse(all.stdout.contains("more, use --all"))
+        XCTAssertTrue(all.stdout.contains("  Nice\n"), "another user's escape codes are not printed: \(all.stdout.debugDescription)")
         XCTAssertFalse(all.stdout.contains("@example"))
     }
 
