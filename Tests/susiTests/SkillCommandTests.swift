@@ -96,7 +96,8 @@ final class SkillCommandTests: XCTestCase {
         let all = try cli.run(["skill", "feedback", "Knowledge/wikipedia", "--all"])
         XCTAssertTrue(all.stdout.contains("first.person@..., 2018-01-01"), all.stdout)
         XCTAssertFalse(all.stdout.contains("more, use --all"))
-        XCTAssertTrue(all.stdout.contains("  Nice\n"), "another user's escape codes are not printed: \(all.stdout.debugDescription)")
+        XCTAssertTrue(
+            all.stdout.contains("  Nice\n"), "another user's escape codes are not printed: \(all.stdout.debugDescription)")
         XCTAssertFalse(all.stdout.contains("@example"))
     }
 
