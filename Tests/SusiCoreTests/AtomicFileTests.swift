@@ -171,6 +171,14 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: other), "another file's temporary is not this write's business")
     }
 
+    func testTheOlderConfigStoreEntryPointWritesThroughTheLockToo() throws {
+        let path = directory + "/owner-token"
+        try ConfigStore.writeAtomically(Data("t".utf8), to: path)
+        XCTAssertEqual(try mode(path), 0o600)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), [".owner-token.lock", "owner-token"])
+    }
+
     func testAFailingChangeWritesNothing() throws {
         let path = directory + "/config.json"
         try AtomicFile.write(Data("old".utf8), to: path)

@@ -124,6 +124,14 @@ public struct ConfigStore: Sendable {
         try AtomicFile.write(Self.encode(config), to: path)
     }
 
+    /// Writes `data` to `path` through `AtomicFile.write` (unique temporary, fsync, rename,
+    /// under the file's lock), mode 0600. Kept so state files written this way before
+    /// `AtomicFile` existed get the same protection; a read-modify-write needs
+    /// `AtomicFile.update` instead.
+    public static func writeAtomically(_ data: Data, to path: String) throws(ConfigError) {
+        try AtomicFile.write(data, to: path)
+    }
+
     /// Reads the file (defaults when missing), changes it with `change` and saves it, holding
     /// the file's lock throughout, so a change made meanwhile by another thread or process
     /// (`susi config set` while `susi run` serves the apps) is never overwritten.
