@@ -33,19 +33,15 @@ public final class Brain: Sendable {
     /// random answers.
     public convenience init(
         directory: String,
+        options: SkillLoadOptions = SkillLoadOptions(),
         fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
         pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
         logger: Logger = .silent
     ) throws(BrainError) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw BrainError(.skillsUnreadable, "cannot read skills directory \(directory)")
-        }
+        let names = try Self.skillFiles(in: directory, options: options)
         var sources: [SkillSource] = []
         var diagnostics: [SkillDiagnostic] = []
-        for name in names.sorted() where name.hasSuffix(".txt") && !name.hasPrefix(".") {
+        for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             let id = String(name.dropLast(4))
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -63,29 +59,59 @@ public final class Brain: Sendable {
             }
         }
         self.init(
-            sources: sources, extraDiagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
+            sources: sources, extraDiagnostics: diagnostics, options: options, fetcher: fetcher, pick: pick,
+            logger: logger)
+    }
+
+    /// The skill files of `directory` as paths relative to it, sorted: `*.txt` directly in it,
+    /// or anywhere below it in `options.language` folders for a skill-data tree.
+    static func skillFiles(in directory: String, options: SkillLoadOptions) throws(BrainError) -> [String] {
+        let names: [String]
+        do {
+            names =
+                options.recursive
+                ? try FileManager.default.subpathsOfDirectory(atPath: directory)
+                : try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw BrainError(.skillsUnreadable, "cannot read skills directory \(directory)")
+        }
+        return names.filter { name in
+            let parts = name.split(separator: "/")
+            // A skill-data tree has files named just ".txt", which SUSI loads; hidden folders
+            // (".git") are never skills.
+            guard let file = parts.last, file.hasSuffix(".txt"), !parts.dropLast().contains(where: { $0.hasPrefix(".") }),
+                options.recursive || !file.hasPrefix(".")
+            else {
+                return false
+            }
+            guard let language = options.language else { return true }
+            return parts.count >= 2 && parts[parts.count - 2] == language
+        }.sorted()
     }
 
     /// Loads skills from texts held in memory, `(id, text)` pairs in order; for tests and for
     /// embedding skills without files. The id doubles as the file name in diagnostics.
     public convenience init(
         texts: [(id: String, text: String)],
+        options: SkillLoadOptions = SkillLoadOptions(),
         fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
         pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
         logger: Logger = .silent
     ) {
         let sources = texts.map { SkillSource(id: $0.id, file: $0.id, text: $0.text) }
-        self.init(sources: sources, extraDiagnostics: [], fetcher: fetcher, pick: pick, logger: logger)
+        self.init(
+            sources: sources, extraDiagnostics: [], options: options, fetcher: fetcher, pick: pick, logger: logger)
     }
 
     private init(
-        sources: [SkillSource], extraDiagnostics: [SkillDiagnostic], fetcher: any SkillDataFetcher,
-        pick: @escaping AnswerPicker, logger: Logger
+        sources: [SkillSource], extraDiagnostics: [SkillDiagnostic], options: SkillLoadOptions,
+        fetcher: any SkillDataFetcher, pick: @escaping AnswerPicker, logger: Logger
     ) {
         var skills: [Skill] = []
         var diagnostics = extraDiagnostics
+        let parserOptions = SkillParser.Options(refuseCatchAll: options.refuseCatchAll)
         for source in sources {
-            let output = SkillParser.parse(text: source.text, file: source.file, id: source.id)
+            let output = SkillParser.parse(text: source.text, file: source.file, id: source.id, options: parserOptions)
             diagnostics += output.diagnostics
             if let skill = output.skill { skills.append(skill) }
         }
@@ -138,14 +164,14 @@ public final class Brain: Sendable {
         for skill in skills {
             for intent in skill.intents {
                 for example in intent.examples {
-                    results.append(runExample(example, skill: skill, intent: intent, context: context))
+                    results.append(check(example, skill: skill, intent: intent, context: context))
                 }
             }
         }
         return results
     }
 
-    private func runExample(
+    func check(
         _ example: SkillExample, skill: Skill, intent: SkillIntent, context: BrainContext
     ) -> ExampleResult {
         let reply: ChatResponse
@@ -185,7 +211,17 @@ public final class Brain: Sendable {
         }
         let now = context.now ?? queryDate
         var answers: [ChatAnswer] = []
-        if let outcome = interpreter.respond(words: words, context: context, now: now, pick: pick) {
+        if Self.forgetRequests.contains(words.joined(separator: " ")) {
+            context.memory?.clear()
+            answers.append(
+                ChatAnswer(
+                    data: [], metadata: ChatMetadata(count: 0),
+                    actions: [.answer(AnswerAction(expression: Self.forgotten, language: context.language))],
+                    skills: ["memory"]))
+        } else if let outcome = interpreter.respond(words: words, context: context, now: now, pick: pick) {
+            for assignment in outcome.assignments where assignment.name.hasPrefix("_") {
+                context.memory?.set(assignment.name, assignment.value)
+            }
             // The intent's line rides along in metadata so tools (and `skills test`) can tell
             // which intent answered; SUSI clients ignore members they do not know.
             let metadata = ChatMetadata(
@@ -207,6 +243,14 @@ public final class Brain: Sendable {
             session: ["identity": ["type": "host", "name": "127.0.0.1", "anonymous": true]],
             answers: answers)
     }
+
+    /// Queries that clear the conversation's memory (normalised).
+    static let forgetRequests: Set<String> = [
+        "forget what i told you", "forget everything i told you", "forget everything", "forget what you know",
+        "forget what you know about me", "forget all that",
+    ]
+    /// The answer to a forget request.
+    static let forgotten = "OK, I have forgotten what you told me."
 
     /// The query without surrounding blanks, or the reason it cannot be asked.
     static func validate(_ query: String) throws(BrainError) -> String {
@@ -250,6 +294,29 @@ public struct SkillMatch: Sendable, Equatable {
         self.skill = skill
         self.line = line
         self.uncheckedWords = uncheckedWords
+    }
+}
+
+/// How skill files are found and read.
+public struct SkillLoadOptions: Sendable {
+    /// Look in subfolders too (a checkout of fossasia/susi_skill_data); ids are then paths
+    /// relative to the directory, without `.txt`.
+    public var recursive: Bool
+    /// With `recursive`, only files in folders of this name (`en`); nil for all.
+    public var language: String?
+    /// Skip lone-`*` catch-all patterns, as SUSI does for skills from its skill-data tree.
+    public var refuseCatchAll: Bool
+
+    /// The options for the bundled skills: one folder, catch-alls allowed.
+    public init(recursive: Bool = false, language: String? = nil, refuseCatchAll: Bool = false) {
+        self.recursive = recursive
+        self.language = language
+        self.refuseCatchAll = refuseCatchAll
+    }
+
+    /// A skill-data tree as SUSI reads it: every `language` folder below, catch-alls refused.
+    public static func skillData(language: String = "en") -> SkillLoadOptions {
+        SkillLoadOptions(recursive: true, language: language, refuseCatchAll: true)
     }
 }
 

@@ -23,6 +23,9 @@ public struct BrainContext: Sendable {
     public var lastSkill: String?
     /// ISO 639-1 language of the query; echoed in the reply and in `answer` actions.
     public var language: String
+    /// What skills were told in this conversation (`>_name`, `$_name$`); `nil` means no
+    /// memory: assignments are dropped and recalls find nothing.
+    public var memory: SkillMemory?
 
     /// Creates a context; every field has the config default.
     public init(
@@ -35,7 +38,8 @@ public struct BrainContext: Sendable {
         now: Date? = nil,
         lastAnswer: String? = nil,
         lastSkill: String? = nil,
-        language: String = "en"
+        language: String = "en",
+        memory: SkillMemory? = nil
     ) {
         self.room = room
         self.voice = voice
@@ -47,6 +51,7 @@ public struct BrainContext: Sendable {
         self.lastAnswer = lastAnswer
         self.lastSkill = lastSkill
         self.language = language
+        self.memory = memory
     }
 
     /// The fixed context `!example` lines run in, so their `!expect` texts are stable:

@@ -9,10 +9,13 @@ enum AnswerChoice: Sendable, Equatable {
 
     /// Parses one answer line into its alternatives (a conditional line is one alternative).
     static func parseLine(_ line: String) -> Result<[AnswerChoice], SkillParseFailure> {
-        guard line.hasPrefix("?") else {
+        // As in SUSI, a "?" line is a condition only when it has a ":"; empty alternatives
+        // (a trailing "|" or "||") are dropped.
+        guard line.hasPrefix("?"), line.contains(":") else {
             return .success(
-                line.split(separator: "|", omittingEmptySubsequences: false).map {
-                    .plain(AnswerTemplate($0.trimmingCharacters(in: .whitespaces)))
+                line.split(separator: "|").compactMap {
+                    let text = $0.trimmingCharacters(in: .whitespaces)
+                    return text.isEmpty ? nil : .plain(AnswerTemplate(text))
                 })
         }
         // ?$name$[=value]:THEN[:ELSE]
@@ -49,8 +52,9 @@ enum AnswerChoice: Sendable, Equatable {
         }
         func alternatives(_ text: Substring?) -> [AnswerTemplate] {
             guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-            return text.split(separator: "|", omittingEmptySubsequences: false).map {
-                AnswerTemplate($0.trimmingCharacters(in: .whitespaces))
+            return text.split(separator: "|").compactMap {
+                let alternative = $0.trimmingCharacters(in: .whitespaces)
+                return alternative.isEmpty ? nil : AnswerTemplate(alternative)
             }
         }
         let thenAlternatives = alternatives(thenText)

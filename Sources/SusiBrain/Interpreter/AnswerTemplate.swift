@@ -21,13 +21,10 @@ struct AnswerTemplate: Sendable, Equatable {
         while let dollar = rest.firstIndex(of: "$") {
             text += rest[..<dollar]
             let afterDollar = rest.index(after: dollar)
-            if let close = rest[afterDollar...].firstIndex(of: "$"),
-                case let name = rest[afterDollar..<close],
-                !name.isEmpty, name.allSatisfy(AnswerTemplate.isNameCharacter)
-            {
+            if let (name, close) = Self.name(in: rest[afterDollar...]) {
                 if !text.isEmpty { segments.append(.text(text)) }
                 text = ""
-                segments.append(.variable(String(name)))
+                segments.append(.variable(name))
                 rest = rest[rest.index(after: close)...]
             } else {
                 text += "$"
@@ -37,6 +34,34 @@ struct AnswerTemplate: Sendable, Equatable {
         text += rest
         if !text.isEmpty { segments.append(.text(text)) }
         self.segments = segments
+    }
+
+    /// The placeholder name starting at `text` and the index of its closing `$`. A memory
+    /// name may hold captures, as in `$_$1$$` (the memory named by the first capture).
+    private static func name(in text: Substring) -> (String, Substring.Index)? {
+        var index = text.startIndex
+        var name = ""
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "$" {
+                // "$_$1$$": an embedded "$digits$" inside a memory name.
+                let after = text.index(after: index)
+                let digits = text[after...].prefix(while: \.isNumber)
+                let digitsEnd = digits.endIndex
+                if name.hasPrefix("_"), !digits.isEmpty, digitsEnd < text.endIndex, text[digitsEnd] == "$",
+                    text.index(after: digitsEnd) < text.endIndex
+                {
+                    name += "$\(digits)$"
+                    index = text.index(after: digitsEnd)
+                    continue
+                }
+                return name.isEmpty ? nil : (name, index)
+            }
+            guard isNameCharacter(character) else { return nil }
+            name.append(character)
+            index = text.index(after: index)
+        }
+        return nil
     }
 
     static func isNameCharacter(_ character: Character) -> Bool {

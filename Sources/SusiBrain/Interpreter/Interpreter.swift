@@ -17,7 +17,16 @@ struct Interpreter: Sendable {
         let intent: SkillIntent
         let actions: [ChatAction]
         let data: [[String: JSONValue]]
+        /// Memory assignments the answer made (`>_name`, `^…^>_name`), to keep once it is given.
+        let assignments: [AnswerSyntax.Assignment]
     }
+
+    /// The longest a query may spend matching patterns; past it, the best match found so far
+    /// answers. Guards against pathological skill sets, not ordinary ones (they take well
+    /// under a millisecond).
+    static let matchBudget: Duration = .milliseconds(50)
+    /// How deep `` `query` `` reflections may nest.
+    static let maxReflectionDepth = 4
 
     let skills: [Skill]
     private let entries: [Entry]
@@ -50,13 +59,21 @@ struct Interpreter: Sendable {
     /// each with its best pattern's captures.
     private func candidates(for words: [String]) -> [Candidate] {
         let wordSet = Set(words)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: Self.matchBudget)
         // Best match per intent, keyed by (skill, intent); order keeps load order for ties.
         var best: [Int: (rank: MatchRank, order: Int, skill: Int, intent: Int, captures: [String])] =
             [:]
         for (order, entry) in entries.enumerated()
         where entry.pattern.literals.allSatisfy(wordSet.contains) {
+            if order % 1024 == 1023, clock.now > deadline {
+                logger.warning("matching \"\(words.prefix(12).joined(separator: " "))\" ran out of time; using the best so far")
+                break
+            }
             guard let captures = entry.pattern.match(words) else { continue }
+            let intent = skills[entry.skill].intents[entry.intent]
             let rank = MatchRank(
+                prior: intent.prior, size: intent.susiSize, inference: intent.inferenceScore,
                 literals: entry.pattern.literals.count,
                 wildcards: entry.pattern.wildcardCount,
                 capturedWords: words.count - entry.pattern.literals.count)
@@ -71,14 +88,16 @@ struct Interpreter: Sendable {
 
     /// The answer of the most specific intent that can answer, trying candidates in rank
     /// order; `nil` when none can.
-    func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int) -> Outcome? {
+    func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int = 0)
+        -> Outcome?
+    {
         let normalized = words.joined(separator: " ")
         for candidate in candidates(for: words) {
             let skill = skills[candidate.skill]
             let intent = skill.intents[candidate.intent]
             if let outcome = evaluate(
                 skill: skill, intent: intent, captures: [normalized] + candidate.captures,
-                context: context, now: now, pick: pick)
+                context: context, now: now, pick: pick, depth: depth)
             {
                 return outcome
             }
@@ -115,10 +134,12 @@ struct Interpreter: Sendable {
 
     private func evaluate(
         skill: Skill, intent: SkillIntent, captures: [String], context: BrainContext, now: Date,
-        pick: (Int) -> Int
+        pick: (Int) -> Int, depth: Int
     ) -> Outcome? {
         var rows: [[String: JSONValue]] = []
         var fromURL = false
+        // Values assigned earlier in this answer count before the conversation's memory.
+        var assigned: [String: String] = [:]
         let plainResolve = { (name: String) in
             Self.resolve(name, captures: captures, row: nil, context: context, now: now)
         }
@@ -134,22 +155,40 @@ struct Interpreter: Sendable {
                     let row = BuiltinFunctions.call(function, argument: argument, context: context)
                 else { return nil }
                 rows = [row]
+            } else if let inline = console.data {
+                guard let selected = console.path.select(in: .array(inline)) else { return nil }
+                rows = Self.rows(of: selected)
+                fromURL = true
             }
         }
         let row = rows.first
-        let resolve = { (name: String) in
-            Self.resolve(name, captures: captures, row: row, context: context, now: now)
+        let resolve = { (name: String) -> String? in
+            if name.hasPrefix("_") {
+                let key = Self.expandCaptures(in: name, captures)
+                return assigned[key] ?? context.memory?.value(key)
+            }
+            return Self.resolve(name, captures: captures, row: row, context: context, now: now)
+                ?? assigned[name]
         }
 
-        var expression: String?
-        let choices = intent.console?.answer ?? intent.answers
-        if !choices.isEmpty {
-            guard let text = Self.render(choices, pick: pick, resolve) else { return nil }
-            expression = text
-        }
         var actions: [ChatAction] = []
-        if let expression, !expression.trimmingCharacters(in: .whitespaces).isEmpty {
-            actions.append(.answer(AnswerAction(expression: expression, language: context.language)))
+        var assignments: [AnswerSyntax.Assignment] = []
+        for line in intent.spokenLines {
+            guard let rendered = Self.render(line, pick: pick, resolve) else { return nil }
+            guard let reflected = reflect(rendered, context: context, now: now, pick: pick, depth: depth) else {
+                return nil
+            }
+            let (text, made) = AnswerSyntax.applyAssignments(reflected.text)
+            assignments += reflected.assignments + made
+            for assignment in reflected.assignments + made { assigned[assignment.name] = assignment.value }
+            guard !text.isEmpty else { continue }
+            // Whatever skill syntax is still left (an assignment to an unresolved name, a
+            // stray quote) must not be spoken: this intent cannot answer.
+            guard !AnswerSyntax.containsSkillSyntax(text) else {
+                logger.warning("\(skill.id):\(intent.line): answer still holds skill syntax; not spoken")
+                return nil
+            }
+            actions.append(.answer(AnswerAction(expression: text, language: context.language)))
         }
         if let template = intent.console?.actionsTemplate {
             guard let json = template.render(escape: JSONValue.escape, resolve),
@@ -157,7 +196,8 @@ struct Interpreter: Sendable {
             else { return nil }
             actions += extra
         }
-        guard !actions.isEmpty else { return nil }
+        // An answer that only stores (`^yes^>_agreed`) still answers; nothing is spoken.
+        guard !actions.isEmpty || !assignments.isEmpty else { return nil }
         var data = rows
         if !fromURL {
             // As SUSI does, plain answers carry the captures as a row ("0" is the whole query).
@@ -165,7 +205,65 @@ struct Interpreter: Sendable {
             for (index, capture) in captures.enumerated() { captureRow[String(index)] = .string(capture) }
             data = [captureRow.merging(row ?? [:]) { _, computed in computed }]
         }
-        return Outcome(skill: skill, intent: intent, actions: actions, data: data)
+        return Outcome(skill: skill, intent: intent, actions: actions, data: data, assignments: assignments)
+    }
+
+    /// The text with each `` `query` `` replaced by the brain's own spoken answer to it, as
+    /// SUSI's reflection does; nil when one gets no answer or they nest too deep.
+    private func reflect(_ text: String, context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int)
+        -> (text: String, assignments: [AnswerSyntax.Assignment])?
+    {
+        guard text.contains("`") else { return (text, []) }
+        guard depth < Self.maxReflectionDepth else {
+            logger.warning("reflection nested deeper than \(Self.maxReflectionDepth); not answering")
+            return nil
+        }
+        var output = ""
+        var assignments: [AnswerSyntax.Assignment] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "`") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "`") else { return nil }
+            let words = QueryNormalizer.words(String(rest[afterOpen..<close]))
+            guard !words.isEmpty,
+                let inner = respond(words: words, context: context, now: now, pick: pick, depth: depth + 1)
+            else { return nil }
+            output += inner.actions.compactMap { action -> String? in
+                guard case .answer(let answer) = action, !answer.isPlanned else { return nil }
+                return answer.expression
+            }.joined(separator: " ")
+            assignments += inner.assignments
+            rest = rest[rest.index(after: close)...]
+        }
+        output += rest
+        return (output, assignments)
+    }
+
+    /// `_$1$` with the captures put in: the memory name `$_$1$$` refers to.
+    private static func expandCaptures(in name: String, _ captures: [String]) -> String {
+        guard name.contains("$") else { return name }
+        var output = ""
+        var parts = name.split(separator: "$", omittingEmptySubsequences: false).makeIterator()
+        var inside = false
+        while let part = parts.next() {
+            if inside, let index = Int(part), captures.indices.contains(index) {
+                output += captures[index]
+            } else {
+                output += part
+            }
+            inside.toggle()
+        }
+        return output
+    }
+
+    private static func rows(of selected: JSONValue) -> [[String: JSONValue]] {
+        switch selected {
+        case .array(let elements): return elements.map { $0.objectValue ?? ["object": $0] }
+        case .object(let members): return [members]
+        case .null: return []
+        default: return [["object": selected]]
+        }
     }
 
     private func fetchRows(_ address: String, path: JSONPath, skill: Skill, intent: SkillIntent)
@@ -178,7 +276,8 @@ struct Interpreter: Sendable {
             logger.warning("\(skill.id):\(intent.line): \(error.message)")
             return nil
         }
-        guard let json = try? JSONValue.parse(body) else {
+        guard let json = (try? JSONValue.parse(body)) ?? LenientJSON.parse(String(decoding: body, as: UTF8.self))
+        else {
             logger.warning("\(skill.id):\(intent.line): console data is not JSON")
             return nil
         }
@@ -186,13 +285,7 @@ struct Interpreter: Sendable {
             logger.debug("\(skill.id):\(intent.line): console path selects nothing")
             return nil
         }
-        let rows: [[String: JSONValue]]
-        switch selected {
-        case .array(let elements): rows = elements.map { $0.objectValue ?? ["object": $0] }
-        case .object(let members): rows = [members]
-        case .null: rows = []
-        default: rows = [["object": selected]]
-        }
+        let rows = Self.rows(of: selected)
         return rows.isEmpty ? nil : rows
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import SusiCore
 
-/// The JSONPath subset console blocks use: `$`, `$.a.b`, `$.a[0]`, `$[0]`, `$['a b']`, and
-/// negative indexes counting from the end (`$.items[-1]`).
+/// The JSONPath subset console blocks use: `$`, `$.a.b`, `$.a[0]`, `$[0]`, `$['a b']`,
+/// negative indexes counting from the end (`$.items[-1]`), and the forms SUSI also accepts:
+/// a dot before a bracket (`$.[0].x`, `$.[2].[0]`) and a trailing dot (`$.a.`).
 struct JSONPath: Sendable, Equatable {
     enum Step: Sendable, Equatable {
         case key(String)
@@ -20,6 +21,8 @@ struct JSONPath: Sendable, Equatable {
         while !rest.isEmpty {
             if rest.hasPrefix(".") {
                 rest = rest.dropFirst()
+                // SUSI also reads "$.[0].x", "$.[2].[0]" and a trailing "$.a.".
+                if rest.isEmpty || rest.hasPrefix("[") { continue }
                 let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
                 let key = rest[..<end]
                 guard !key.isEmpty else { return nil }

@@ -15,6 +15,8 @@ struct ConsoleSpec: Sendable {
     let path: JSONPath
     let function: String?
     let argument: AnswerTemplate
+    /// SUSI's inline `data` rows, used when there is no `url`.
+    let data: [JSONValue]?
     /// The `actions` array as JSON text with placeholders, filled and decoded per answer.
     let actionsTemplate: AnswerTemplate?
 
@@ -29,10 +31,7 @@ struct ConsoleSpec: Sendable {
             case .failure(let failure): throw failure
             }
         }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(body)
-        } catch {
+        guard let json = LenientJSON.parse(body) else {
             throw SkillParseFailure("console body is not valid JSON")
         }
         guard let members = json.objectValue else {
@@ -50,19 +49,22 @@ struct ConsoleSpec: Sendable {
         let pathText = members["path"]?.stringValue ?? "$"
         guard let path = JSONPath(pathText) else {
             throw SkillParseFailure(
-                "console path \"\(pathText)\" is not a supported JSONPath ($, $.a.b, $.a[0], $[0])")
+                "console path \"\(pathText)\" is not a supported JSONPath ($, $.a.b, $.a[0], $[0], $.[0].a)")
         }
         var actionsTemplate: AnswerTemplate?
         if let actions = members["actions"] {
-            guard let list = actions.arrayValue, list.allSatisfy({ $0["type"]?.stringValue != nil })
-            else {
+            // As SUSI does, an action without a "type" is dropped, not the whole intent.
+            guard let list = actions.arrayValue?.filter({ $0["type"]?.stringValue != nil }) else {
                 throw SkillParseFailure("console \"actions\" must be a list of objects with a \"type\"")
             }
-            actionsTemplate = AnswerTemplate(JSONValue.array(list).jsonText)
+            if !list.isEmpty { actionsTemplate = AnswerTemplate(JSONValue.array(list).jsonText) }
         }
-        if urlText == nil && functionName == nil && actionsTemplate == nil {
-            throw SkillParseFailure("console body needs \"url\", \"function\" or \"actions\"")
+        // SUSI's inline "data": rows given in the skill itself instead of fetched.
+        let inline = members["data"]?.arrayValue
+        if urlText == nil && functionName == nil && actionsTemplate == nil && inline == nil {
+            throw SkillParseFailure("console body needs \"url\", \"function\", \"data\" or \"actions\"")
         }
+        data = inline
         url = urlText.map(AnswerTemplate.init)
         self.path = path
         function = functionName

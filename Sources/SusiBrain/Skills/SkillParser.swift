@@ -1,203 +1,264 @@
 import Foundation
 
-/// Reads the SUSI skill language into a `Skill`.
+/// Reads the SUSI skill language into a `Skill`, as tolerantly as SUSI's own reader
+/// (`SusiSkillFile` and `SusiSkill` in fossasia/susi_server).
 ///
-/// Layout: `::key value` headers; `#` comment lines; blocks separated by blank lines (as in
-/// SUSI, a comment or header line also ends a block). In a block the first line not starting
-/// with `!` holds the `|`-separated patterns, the other plain lines are answers (each split
-/// into `|` alternatives, one picked at random), `!example:` and `!expect:` give a test, and
-/// `!console:TEMPLATE` starts a JSON body that runs to a line `eol`.
+/// Layout: `::key value` headers; `#` comment lines, invisible as in SUSI (they do not end a
+/// block); blocks separated by blank lines; a line starting with `\` continues the one before
+/// it, and a line ending with `\` is continued by the next. In a block the first line holds
+/// the `|`-separated patterns; every other plain line is one answer line (its `|` parts are
+/// alternatives, one picked at random) and all answer lines are given, in order, as SUSI does.
+/// `!example:` and `!expect:` give a test; `!console:TEMPLATE` and `!javascript:TEMPLATE`
+/// start a body that runs to a line `eol`; other `!` lines (`!image:`, `!description:`,
+/// `!----`) are ignored.
 ///
-/// Errors (bad JSON, a console block without `eol`, an intent without answers, ...) make the
-/// whole file rejected; unsupported directives such as `!javascript:` skip only their intent
-/// with a warning.
+/// Nothing in a block rejects the file: a block that cannot be used (one line only, no
+/// pattern, bad console JSON, a lone `*` from the skill-data tree, ...) is skipped with a
+/// warning naming its line. Only an unreadable file is an error (see `Brain`).
 enum SkillParser {
     struct Output {
         let skill: Skill?
         let diagnostics: [SkillDiagnostic]
     }
 
+    /// What the reader accepts beyond the file itself.
+    struct Options: Sendable {
+        /// Skip lone-`*` catch-all patterns, as SUSI does for skills from the skill-data tree
+        /// (only its own bundled skills may catch everything).
+        var refuseCatchAll = false
+    }
+
     private struct Line {
         let number: Int
-        let text: String
+        var text: String
+    }
+
+    /// A `!console:` or `!javascript:` body.
+    private struct Bang {
+        let kind: String
+        let answer: String
+        let line: Int
+        var body: [String] = []
+        var ended = false
     }
 
     private struct Block {
         var lines: [Line] = []
-        var consoleStart: Int?
-        var consoleAnswer = ""
-        var consoleBody: [String] = []
+        var bang: Bang?
+        var prior = false
     }
 
-    static func parse(text: String, file: String, id: String) -> Output {
+    static func parse(text: String, file: String, id: String, options: Options = Options()) -> Output {
         var diagnostics: [SkillDiagnostic] = []
         var headers: [String: String] = [:]
         var intents: [SkillIntent] = []
+        var prior = false
         var block = Block()
-        var inConsole = false
-        var failed = false
 
-        func report(_ line: Int, _ severity: SkillDiagnostic.Severity, _ message: String) {
-            diagnostics.append(
-                SkillDiagnostic(file: file, line: line, severity: severity, message: message))
-            if severity == .error { failed = true }
+        func warn(_ line: Int, _ message: String) {
+            diagnostics.append(SkillDiagnostic(file: file, line: line, severity: .warning, message: message))
         }
 
         func flush() {
-            defer { block = Block() }
+            defer { block = Block(prior: prior) }
             guard !block.lines.isEmpty else { return }
-            switch compile(block) {
-            case .success(let intent):
-                intents.append(intent)
-            case .failure(let failure):
-                report(failure.line, failure.severity, failure.message)
+            switch compile(block, options: options) {
+            case .success(let intent): intents.append(intent)
+            case .failure(let failure): warn(failure.line, failure.message)
             }
         }
 
         // "\r\n" is one Character in Swift, so split on newline characters, not on "\n".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        for (offset, rawLine) in lines.enumerated() {
-            let number = offset + 1
-            let text = String(rawLine)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        var index = 0
+        block.prior = prior
+        while index < lines.count {
+            let number = index + 1
+            let text = lines[index]
+            index += 1
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if inConsole {
-                if trimmed == "eol" {
-                    inConsole = false
-                } else {
-                    block.consoleBody.append(text)
-                }
-                continue
-            }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") {
+            if trimmed.isEmpty {
                 flush()
             } else if trimmed.hasPrefix("::") {
                 flush()
                 let header = trimmed.dropFirst(2)
-                let key = header.prefix { !$0.isWhitespace }
+                let key = header.prefix { !$0.isWhitespace }.lowercased()
                 guard !key.isEmpty else {
-                    report(number, .error, "header line without a name")
+                    warn(number, "header line without a name; ignored")
                     continue
                 }
-                headers[key.lowercased()] = header.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
-            } else if trimmed.hasPrefix("!console:") {
-                if block.consoleStart != nil {
-                    report(number, .error, "a second !console: block in one intent")
+                if key == "prior" { prior = true }
+                if key == "minor" { prior = false }
+                block.prior = prior
+                headers[key] = header.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+            } else if trimmed.hasPrefix("#") {
+                continue
+            } else if let bang = bangStart(trimmed, line: number) {
+                // The body runs to "eol"; blank lines inside JSON are allowed. Without an
+                // "eol", the body ends at the next blank line and the block is skipped.
+                var body = bang
+                var cursor = index
+                while cursor < lines.count, lines[cursor].trimmingCharacters(in: .whitespaces).lowercased() != "eol" {
+                    cursor += 1
                 }
-                block.consoleStart = number
-                block.consoleAnswer = String(trimmed.dropFirst("!console:".count))
-                block.lines.append(Line(number: number, text: trimmed))
-                inConsole = true
+                let end = cursor < lines.count ? cursor : (lines[index...].firstIndex { $0.trimmingCharacters(in: .whitespaces).isEmpty } ?? lines.count)
+                for bodyIndex in index..<end {
+                    // As in SUSI, "!example:" and "!expect:" lines count even inside a body.
+                    let bodyLine = lines[bodyIndex].trimmingCharacters(in: .whitespaces)
+                    if let directive = Directive(bodyLine), ["example", "expect"].contains(directive.head) {
+                        block.lines.append(Line(number: bodyIndex + 1, text: bodyLine))
+                    } else {
+                        body.body.append(lines[bodyIndex])
+                    }
+                }
+                body.ended = cursor < lines.count
+                index = cursor < lines.count ? cursor + 1 : end
+                if block.bang != nil {
+                    warn(number, "a second !\(bang.kind): body in one intent; the first is used")
+                } else {
+                    block.bang = body
+                }
+                // Lines after "eol" still belong to the block (examples usually follow it).
+            } else if trimmed.hasPrefix("\\"), var last = block.lines.popLast() {
+                last.text += " " + trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+                block.lines.append(last)
+            } else if var last = block.lines.last, last.text.hasSuffix("\\") {
+                block.lines.removeLast()
+                last.text = last.text.dropLast().trimmingCharacters(in: .whitespaces) + " " + trimmed
+                block.lines.append(last)
             } else {
                 block.lines.append(Line(number: number, text: trimmed))
             }
         }
-        if inConsole, let start = block.consoleStart {
-            report(start, .error, "!console: block is not ended by a line \"eol\"")
-            block = Block()
-        }
         flush()
 
-        guard !failed else { return Output(skill: nil, diagnostics: diagnostics) }
         if intents.isEmpty {
-            report(1, .warning, "no intents in this file")
+            warn(1, "no intents in this file")
         }
         let name = headers["name"].flatMap { $0.isEmpty ? nil : $0 } ?? id
         let skill = Skill(id: id, name: name, file: file, headers: headers, intents: intents)
         return Output(skill: skill, diagnostics: diagnostics)
     }
 
+    /// The start of a multi-line body (`!console:` or `!javascript:`), else nil.
+    private static func bangStart(_ trimmed: String, line: Int) -> Bang? {
+        guard let directive = Directive(trimmed), ["console", "javascript"].contains(directive.head) else {
+            return nil
+        }
+        return Bang(kind: directive.head, answer: directive.tail, line: line)
+    }
+
+    /// A `!head:tail` line. The first colon separates them, so a `:` inside the text (a time,
+    /// a URL) stays in the tail; SUSI splits at the last colon and breaks on those.
+    private struct Directive {
+        let head: String
+        let tail: String
+
+        init?(_ trimmed: String) {
+            guard trimmed.hasPrefix("!"), let colon = trimmed.firstIndex(of: ":") else { return nil }
+            let name = trimmed[trimmed.index(after: trimmed.startIndex)..<colon]
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            head = String(name.prefix { !$0.isWhitespace })
+            tail = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+
     private struct BlockFailure: Error {
         let line: Int
-        let severity: SkillDiagnostic.Severity
         let message: String
     }
 
-    private static func compile(_ block: Block) -> Result<SkillIntent, BlockFailure> {
-        var patternLine: Line?
-        var answers: [AnswerChoice] = []
-        var examples: [(query: String, expect: String?, line: Int)] = []
-        for line in block.lines {
-            let text = line.text
-            if text.hasPrefix("!") {
-                if text.hasPrefix("!example:") {
-                    let query = text.dropFirst("!example:".count).trimmingCharacters(in: .whitespaces)
-                    guard !query.isEmpty else {
-                        return .failure(
-                            BlockFailure(line: line.number, severity: .error, message: "empty !example:"))
-                    }
-                    examples.append((query, nil, line.number))
-                } else if text.hasPrefix("!expect:") {
-                    guard let last = examples.indices.last, examples[last].expect == nil else {
-                        return .failure(
-                            BlockFailure(
-                                line: line.number, severity: .error,
-                                message: "!expect: without an !example: before it"))
-                    }
-                    examples[last].expect = text.dropFirst("!expect:".count).trimmingCharacters(
-                        in: .whitespaces)
-                } else if text.hasPrefix("!console:") {
-                    continue
-                } else {
-                    let directive = text.prefix { $0 != ":" }
-                    return .failure(
-                        BlockFailure(
-                            line: line.number, severity: .warning,
-                            message: "\(directive) is not supported by the built-in brain; intent skipped"))
-                }
-            } else if patternLine == nil {
-                patternLine = line
-            } else {
-                switch AnswerChoice.parseLine(text) {
-                case .success(let choices): answers += choices
-                case .failure(let failure):
-                    return .failure(
-                        BlockFailure(line: line.number, severity: .error, message: failure.message))
-                }
-            }
+    private static func compile(_ block: Block, options: Options) -> Result<SkillIntent, BlockFailure> {
+        guard let patternLine = block.lines.first else {
+            let line = block.bang?.line ?? 0
+            return .failure(BlockFailure(line: line, message: "a body without a pattern line; block skipped"))
         }
-        guard let patternLine else {
-            let line = block.lines.first?.number ?? 0
+        if patternLine.text.hasPrefix("!") {
             return .failure(
-                BlockFailure(line: line, severity: .error, message: "block has no pattern line"))
+                BlockFailure(line: patternLine.number, message: "block starts with a directive, not a pattern; skipped"))
+        }
+        if block.lines.count == 1 && block.bang == nil {
+            return .failure(
+                BlockFailure(line: patternLine.number, message: "one-line block \"\(patternLine.text)\" has no answer; skipped"))
         }
         var compiled: [SkillPattern] = []
-        let alternatives = patternLine.text.split(separator: "|", omittingEmptySubsequences: false)
-        for alternative in alternatives {
-            guard let pattern = SkillPattern(String(alternative)) else {
-                return .failure(
-                    BlockFailure(
-                        line: patternLine.number, severity: .error,
-                        message: "empty pattern alternative in \"\(patternLine.text)\""))
-            }
+        for alternative in patternLine.text.split(separator: "|") {
+            guard let pattern = SkillPattern(String(alternative)) else { continue }
+            if options.refuseCatchAll && pattern.isCatchAll { continue }
             compiled.append(pattern)
         }
+        guard !compiled.isEmpty else {
+            let reason =
+                options.refuseCatchAll && patternLine.text.contains("*")
+                ? "a lone * catch-all is refused in skill data, as SUSI does" : "no usable pattern"
+            return .failure(BlockFailure(line: patternLine.number, message: "\(reason); block skipped"))
+        }
+
+        var answerLines: [[AnswerChoice]] = []
+        var examples: [SkillExample] = []
+        var pendingExpect: String?
+        for line in block.lines.dropFirst() {
+            let text = line.text
+            if text.hasPrefix("!") {
+                guard let directive = Directive(text) else { continue }  // "!----" rulers
+                switch directive.head {
+                case "example":
+                    // "!example :" with nothing after it is no example, as in SUSI.
+                    guard !directive.tail.isEmpty else { continue }
+                    examples.append(SkillExample(query: directive.tail, expect: pendingExpect, line: line.number))
+                    pendingExpect = nil
+                case "expect":
+                    guard !directive.tail.isEmpty else { continue }
+                    if let last = examples.indices.last, examples[last].expect == nil {
+                        let example = examples[last]
+                        examples[last] = SkillExample(query: example.query, expect: directive.tail, line: example.line)
+                    } else {
+                        pendingExpect = directive.tail
+                    }
+                default:
+                    continue  // !image:, !description:, !label:, ... carry nothing we answer with
+                }
+            } else {
+                switch AnswerChoice.parseLine(text) {
+                case .success(let choices) where !choices.isEmpty: answerLines.append(choices)
+                case .success: continue
+                case .failure(let failure):
+                    return .failure(BlockFailure(line: line.number, message: "\(failure.message); block skipped"))
+                }
+            }
+        }
+
         var console: ConsoleSpec?
-        if let start = block.consoleStart {
-            guard answers.isEmpty else {
+        var script: ScriptSpec?
+        if let bang = block.bang {
+            guard bang.ended else {
                 return .failure(
-                    BlockFailure(
-                        line: start, severity: .error,
-                        message: "an intent has either answer lines or a !console: block, not both"))
+                    BlockFailure(line: bang.line, message: "!\(bang.kind): body is not ended by a line \"eol\"; block skipped"))
             }
+            let body = bang.body.joined(separator: "\n")
             do {
-                console = try ConsoleSpec(
-                    answer: block.consoleAnswer, body: block.consoleBody.joined(separator: "\n"))
+                if bang.kind == "javascript" {
+                    script = try ScriptSpec(answer: bang.answer, source: body)
+                } else {
+                    console = try ConsoleSpec(answer: bang.answer, body: body)
+                }
             } catch {
-                return .failure(BlockFailure(line: start, severity: .error, message: error.message))
+                return .failure(BlockFailure(line: bang.line, message: "\(error.message); block skipped"))
             }
-        } else if answers.isEmpty {
+        }
+        if answerLines.isEmpty && console == nil && script == nil {
             return .failure(
-                BlockFailure(
-                    line: patternLine.number, severity: .error,
-                    message: "intent \"\(patternLine.text)\" has no answer"))
+                BlockFailure(line: patternLine.number, message: "intent \"\(patternLine.text)\" has no answer; skipped"))
         }
         let intent = SkillIntent(
             patterns: compiled.map(\.source),
-            examples: examples.map { SkillExample(query: $0.query, expect: $0.expect, line: $0.line) },
+            examples: examples,
             line: patternLine.number,
             compiledPatterns: compiled,
-            answers: answers,
-            console: console)
+            answerLines: answerLines,
+            console: console,
+            script: script,
+            prior: block.prior)
         return .success(intent)
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import SusiCore
+
+/// How well the built-in brain runs a tree of skills written for SUSI.AI (a checkout of
+/// fossasia/susi_skill_data): what loads, and whether the skills' own examples answer.
+///
+/// An example is valid when it is not an unedited CMS placeholder (`<The question ...>`) and
+/// matches one of its own intent's patterns (otherwise it fails in SUSI too). Offline
+/// examples (no console `url`) must be answered by their own intent and contain their
+/// `!expect`; examples of intents that fetch data must reach their own intent (`Brain.match`,
+/// nothing fetched). Examples run in file order with one conversation memory per file, as a
+/// user trying them in turn would.
+public struct SkillCompatibilityReport: Sendable {
+    /// `*.txt` files found.
+    public var files = 0
+    /// Files with at least one usable intent.
+    public var filesLoaded = 0
+    /// Files that could not be read at all (binary, not UTF-8).
+    public var filesRejected = 0
+    /// Intents loaded, over all files.
+    public var intents = 0
+    /// Blocks skipped with a warning.
+    public var blocksSkipped = 0
+    /// Examples that are CMS placeholders or do not match their own intent.
+    public var invalidExamples = 0
+    /// Valid examples of intents that answer offline, and how many passed.
+    public var offlineExamples = 0
+    public var offlinePassed = 0
+    /// Valid examples of intents that fetch data, and how many reached their own intent.
+    public var networkExamples = 0
+    public var networkReached = 0
+    /// One cold load of the whole tree, in milliseconds.
+    public var loadMilliseconds = 0.0
+    /// Answer times over every example query (offline, nothing fetched), in milliseconds.
+    public var answerMedian = 0.0
+    public var answerP95 = 0.0
+    public var answerMax = 0.0
+    /// Answers that still held skill syntax (`^…^>_x`, `$x$`, backquotes); must stay 0.
+    public var leakedSyntax = 0
+    /// `file:line: query: problem` for every failing valid example.
+    public var failures: [String] = []
+}
+
+/// Runs the compatibility measurement (`susi skills compat`, bench/skills-compat.sh).
+public enum SkillCompatibility {
+    /// Loads `directory` as a skill-data tree for `language` and runs every example.
+    public static func run(directory: String, language: String = "en") throws(BrainError) -> SkillCompatibilityReport {
+        var report = SkillCompatibilityReport()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let brain = try Brain(
+            directory: directory, options: .skillData(language: language), pick: { _ in 0 })
+        report.loadMilliseconds = (clock.now - started).milliseconds
+        report.files = try Brain.skillFiles(in: directory, options: .skillData(language: language)).count
+        report.filesLoaded = brain.skills.filter { !$0.intents.isEmpty }.count
+        report.filesRejected = brain.diagnostics.filter { $0.severity == .error }.count
+        report.intents = brain.skills.reduce(0) { $0 + $1.intents.count }
+        report.blocksSkipped = brain.diagnostics.filter { $0.severity == .warning && $0.message.contains("skip") }.count
+
+        var timings: [Double] = []
+        for skill in brain.skills {
+            let memory = SkillMemory()
+            var context = BrainContext.examples
+            context.memory = memory
+            for intent in skill.intents {
+                for example in intent.examples {
+                    let words = QueryNormalizer.words(example.query)
+                    guard !isPlaceholder(example.query), intent.compiledPatterns.contains(where: { $0.match(words) != nil })
+                    else {
+                        report.invalidExamples += 1
+                        continue
+                    }
+                    let where_ = "\(skill.file):\(example.line): \"\(example.query)\""
+                    if intent.fetchesData {
+                        report.networkExamples += 1
+                        let found = brain.match(example.query, context: context)
+                        if found == SkillMatch(skill: skill.id, line: intent.line) {
+                            report.networkReached += 1
+                        } else {
+                            let by = found.map { "\($0.skill):\($0.line)" } ?? "nothing"
+                            report.failures.append("\(where_): network intent not reached (matched \(by))")
+                        }
+                        continue
+                    }
+                    report.offlineExamples += 1
+                    let expect = example.expect.flatMap { isPlaceholder($0) ? nil : $0 }
+                    let before = clock.now
+                    let result = brain.check(
+                        SkillExample(query: example.query, expect: expect, line: example.line), skill: skill,
+                        intent: intent, context: context)
+                    timings.append((clock.now - before).milliseconds)
+                    if AnswerSyntax.containsSkillSyntax(result.answer) { report.leakedSyntax += 1 }
+                    if result.passed {
+                        report.offlinePassed += 1
+                    } else {
+                        report.failures.append("\(where_): \(result.problem ?? "")")
+                    }
+                }
+            }
+        }
+        timings.sort()
+        if !timings.isEmpty {
+            report.answerMedian = timings[timings.count / 2]
+            report.answerP95 = timings[min(timings.count - 1, timings.count * 95 / 100)]
+            report.answerMax = timings[timings.count - 1]
+        }
+        return report
+    }
+
+    /// An unedited CMS placeholder such as `<The question that should be shown ...>`.
+    static func isPlaceholder(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("<") && trimmed.hasSuffix(">")
+    }
+}
