@@ -21,9 +21,12 @@ final class InterpreterTests: XCTestCase {
         XCTAssertEqual(say(wild, "colour"), "blue", "an out-of-range pick is clamped")
     }
 
-    func testSeveralAnswerLinesPoolTheirAlternatives() {
+    func testEveryAnswerLineIsGivenInOrderAsInSUSI() throws {
+        // "|" separates alternatives (one picked); lines are a sequence (all given).
         let brain = Brain(texts: [("c", "colour\nred|green\nblue\n")], pick: { $0 - 1 })
-        XCTAssertEqual(say(brain, "colour"), "blue")
+        XCTAssertEqual(say(brain, "colour"), "green blue")
+        let reply = try brain.answer("colour")
+        XCTAssertEqual(reply.answers.first?.actions.count, 2, "one answer action per line")
     }
 
     func testCapturesAndWholeQuery() {

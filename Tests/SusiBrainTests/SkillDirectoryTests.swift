@@ -35,15 +35,18 @@ final class SkillDirectoryTests: XCTestCase {
 
         let brain = try Brain(
             directory: directory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
-        XCTAssertEqual(brain.skills.map(\.id), ["a_good", "z_good"])
-        XCTAssertEqual(brain.skills.map(\.name), ["Good", "z_good"])
+        // Unreadable files are rejected; a bad block only costs that block.
+        XCTAssertEqual(brain.skills.map(\.id), ["a_good", "b_no_eol", "e_bad_json", "z_good"])
+        XCTAssertEqual(brain.skills.map(\.name), ["Good", "b_no_eol", "e_bad_json", "z_good"])
+        XCTAssertEqual(brain.skills[1].intents.map(\.patterns), [["hi"]])
         let byFile = Dictionary(grouping: brain.diagnostics) { ($0.file as NSString).lastPathComponent }
         XCTAssertEqual(byFile["b_no_eol.txt"]?.first?.line, 5)
+        XCTAssertEqual(byFile["b_no_eol.txt"]?.first?.severity, .warning)
         XCTAssertEqual(byFile["c_binary.txt"]?.first?.line, 2)
+        XCTAssertEqual(byFile["c_binary.txt"]?.first?.severity, .error)
         XCTAssertEqual(byFile["d_latin1.txt"]?.first?.message, "not valid UTF-8")
         XCTAssertEqual(byFile["e_bad_json.txt"]?.first?.line, 2)
-        XCTAssertTrue(
-            brain.diagnostics.allSatisfy { $0.severity == .error && $0.file.hasPrefix(directory) })
+        XCTAssertTrue(brain.diagnostics.allSatisfy { $0.file.hasPrefix(directory) })
         XCTAssertNil(byFile["notes.md"])
         XCTAssertEqual(say(brain, "hello"), "Hi!")
         XCTAssertEqual(say(brain, "bye"), "Bye!")
@@ -57,14 +60,17 @@ final class SkillDirectoryTests: XCTestCase {
                 written.withLock { $0.append("\(level.name) \(message)") }
             }
         }
-        try write("bad.txt", Data("lonely\n".utf8))
+        try write("bad.txt", Data([0x68, 0x69, 0x0A, 0x00]))
+        try write("odd.txt", Data("fine\nYes.\n\nlonely\n".utf8))
         let capture = Capture()
         let brain = try Brain(
             directory: directory, logger: Logger(label: "brain", level: .debug, handler: capture))
-        XCTAssertEqual(brain.skills.count, 0)
-        XCTAssertEqual(capture.lines.count, 1)
+        XCTAssertEqual(brain.skills.map(\.id), ["odd"])
+        XCTAssertEqual(capture.lines.count, 2)
         XCTAssertTrue(capture.lines.first?.hasPrefix("error ") ?? false)
-        XCTAssertTrue(capture.lines.first?.contains("bad.txt:1:") ?? false)
+        XCTAssertTrue(capture.lines.first?.contains("bad.txt:2:") ?? false)
+        XCTAssertTrue(capture.lines.last?.hasPrefix("warning ") ?? false)
+        XCTAssertTrue(capture.lines.last?.contains("odd.txt:4:") ?? false)
     }
 
     func testMissingDirectoryThrows() {

@@ -33,16 +33,18 @@ final class SkillParserTests: XCTestCase {
         XCTAssertEqual(skill.intents.count, 2)
         XCTAssertEqual(skill.intents[0].patterns, ["hello", "hi there"])
         XCTAssertEqual(skill.intents[0].line, 5)
-        XCTAssertEqual(skill.intents[0].answers.count, 2, "two random alternatives")
+        XCTAssertEqual(skill.intents[0].answerLines.map(\.count), [2], "one line of two random alternatives")
         XCTAssertEqual(
             skill.intents[0].examples, [SkillExample(query: "hello", expect: "Hello", line: 7)])
         XCTAssertEqual(skill.intents[1].line, 10)
         XCTAssertEqual(skill.exampleCount, 1)
     }
 
-    func testCommentEndsABlockAsInSUSI() throws {
-        let output = parse("one\nfirst answer\n# comment\ntwo\nsecond answer\n")
+    func testCommentLinesAreInvisibleAsInSUSI() throws {
+        // SUSI's current reader skips comment lines without ending the block.
+        let output = parse("one\n# comment\nfirst answer\n\ntwo\nsecond answer\n")
         XCTAssertEqual(output.skill?.intents.map(\.patterns), [["one"], ["two"]])
+        XCTAssertEqual(output.skill?.intents.first?.answerLines.count, 1)
     }
 
     func testNameDefaultsToId() throws {
@@ -75,42 +77,75 @@ final class SkillParserTests: XCTestCase {
         XCTAssertEqual(output.skill?.intents.first?.examples.count, 1)
     }
 
-    func testMissingEolIsAnErrorWithLine() {
-        let output = parse("ok\nfine\n\nweather\n!console:$x$\n{\"url\":\"http://x\"}\n")
-        XCTAssertNil(output.skill)
+    func testMissingEolSkipsOnlyThatBlock() {
+        let output = parse("ok\nfine\n\nweather\n!console:$x$\n{\"url\":\"http://x\"}\n\nbye\nBye!\n")
+        XCTAssertEqual(output.skill?.intents.map(\.patterns), [["ok"], ["bye"]])
         XCTAssertEqual(output.diagnostics.first?.line, 5)
-        XCTAssertEqual(output.diagnostics.first?.severity, .error)
+        XCTAssertEqual(output.diagnostics.first?.severity, .warning)
         XCTAssertTrue(output.diagnostics.first?.message.contains("eol") ?? false)
     }
 
-    func testErrorsNameFileAndLine() {
+    func testBadBlocksAreSkippedWithFileAndLineAndTheRestLoads() {
         let cases: [(String, Int, String)] = [
-            ("lonely pattern\n", 1, "no answer"),
-            ("q\n!console:x\nnot json\neol\n", 2, "JSON"),
+            ("lonely pattern\n", 1, "one-line block"),
+            ("q\n!console:x\nnot json {\neol\n", 2, "JSON"),
             ("q\n!console:x\n[1,2]\neol\n", 2, "object"),
             ("q\n!console:x\n{\"path\":\"$.a\"}\neol\n", 2, "needs"),
             ("q\n!console:x\n{\"url\":\"http://a\",\"path\":\"a.b\"}\neol\n", 2, "JSONPath"),
             ("q\n!console:x\n{\"function\":\"teleport\"}\neol\n", 2, "unknown function"),
-            ("q\n!console:x\n{\"actions\":[{\"no\":\"type\"}]}\neol\n", 2, "actions"),
             ("q\n!console:x\n{\"url\":\"http://a\",\"function\":\"number\"}\neol\n", 2, "not both"),
-            ("q\nanswer\n!console:x\n{\"actions\":[{\"type\":\"stop\"}]}\neol\n", 3, "not both"),
-            ("a\nb\n!expect:b\n", 3, "!expect"),
-            ("a|\nb\n", 1, "empty pattern"),
-            ("a\n?$x:yes\n", 2, "conditional"),
             ("a\n?$x$:\n", 2, "THEN"),
-            ("::\n", 1, "header"),
-            ("!example:x\n", 1, "pattern"),
+            ("!example:x\nsome answer\n", 1, "directive"),
         ]
         for (text, line, fragment) in cases {
-            let output = parse(text)
-            XCTAssertNil(output.skill, text)
+            let output = parse(text + "\nfine\nYes.\n")
+            XCTAssertEqual(output.skill?.intents.map(\.patterns), [["fine"]], text)
             let first = output.diagnostics.first
             XCTAssertEqual(first?.file, "t.txt", text)
             XCTAssertEqual(first?.line, line, text)
             XCTAssertTrue(
                 first?.message.contains(fragment) ?? false, "\(text): \(first?.message ?? "no diagnostic")")
-            XCTAssertEqual(first?.description.hasPrefix("t.txt:\(line): error: "), true)
+            XCTAssertEqual(first?.description.hasPrefix("t.txt:\(line): warning: "), true)
         }
+    }
+
+    func testWhatSUSIsReaderIgnoresIsIgnored() throws {
+        let output = parse(
+            """
+            ::name Tolerant
+            what is up||how are you|
+            Fine.|
+            !example :
+            !expect:Fine
+            !----------- a ruler
+            !image:images/x.png
+            !description: nothing to say
+
+            long \\
+            pattern|glued
+            \\ line
+            Glued answer.
+            !example:long pattern glued line
+
+            pattern only
+            !example:pattern only
+            """)
+        let skill = try XCTUnwrap(output.skill)
+        XCTAssertEqual(skill.intents.map(\.patterns), [["what is up", "how are you"], ["long pattern", "glued line"]])
+        XCTAssertEqual(skill.intents[0].answerLines.map(\.count), [1], "the empty alternative is dropped")
+        XCTAssertEqual(skill.intents[0].examples, [], "!example : is no example; a lone !expect tests nothing")
+        XCTAssertEqual(skill.intents[1].examples.map(\.query), ["long pattern glued line"])
+        XCTAssertEqual(output.diagnostics.map(\.line), [16], "only the pattern-only block is reported")
+    }
+
+    func testLoneCatchAllIsRefusedOnlyInSkillData() throws {
+        let text = "*\n^$1$^>_universal\n\nhello|*\nHi!\n"
+        let bundled = SkillParser.parse(text: text, file: "t.txt", id: "t")
+        XCTAssertEqual(bundled.skill?.intents.map(\.patterns), [["*"], ["hello", "*"]])
+        let tree = SkillParser.parse(
+            text: text, file: "t.txt", id: "t", options: SkillParser.Options(refuseCatchAll: true))
+        XCTAssertEqual(tree.skill?.intents.map(\.patterns), [["hello"]])
+        XCTAssertTrue(tree.diagnostics.first?.message.contains("catch-all") ?? false)
     }
 
     func testUnsupportedDirectiveSkipsOnlyItsIntent() throws {

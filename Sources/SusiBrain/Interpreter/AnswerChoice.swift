@@ -20,12 +20,8 @@ enum AnswerChoice: Sendable, Equatable {
         }
         // ?$name$[=value]:THEN[:ELSE]
         let body = line.dropFirst()
-        guard body.hasPrefix("$"), let close = body.dropFirst().firstIndex(of: "$") else {
+        guard body.hasPrefix("$"), let (name, close) = AnswerTemplate.name(in: body.dropFirst()) else {
             return .failure(SkillParseFailure("conditional answer must start with ?$name$:"))
-        }
-        let name = String(body[body.index(after: body.startIndex)..<close])
-        guard !name.isEmpty, name.allSatisfy(AnswerTemplate.isNameCharacter) else {
-            return .failure(SkillParseFailure("conditional answer names no variable"))
         }
         var rest = body[body.index(after: close)...]
         var equals: String?

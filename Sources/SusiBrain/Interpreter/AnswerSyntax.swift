@@ -15,7 +15,10 @@ enum AnswerSyntax {
         var assignments: [Assignment] = []
         var output = blindAssignments(Array(text), &assignments)
         output = visibleAssignments(output, &assignments)
-        return (String(output).trimmingCharacters(in: .whitespaces), assignments)
+        // A removed assignment leaves its blanks behind: close the gap.
+        var text = String(output)
+        while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
+        return (text.trimmingCharacters(in: .whitespaces), assignments)
     }
 
     /// Whether skill syntax is left that a listener must not hear: an assignment, a

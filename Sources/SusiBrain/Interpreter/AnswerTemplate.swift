@@ -38,7 +38,7 @@ struct AnswerTemplate: Sendable, Equatable {
 
     /// The placeholder name starting at `text` and the index of its closing `$`. A memory
     /// name may hold captures, as in `$_$1$$` (the memory named by the first capture).
-    private static func name(in text: Substring) -> (String, Substring.Index)? {
+    static func name(in text: Substring) -> (String, Substring.Index)? {
         var index = text.startIndex
         var name = ""
         while index < text.endIndex {

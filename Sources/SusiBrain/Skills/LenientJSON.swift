@@ -13,7 +13,9 @@ enum LenientJSON {
         var reader = Reader(Array(text.unicodeScalars))
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipBlanks()
-        return reader.atEnd ? value : nil
+        // Not a ternary: JSONValue is ExpressibleByNilLiteral, so `nil` there would be .null.
+        guard reader.atEnd else { return nil }
+        return value
     }
 
     private struct Reader {

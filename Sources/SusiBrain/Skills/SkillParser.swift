@@ -169,15 +169,20 @@ enum SkillParser {
     }
 
     private static func compile(_ block: Block, options: Options) -> Result<SkillIntent, BlockFailure> {
-        guard let patternLine = block.lines.first else {
-            let line = block.bang?.line ?? 0
-            return .failure(BlockFailure(line: line, message: "a body without a pattern line; block skipped"))
+        // Rulers and notes ("!-----", "!image:") before the pattern belong to no intent.
+        let lines = Array(
+            block.lines.drop { line in
+                line.text.hasPrefix("!") && !["example", "expect"].contains(Directive(line.text)?.head ?? "")
+            })
+        guard let patternLine = lines.first else {
+            let line = block.lines.first?.number ?? block.bang?.line ?? 0
+            return .failure(BlockFailure(line: line, message: "block has directives but no pattern line; skipped"))
         }
         if patternLine.text.hasPrefix("!") {
             return .failure(
                 BlockFailure(line: patternLine.number, message: "block starts with a directive, not a pattern; skipped"))
         }
-        if block.lines.count == 1 && block.bang == nil {
+        if lines.count == 1 && block.bang == nil {
             return .failure(
                 BlockFailure(line: patternLine.number, message: "one-line block \"\(patternLine.text)\" has no answer; skipped"))
         }
@@ -197,7 +202,7 @@ enum SkillParser {
         var answerLines: [[AnswerChoice]] = []
         var examples: [SkillExample] = []
         var pendingExpect: String?
-        for line in block.lines.dropFirst() {
+        for line in lines.dropFirst() {
             let text = line.text
             if text.hasPrefix("!") {
                 guard let directive = Directive(text) else { continue }  // "!----" rulers

@@ -1,0 +1,187 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiBrain
+
+/// The constructs community skills use, run as SUSI runs them: our own skill-data tree
+/// (Tests/SkillData, laid out like fossasia/susi_skill_data) and focused cases.
+final class SkillDataTreeTests: XCTestCase {
+    private static let tree = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SkillData").path
+
+    private func context(_ memory: SkillMemory? = SkillMemory()) -> BrainContext {
+        var context = BrainContext.examples
+        context.memory = memory
+        return context
+    }
+
+    func testEveryExampleOfTheOwnTreePasses() throws {
+        let report = try SkillCompatibility.run(directory: Self.tree)
+        XCTAssertEqual(report.files, 4)
+        XCTAssertEqual(report.filesLoaded, 4)
+        XCTAssertEqual(report.failures, [])
+        XCTAssertEqual(report.offlinePassed, report.offlineExamples)
+        XCTAssertEqual(report.offlineExamples, 17)
+        XCTAssertEqual(report.leakedSyntax, 0)
+        XCTAssertEqual(report.invalidExamples, 0)
+    }
+
+    func testTreeLoadingNamesSkillsByPathAndRefusesTheLoneCatchAll() throws {
+        let brain = try Brain(directory: Self.tree, options: .skillData(), pick: { _ in 0 })
+        XCTAssertEqual(
+            brain.skills.map(\.id),
+            ["Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Reader/en/odd"])
+        let lint = brain.diagnostics.map { "\(($0.file as NSString).lastPathComponent):\($0.line)" }
+        XCTAssertEqual(lint, ["odd.txt:11", "odd.txt:13", "odd.txt:22"])
+        // Without the catch-all nothing answers an unknown query, and certainly no syntax.
+        let reply = try brain.answer("what is the capital of india", context: context())
+        XCTAssertEqual(reply.answers.count, 0)
+        // Read as bundled skills, the lone * loads and stores silently: still nothing spoken.
+        let flat = try Brain(directory: Self.tree + "/Reader/en", pick: { _ in 0 })
+        XCTAssertEqual(say(flat, "what is the capital of india", context: context()), "")
+    }
+
+    func testMemoryIsPerConversationAndForgottenOnRequest() {
+        let brain = makeBrain("my name is *\nHello $1$>_name.\n\nwho am i\n?$_name$:You are $_name$.:No idea.\n")
+        let first = context()
+        let second = context()
+        // Captures come from the normalised (lower-case) query, as in SUSI.
+        XCTAssertEqual(say(brain, "my name is Ada", context: first), "Hello ada.")
+        XCTAssertEqual(say(brain, "who am i", context: first), "You are ada.")
+        XCTAssertEqual(say(brain, "who am i", context: second), "No idea.", "another conversation")
+        XCTAssertEqual(say(brain, "who am i", context: context(nil)), "No idea.", "no memory at all")
+        XCTAssertEqual(say(brain, "Forget what I told you", context: first), Brain.forgotten)
+        XCTAssertEqual(say(brain, "who am i", context: first), "No idea.")
+    }
+
+    func testMemoryIsBounded() {
+        let memory = SkillMemory()
+        for index in 0..<(SkillMemory.maxValues + 10) { memory.set("_v\(index)", "x") }
+        XCTAssertEqual(memory.count, SkillMemory.maxValues)
+        XCTAssertNil(memory.value("_v0"), "the oldest name goes first")
+        XCTAssertEqual(memory.value("_v\(SkillMemory.maxValues + 9)"), "x")
+        memory.set("_long", String(repeating: "y", count: 10_000))
+        XCTAssertEqual(memory.value("_long")?.count, SkillMemory.maxValueLength)
+        let memories = SkillMemories(maxConversations: 2)
+        let a = memories.memory(for: "a")
+        XCTAssertTrue(memories.memory(for: "a") === a)
+        _ = memories.memory(for: "b")
+        _ = memories.memory(for: "c")
+        XCTAssertFalse(memories.memory(for: "a") === a, "the least recently used conversation went")
+    }
+
+    func testReflectionHasADepthLimitAndNeverHangs() {
+        let brain = makeBrain("loop\nagain `loop`\n\nhi\nHello.\n\ngreet twice\n`hi` `hi`\n")
+        XCTAssertEqual(say(brain, "greet twice"), "Hello. Hello.")
+        XCTAssertEqual(say(brain, "loop"), "", "a reflection that never ends answers nothing")
+    }
+
+    func testSkillSyntaxIsNeverSpoken() throws {
+        let brain = makeBrain(
+            """
+            caret
+            caret ^oops^> done
+
+            quote
+            a stray `quote
+
+            store
+            ^kept^>_thing
+
+            broken store
+            ^kept^>_$1$
+            """)
+        for query in ["caret", "quote", "broken store"] {
+            let spoken = say(brain, query, context: context())
+            XCTAssertFalse(AnswerSyntax.containsSkillSyntax(spoken), "\(query): \(spoken)")
+            XCTAssertEqual(spoken, "", query)
+        }
+        let memory = SkillMemory()
+        let reply = try brain.answer("store", context: context(memory))
+        XCTAssertEqual(reply.spokenText, "", "a store-only answer says nothing")
+        XCTAssertEqual(memory.value("_thing"), "kept")
+    }
+
+    func testAssignmentSyntax() {
+        let (text, assignments) = AnswerSyntax.applyAssignments("Hi Ada>_name, ^red^>_colour welcome^^>_old!")
+        XCTAssertEqual(text, "Hi Ada, welcome!")
+        XCTAssertEqual(
+            assignments,
+            [.init(name: "_colour", value: "red"), .init(name: "_old", value: ""), .init(name: "_name", value: "Ada")])
+        XCTAssertFalse(AnswerSyntax.containsSkillSyntax("It costs $5 or 3 > 2, fine."))
+        XCTAssertTrue(AnswerSyntax.containsSkillSyntax("left $_name$ here"))
+        XCTAssertTrue(AnswerSyntax.containsSkillSyntax("^x^>_y"))
+    }
+
+    func testAnswerLinesWithConsoleJSONPathFormsAndLenientJSON() throws {
+        let fetcher = InMemoryFetcher([
+            "http://127.0.0.1/a": #"{"items": [[1, ["deep"]], [2, ["x"]], [3, ["last"]]]}"#,
+            "http://127.0.0.1/b": #"[{"title": "first"}, {"title": "second"}]"#,
+            "http://127.0.0.1/c": #"{"data": {"name": "Ada"}}"#,
+            "http://127.0.0.1/d": "{'name': 'lenient', list: [1, 2,],}",
+        ])
+        let brain = makeBrain(
+            """
+            deep
+            Looking.
+            !console:found $object$
+            {"url": "http://127.0.0.1/a", "path": "$.items.[2].[1]"}
+            eol
+
+            first
+            !console:$title$
+            {url: 'http://127.0.0.1/b', path: '$.[0]',}
+            eol
+
+            trailing
+            !console:$name$
+            {"url": "http://127.0.0.1/c", "path": "$.data."}
+            eol
+
+            lenient data
+            !console:$name$
+            {"url": "http://127.0.0.1/d", "path": "$"}
+            eol
+            """, fetcher: fetcher)
+        XCTAssertEqual(say(brain, "deep"), "Looking. found last")
+        XCTAssertEqual(say(brain, "first"), "first")
+        XCTAssertEqual(say(brain, "trailing"), "Ada")
+        XCTAssertEqual(say(brain, "lenient data"), "lenient")
+    }
+
+    func testLenientJSONAsOrgJSONReadsIt() {
+        XCTAssertEqual(
+            LenientJSON.parse("{a: 'b', \"c\" = 1; d => [x, , 'y',], e: true, f: null,}"),
+            .object([
+                "a": .string("b"), "c": .number(1),
+                "d": .array([.string("x"), .null, .string("y")]), "e": .bool(true), "f": .null,
+            ]))
+        XCTAssertNil(LenientJSON.parse("{a: [1, 2}"))
+        XCTAssertNil(LenientJSON.parse("{'a': 1} trailing"))
+        XCTAssertNil(LenientJSON.parse(String(repeating: "[", count: 500)), "nesting is bounded")
+    }
+
+    func testWildcardMatchingIsLinearNotExponential() {
+        // 10 wildcards that can never all fit: plain backtracking tries every split of 200
+        // words, which does not finish; the table decides in (21 x 201) steps.
+        let pattern = SkillPattern(Array(repeating: "* a", count: 9).joined(separator: " ") + " * b")
+        let words = ["b"] + Array(repeating: "a", count: 199)
+        let clock = ContinuousClock()
+        let started = clock.now
+        XCTAssertNil(pattern?.match(words))
+        XCTAssertEqual(pattern?.wildcardCount, 10)
+        XCTAssertLessThan(clock.now - started, .seconds(1))
+        // Captures are unchanged: each wildcard takes the shortest span that lets the rest match.
+        XCTAssertEqual(SkillPattern("* the * of *")?.match(["a", "the", "b", "of", "c", "of", "d"]), ["a", "b", "c of d"])
+        XCTAssertEqual(SkillPattern("* b")?.match(["b"]), [""])
+        XCTAssertNil(SkillPattern("a *")?.match(["b"]))
+    }
+
+    func testPriorSectionRanksFirst() {
+        let plain = makeBrain("play * please\nPolitely playing $1$.\n\nplay *\nPlaying $1$.\n")
+        XCTAssertEqual(say(plain, "play jazz please"), "Politely playing jazz.", "more literals win")
+        let prior = makeBrain("play * please\nPolitely playing $1$.\n\n::prior\nplay *\nPlaying $1$.\n")
+        XCTAssertEqual(say(prior, "play jazz please"), "Playing jazz please.", "::prior ranks above")
+    }
+}
