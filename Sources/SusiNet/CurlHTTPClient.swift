@@ -64,6 +64,10 @@ public final class CurlHTTPClient: HTTPClient {
 
         try setOption(handle, CURLOPT_URL, fullURL)
         try setOption(handle, CURLOPT_NOSIGNAL, 1)
+        // On a timeout during name resolution libcurl 7.87+ otherwise waits for the resolver
+        // thread's getaddrinfo to return (up to the system's DNS timeout, ~5 s), so a dead DNS
+        // server held answers past the limit. Quick exit detaches that thread instead.
+        try setOption(handle, CURLOPT_QUICK_EXIT, 1)
         try setOption(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         try setOption(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try setOption(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)

@@ -23,6 +23,9 @@ public final class ChatServerHandler: Sendable {
     private let brain: Brain
     private let makeContext: @Sendable () -> BrainContext
     private let memory = Mutex<Memory>(Memory())
+    /// Skill memory per conversation: the `session` (or `client`) parameter, else the caller's
+    /// address, so one client's "my name is ..." is not another's.
+    private let skillMemories = SkillMemories()
 
     private struct Memory {
         var answer: String?
@@ -83,6 +86,8 @@ public final class ChatServerHandler: Sendable {
             return withCORS(
                 .badRequest("instant is longer than \(Self.maximumInstantBytes) bytes", code: "brain-bad-parameter"))
         }
+        let conversation = request.parameter("session") ?? request.parameter("client") ?? request.remoteAddress
+        context.memory = skillMemories.memory(for: conversation)
         do {
             // The instant skill is the most conscious mind; the built-in skills answer what it
             // does not.

@@ -27,12 +27,20 @@ public struct HTTPSkillDataFetcher: SkillDataFetcher {
         self.maxResponseBytes = maxResponseBytes
     }
 
+    /// One answer's fetches share the total timeout (see `SkillDataFetcher.answerBudget`).
+    public var answerBudget: Double { totalTimeout }
+
     public func fetchJSON(url: String) throws(BrainError) -> Data {
+        try fetchJSON(url: url, timeout: totalTimeout)
+    }
+
+    public func fetchJSON(url: String, timeout: Double) throws(BrainError) -> Data {
+        let total = min(totalTimeout, max(timeout, 0.05))
         let request = HTTPRequest(
             url: url,
             headers: [(name: "Accept", value: "application/json")],
-            connectTimeout: connectTimeout,
-            totalTimeout: totalTimeout,
+            connectTimeout: min(connectTimeout, total),
+            totalTimeout: total,
             maxResponseBytes: maxResponseBytes)
         let response: HTTPResponse
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import Synchronization
 import XCTest
 
 @testable import SusiBrain
@@ -183,5 +184,32 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertEqual(say(plain, "play jazz please"), "Politely playing jazz.", "more literals win")
         let prior = makeBrain("play * please\nPolitely playing $1$.\n\n::prior\nplay *\nPlaying $1$.\n")
         XCTAssertEqual(say(prior, "play jazz please"), "Playing jazz please.", "::prior ranks above")
+    }
+
+    func testOneAnswersFetchesShareOneBudget() {
+        /// Fails every fetch after using up to 0.2 s of what it is given.
+        final class SlowFetcher: SkillDataFetcher, Sendable {
+            let timeouts = Mutex<[Double]>([])
+            var answerBudget: Double { 0.3 }
+            func fetchJSON(url: String) throws(BrainError) -> Data {
+                try fetchJSON(url: url, timeout: .infinity)
+            }
+            func fetchJSON(url: String, timeout: Double) throws(BrainError) -> Data {
+                timeouts.withLock { $0.append(timeout) }
+                Thread.sleep(forTimeInterval: min(timeout, 0.2))
+                throw BrainError(.fetchFailed, "timed out")
+            }
+        }
+        let fetcher = SlowFetcher()
+        let console = "!console:$x$\n{\"url\": \"http://127.0.0.1/$1$\"}\neol\n"
+        let brain = makeBrain(
+            "weather in *\n\(console)\nweather *\n\(console)\n* weather *\n\(console)\n* in *\n\(console)\n"
+                + "*\nI cannot say.\n",
+            fetcher: fetcher)
+        XCTAssertEqual(say(brain, "weather in berlin"), "I cannot say.")
+        let timeouts = fetcher.timeouts.withLock { $0 }
+        XCTAssertEqual(timeouts.count, 2, "the third fetch finds no time left: \(timeouts)")
+        XCTAssertLessThanOrEqual(timeouts.first ?? 9, 0.3)
+        XCTAssertLessThanOrEqual(timeouts.last ?? 9, 0.11)
     }
 }

@@ -178,6 +178,24 @@ final class LoopbackTests: XCTestCase {
         XCTAssertEqual(try ChatResponse.decode(again.body).spokenText, "I'm in the hall.")
     }
 
+    func testChatEndpointKeepsSkillMemoryPerSession() throws {
+        let brain = Brain(
+            texts: [("m", "call me *\nOK, $1$>_name.\n\nwho am i\n?$_name$:You are $_name$.:I do not know.\n")])
+        let handler = ChatServerHandler(brain: brain)
+        let base = try serve { handler.install(on: &$0) }
+        let client = CurlHTTPClient()
+        func ask(_ text: String, session: String) throws -> String {
+            let response = try client.send(
+                HTTPRequest(url: base + "/susi/chat.json", query: [("q", text), ("session", session)]))
+            return try ChatResponse.decode(response.body).spokenText
+        }
+        XCTAssertEqual(try ask("call me ada", session: "one"), "OK, ada.")
+        XCTAssertEqual(try ask("who am i", session: "one"), "You are ada.")
+        XCTAssertEqual(try ask("who am i", session: "two"), "I do not know.")
+        XCTAssertEqual(try ask("forget what I told you", session: "one"), "OK, I have forgotten what you told me.")
+        XCTAssertEqual(try ask("who am i", session: "one"), "I do not know.")
+    }
+
     func testChatEndpointErrors() throws {
         let brain = Brain(texts: [("x", "*\nok\n")])
         let handler = ChatServerHandler(brain: brain)

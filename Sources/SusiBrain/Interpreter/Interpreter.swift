@@ -88,16 +88,20 @@ struct Interpreter: Sendable {
 
     /// The answer of the most specific intent that can answer, trying candidates in rank
     /// order; `nil` when none can.
-    func respond(words: [String], context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int = 0)
-        -> Outcome?
-    {
+    func respond(
+        words: [String], context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int = 0,
+        fetchDeadline: ContinuousClock.Instant? = nil
+    ) -> Outcome? {
         let normalized = words.joined(separator: " ")
+        let budget = fetcher.answerBudget
+        let deadline =
+            fetchDeadline ?? (budget.isFinite ? ContinuousClock.now.advanced(by: .milliseconds(Int(budget * 1000))) : nil)
         for candidate in candidates(for: words) {
             let skill = skills[candidate.skill]
             let intent = skill.intents[candidate.intent]
             if let outcome = evaluate(
                 skill: skill, intent: intent, captures: [normalized] + candidate.captures,
-                context: context, now: now, pick: pick, depth: depth)
+                context: context, now: now, pick: pick, depth: depth, fetchDeadline: deadline)
             {
                 return outcome
             }
@@ -134,7 +138,7 @@ struct Interpreter: Sendable {
 
     private func evaluate(
         skill: Skill, intent: SkillIntent, captures: [String], context: BrainContext, now: Date,
-        pick: (Int) -> Int, depth: Int
+        pick: (Int) -> Int, depth: Int, fetchDeadline: ContinuousClock.Instant?
     ) -> Outcome? {
         var rows: [[String: JSONValue]] = []
         var fromURL = false
@@ -146,7 +150,15 @@ struct Interpreter: Sendable {
         if let console = intent.console {
             if let url = console.url {
                 guard let address = url.render(escape: Self.percentEncode, plainResolve) else { return nil }
-                guard let fetched = fetchRows(address, path: console.path, skill: skill, intent: intent)
+                var timeout = Double.infinity
+                if let fetchDeadline {
+                    timeout = (fetchDeadline - ContinuousClock.now).seconds
+                    guard timeout > 0.05 else {
+                        logger.debug("\(skill.id):\(intent.line): no time left in this answer to fetch")
+                        return nil
+                    }
+                }
+                guard let fetched = fetchRows(address, timeout: timeout, path: console.path, skill: skill, intent: intent)
                 else { return nil }
                 rows = fetched
                 fromURL = true
@@ -175,7 +187,10 @@ struct Interpreter: Sendable {
         var assignments: [AnswerSyntax.Assignment] = []
         for line in intent.spokenLines {
             guard let rendered = Self.render(line, pick: pick, resolve) else { return nil }
-            guard let reflected = reflect(rendered, context: context, now: now, pick: pick, depth: depth) else {
+            guard
+                let reflected = reflect(
+                    rendered, context: context, now: now, pick: pick, depth: depth, fetchDeadline: fetchDeadline)
+            else {
                 return nil
             }
             let (text, made) = AnswerSyntax.applyAssignments(reflected.text)
@@ -210,8 +225,10 @@ struct Interpreter: Sendable {
 
     /// The text with each `` `query` `` replaced by the brain's own spoken answer to it, as
     /// SUSI's reflection does; nil when one gets no answer or they nest too deep.
-    private func reflect(_ text: String, context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int)
-        -> (text: String, assignments: [AnswerSyntax.Assignment])?
+    private func reflect(
+        _ text: String, context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int,
+        fetchDeadline: ContinuousClock.Instant?
+    ) -> (text: String, assignments: [AnswerSyntax.Assignment])?
     {
         guard text.contains("`") else { return (text, []) }
         guard depth < Self.maxReflectionDepth else {
@@ -227,7 +244,8 @@ struct Interpreter: Sendable {
             guard let close = rest[afterOpen...].firstIndex(of: "`") else { return nil }
             let words = QueryNormalizer.words(String(rest[afterOpen..<close]))
             guard !words.isEmpty,
-                let inner = respond(words: words, context: context, now: now, pick: pick, depth: depth + 1)
+                let inner = respond(
+                    words: words, context: context, now: now, pick: pick, depth: depth + 1, fetchDeadline: fetchDeadline)
             else { return nil }
             output += inner.actions.compactMap { action -> String? in
                 guard case .answer(let answer) = action, !answer.isPlanned else { return nil }
@@ -266,12 +284,12 @@ struct Interpreter: Sendable {
         }
     }
 
-    private func fetchRows(_ address: String, path: JSONPath, skill: Skill, intent: SkillIntent)
+    private func fetchRows(_ address: String, timeout: Double, path: JSONPath, skill: Skill, intent: SkillIntent)
         -> [[String: JSONValue]]?
     {
         let body: Data
         do {
-            body = try fetcher.fetchJSON(url: address)
+            body = try timeout.isFinite ? fetcher.fetchJSON(url: address, timeout: timeout) : fetcher.fetchJSON(url: address)
         } catch {
             logger.warning("\(skill.id):\(intent.line): \(error.message)")
             return nil

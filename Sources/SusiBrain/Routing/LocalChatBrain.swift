@@ -8,6 +8,9 @@ import SusiCore
 public final class LocalChatBrain: ChatBrain, Sendable {
     /// The skills answering.
     public let brain: Brain
+    /// What skills were told in this conversation (one speaker session); used when the
+    /// context brings no memory of its own.
+    public let memory = SkillMemory()
     private let context: @Sendable () -> BrainContext
     private let catchAllSkills: Set<String>
 
@@ -24,7 +27,9 @@ public final class LocalChatBrain: ChatBrain, Sendable {
 
     /// The built-in brain's reply (may block on console fetches; see `Brain`).
     public func answer(_ query: String) throws(BrainError) -> ChatResponse {
-        try brain.answer(query, context: context())
+        var context = context()
+        if context.memory == nil { context.memory = memory }
+        return try brain.answer(query, context: context)
     }
 
     /// How a skill other than the catch-all matches `text` (`Brain.match`: no fetch, no

@@ -8,6 +8,22 @@ import Foundation
 public protocol SkillDataFetcher: Sendable {
     /// The body of a successful (2xx) response, or a `brain-fetch-failed` error.
     func fetchJSON(url: String) throws(BrainError) -> Data
+
+    /// The same within at most `timeout` seconds (the rest of the answer's budget).
+    func fetchJSON(url: String, timeout: Double) throws(BrainError) -> Data
+
+    /// The most time, in seconds, all fetches of one answer may take together: when one
+    /// candidate's fetch times out, the next candidates get only what is left, so an answer
+    /// never waits for several timeouts in a row.
+    var answerBudget: Double { get }
+}
+
+extension SkillDataFetcher {
+    public func fetchJSON(url: String, timeout: Double) throws(BrainError) -> Data {
+        try fetchJSON(url: url)
+    }
+
+    public var answerBudget: Double { .infinity }
 }
 
 /// A fetcher for a speaker without network access: every fetch fails at once, so console
