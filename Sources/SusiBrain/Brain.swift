@@ -103,7 +103,7 @@ public final class Brain: Sendable {
             sources: sources, extraDiagnostics: [], options: options, fetcher: fetcher, pick: pick, logger: logger)
     }
 
-    private init(
+    private convenience init(
         sources: [SkillSource], extraDiagnostics: [SkillDiagnostic], options: SkillLoadOptions,
         fetcher: any SkillDataFetcher, pick: @escaping AnswerPicker, logger: Logger
     ) {
@@ -118,6 +118,14 @@ public final class Brain: Sendable {
         for diagnostic in diagnostics {
             logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
         }
+        self.init(skills: skills, diagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
+    }
+
+    /// A brain over skills already read (one skill alone, for `SkillCompatibility`).
+    init(
+        skills: [Skill], diagnostics: [SkillDiagnostic], fetcher: any SkillDataFetcher,
+        pick: @escaping AnswerPicker, logger: Logger
+    ) {
         self.skills = skills
         self.diagnostics = diagnostics
         self.pick = pick

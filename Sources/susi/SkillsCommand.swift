@@ -70,6 +70,7 @@ enum SkillsCommand: Command {
             context.print("files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), \(report.intents) intents, \(report.blocksSkipped) blocks skipped")
             context.print(String(format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, report.offlineExamples, percent(report.offlinePassed, report.offlineExamples)))
             context.print(String(format: "network examples: %d of %d valid reach their intent (%.1f%%)", report.networkReached, report.networkExamples, percent(report.networkReached, report.networkExamples)))
+            context.print(String(format: "each file alone: offline %d of %d (%.1f%%), network %d of %d (%.1f%%)", report.aloneOfflinePassed, report.offlineExamples, percent(report.aloneOfflinePassed, report.offlineExamples), report.aloneNetworkReached, report.networkExamples, percent(report.aloneNetworkReached, report.networkExamples)))
             context.print("invalid examples (placeholders, or not matching their own pattern): \(report.invalidExamples)")
             context.print("answers holding skill syntax: \(report.leakedSyntax)")
             context.print(String(format: "load: %.0f ms; answer: median %.3f ms, p95 %.3f ms, max %.3f ms", report.loadMilliseconds, report.answerMedian, report.answerP95, report.answerMax))

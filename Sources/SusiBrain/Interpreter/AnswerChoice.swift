@@ -14,7 +14,7 @@ enum AnswerChoice: Sendable, Equatable {
         guard line.hasPrefix("?"), line.contains(":") else {
             return .success(
                 line.split(separator: "|").compactMap {
-                    let text = $0.trimmingCharacters(in: .whitespaces)
+                    let text = $0.trimmedBlanks
                     return text.isEmpty ? nil : .plain(AnswerTemplate(text))
                 })
         }
@@ -47,9 +47,9 @@ enum AnswerChoice: Sendable, Equatable {
             elseText = nil
         }
         func alternatives(_ text: Substring?) -> [AnswerTemplate] {
-            guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+            guard let text, !text.isBlank else { return [] }
             return text.split(separator: "|").compactMap {
-                let alternative = $0.trimmingCharacters(in: .whitespaces)
+                let alternative = $0.trimmedBlanks
                 return alternative.isEmpty ? nil : AnswerTemplate(alternative)
             }
         }

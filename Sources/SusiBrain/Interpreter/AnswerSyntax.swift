@@ -18,7 +18,7 @@ enum AnswerSyntax {
         // A removed assignment leaves its blanks behind: close the gap.
         var text = String(output)
         while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
-        return (text.trimmingCharacters(in: .whitespaces), assignments)
+        return (text.trimmedBlanks, assignments)
     }
 
     /// Whether skill syntax is left that a listener must not hear: an assignment, a
@@ -71,7 +71,7 @@ enum AnswerSyntax {
                 close + 1 < characters.count, characters[close + 1] == ">",
                 let (name, end) = name(after: close + 1, in: characters)
             {
-                let value = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                let value = String(characters[(index + 1)..<close]).trimmedBlanks
                 assignments.append(Assignment(name: name, value: value))
                 index = end
                 continue

@@ -30,6 +30,12 @@ struct Interpreter: Sendable {
 
     let skills: [Skill]
     private let entries: [Entry]
+    /// Entry indexes by one literal word of their pattern (the rarest one): a pattern can
+    /// only match a query holding all its literals, so only the lists of the query's words
+    /// need looking at, not every pattern (58,000 of them with the AIML skill).
+    private let byWord: [String: [Int]]
+    /// Entries without literals (`*`, `* *`), which any query may match.
+    private let wildcardOnly: [Int]
     private let fetcher: any SkillDataFetcher
     private let logger: Logger
 
@@ -46,6 +52,21 @@ struct Interpreter: Sendable {
             }
         }
         self.entries = entries
+        var frequency: [String: Int] = [:]
+        for entry in entries {
+            for literal in Set(entry.pattern.literals) { frequency[literal, default: 0] += 1 }
+        }
+        var byWord: [String: [Int]] = [:]
+        var wildcardOnly: [Int] = []
+        for (index, entry) in entries.enumerated() {
+            if let rarest = entry.pattern.literals.min(by: { frequency[$0, default: 0] < frequency[$1, default: 0] }) {
+                byWord[rarest, default: []].append(index)
+            } else {
+                wildcardOnly.append(index)
+            }
+        }
+        self.byWord = byWord
+        self.wildcardOnly = wildcardOnly
     }
 
     /// One intent whose pattern matches a query, with its captures and rank.
@@ -64,9 +85,13 @@ struct Interpreter: Sendable {
         // Best match per intent, keyed by (skill, intent); order keeps load order for ties.
         var best: [Int: (rank: MatchRank, order: Int, skill: Int, intent: Int, captures: [String])] =
             [:]
-        for (order, entry) in entries.enumerated()
-        where entry.pattern.literals.allSatisfy(wordSet.contains) {
-            if order % 1024 == 1023, clock.now > deadline {
+        var indexes = wildcardOnly
+        for word in wordSet { indexes += byWord[word] ?? [] }
+        indexes.sort()
+        for (checked, order) in indexes.enumerated() {
+            let entry = entries[order]
+            guard entry.pattern.literals.allSatisfy(wordSet.contains) else { continue }
+            if checked % 256 == 255, clock.now > deadline {
                 logger.warning("matching \"\(words.prefix(12).joined(separator: " "))\" ran out of time; using the best so far")
                 break
             }

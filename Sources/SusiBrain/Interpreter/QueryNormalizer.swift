@@ -13,6 +13,7 @@ public enum QueryNormalizer {
 
     /// The normalised words of a query.
     public static func words(_ text: String) -> [String] {
+        if let plain = plainASCIIWords(text) { return plain }
         let characters = Array(text.lowercased())
         var output = ""
         output.reserveCapacity(characters.count + 8)
@@ -53,6 +54,33 @@ public enum QueryNormalizer {
             }
         }
         return output.split(separator: " ").map(String.init)
+    }
+
+    /// The common case quickly: ASCII text with none of the characters the full rules treat
+    /// specially (apostrophes, arithmetic signs, `%`, `.` and `,`) is just its lower-cased
+    /// runs of letters and digits. Nil when the full rules are needed. Reading a large skill
+    /// file spends most of its time here.
+    private static func plainASCIIWords(_ text: String) -> [String]? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                word.append(byte + 32)
+            case 0x80...0xFF, UInt8(ascii: "'"), UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "/"),
+                UInt8(ascii: "-"), UInt8(ascii: "%"), UInt8(ascii: "."), UInt8(ascii: ","):
+                return nil
+            default:
+                if !word.isEmpty {
+                    words.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
     }
 
     /// The normalised words of one pattern alternative, `*` kept as its own word.

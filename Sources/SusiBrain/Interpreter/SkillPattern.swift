@@ -20,7 +20,7 @@ struct SkillPattern: Sendable {
     init?(_ source: String) {
         let words = QueryNormalizer.patternWords(source)
         guard !words.isEmpty else { return nil }
-        self.source = source.trimmingCharacters(in: .whitespaces)
+        self.source = source.trimmedBlanks
         tokens = words.map { $0 == "*" ? .wildcard : .word($0) }
         literals = words.filter { $0 != "*" }
     }

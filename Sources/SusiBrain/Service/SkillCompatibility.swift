@@ -39,6 +39,10 @@ public struct SkillCompatibilityReport: Sendable {
     public var leakedSyntax = 0
     /// `file:line: query: problem` for every failing valid example.
     public var failures: [String] = []
+    /// The same examples with each skill file loaded alone (as SUSI's skill editor tries a
+    /// skill), so identical patterns in other files cannot take them.
+    public var aloneOfflinePassed = 0
+    public var aloneNetworkReached = 0
 }
 
 /// Runs the compatibility measurement (`susi skills compat`, bench/skills-compat.sh).
@@ -62,6 +66,10 @@ public enum SkillCompatibility {
             let memory = SkillMemory()
             var context = BrainContext.examples
             context.memory = memory
+            let alone = Brain(
+                skills: [skill], diagnostics: [], fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 }, logger: .silent)
+            var aloneContext = BrainContext.examples
+            aloneContext.memory = SkillMemory()
             for intent in skill.intents {
                 for example in intent.examples {
                     let words = QueryNormalizer.words(example.query)
@@ -73,6 +81,8 @@ public enum SkillCompatibility {
                     let where_ = "\(skill.file):\(example.line): \"\(example.query)\""
                     if intent.fetchesData {
                         report.networkExamples += 1
+                        let own = SkillMatch(skill: skill.id, line: intent.line)
+                        if alone.match(example.query, context: aloneContext) == own { report.aloneNetworkReached += 1 }
                         let found = brain.match(example.query, context: context)
                         if found == SkillMatch(skill: skill.id, line: intent.line) {
                             report.networkReached += 1
@@ -89,6 +99,10 @@ public enum SkillCompatibility {
                         SkillExample(query: example.query, expect: expect, line: example.line), skill: skill,
                         intent: intent, context: context)
                     timings.append((clock.now - before).milliseconds)
+                    let aloneResult = alone.check(
+                        SkillExample(query: example.query, expect: expect, line: example.line), skill: skill,
+                        intent: intent, context: aloneContext)
+                    if aloneResult.passed { report.aloneOfflinePassed += 1 }
                     if AnswerSyntax.containsSkillSyntax(result.answer) { report.leakedSyntax += 1 }
                     if result.passed {
                         report.offlinePassed += 1

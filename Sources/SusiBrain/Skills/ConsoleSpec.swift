@@ -22,7 +22,7 @@ struct ConsoleSpec: Sendable {
 
     /// Compiles a console body; the failure names what is wrong.
     init(answer: String, body: String) throws(SkillParseFailure) {
-        let answerText = answer.trimmingCharacters(in: .whitespaces)
+        let answerText = answer.trimmedBlanks
         if answerText.isEmpty {
             self.answer = []
         } else {

@@ -163,7 +163,7 @@ enum LenientJSON {
                 text.append(scalars[index])
                 index += 1
             }
-            let word = String(text).trimmingCharacters(in: .whitespaces)
+            let word = String(text).trimmedBlanks
             guard !word.isEmpty else { return nil }
             switch word.lowercased() {
             case "true": return .bool(true)

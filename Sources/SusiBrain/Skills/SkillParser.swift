@@ -76,7 +76,7 @@ enum SkillParser {
             let number = index + 1
             let text = lines[index]
             index += 1
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmedBlanks
             if trimmed.isEmpty {
                 flush()
             } else if trimmed.hasPrefix("::") {
@@ -90,7 +90,7 @@ enum SkillParser {
                 if key == "prior" { prior = true }
                 if key == "minor" { prior = false }
                 block.prior = prior
-                headers[key] = header.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+                headers[key] = header.dropFirst(key.count).trimmedBlanks
             } else if trimmed.hasPrefix("#") {
                 continue
             } else if let bang = bangStart(trimmed, line: number) {
@@ -98,13 +98,13 @@ enum SkillParser {
                 // "eol", the body ends at the next blank line and the block is skipped.
                 var body = bang
                 var cursor = index
-                while cursor < lines.count, lines[cursor].trimmingCharacters(in: .whitespaces).lowercased() != "eol" {
+                while cursor < lines.count, lines[cursor].trimmedBlanks.lowercased() != "eol" {
                     cursor += 1
                 }
-                let end = cursor < lines.count ? cursor : (lines[index...].firstIndex { $0.trimmingCharacters(in: .whitespaces).isEmpty } ?? lines.count)
+                let end = cursor < lines.count ? cursor : (lines[index...].firstIndex { $0.isBlank } ?? lines.count)
                 for bodyIndex in index..<end {
                     // As in SUSI, "!example:" and "!expect:" lines count even inside a body.
-                    let bodyLine = lines[bodyIndex].trimmingCharacters(in: .whitespaces)
+                    let bodyLine = lines[bodyIndex].trimmedBlanks
                     if let directive = Directive(bodyLine), ["example", "expect"].contains(directive.head) {
                         block.lines.append(Line(number: bodyIndex + 1, text: bodyLine))
                     } else {
@@ -120,11 +120,11 @@ enum SkillParser {
                 }
                 // Lines after "eol" still belong to the block (examples usually follow it).
             } else if trimmed.hasPrefix("\\"), var last = block.lines.popLast() {
-                last.text += " " + trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+                last.text += " " + trimmed.dropFirst().trimmedBlanks
                 block.lines.append(last)
             } else if var last = block.lines.last, last.text.hasSuffix("\\") {
                 block.lines.removeLast()
-                last.text = last.text.dropLast().trimmingCharacters(in: .whitespaces) + " " + trimmed
+                last.text = last.text.dropLast().trimmedBlanks + " " + trimmed
                 block.lines.append(last)
             } else {
                 block.lines.append(Line(number: number, text: trimmed))
@@ -157,9 +157,9 @@ enum SkillParser {
         init?(_ trimmed: String) {
             guard trimmed.hasPrefix("!"), let colon = trimmed.firstIndex(of: ":") else { return nil }
             let name = trimmed[trimmed.index(after: trimmed.startIndex)..<colon]
-                .trimmingCharacters(in: .whitespaces).lowercased()
+                .trimmedBlanks.lowercased()
             head = String(name.prefix { !$0.isWhitespace })
-            tail = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            tail = trimmed[trimmed.index(after: colon)...].trimmedBlanks
         }
     }
 

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Compatibility with the community's SUSI skills: runs any checkout of
+# fossasia/susi_skill_data (or any tree laid out like it) through the built-in brain and
+# prints the load rate, the pass rate of the skills' own valid examples, and timing.
+#
+#   bench/skills-compat.sh SKILL_DATA_DIR [--lang en] [--susi BIN] [--failures]
+#
+# SKILL_DATA_DIR is the checkout (its models/general is used when present). The skill texts
+# stay where they are; nothing is copied into this repository. Figures:
+#   - files that load, intents, blocks skipped (`susi skills lint DIR --tree` lists them);
+#   - valid offline examples that pass, valid network examples that reach their own intent,
+#     with all files loaded and with each file alone (see SkillCompatibility);
+#   - load and answer times in process;
+#   - a cold `susi ask --local` over the same files copied flat into a temporary models
+#     directory (median of 5 runs, wall time and peak memory), and the answer time p95 of
+#     `susi skills bench` there.
+# Results go to stdout; bench/RESULTS.md quotes a run.
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
+DATA=$1
+shift
+LANG_DIR=en
+SUSI=.build/release/susi
+FAILURES=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --lang) LANG_DIR=$2; shift 2 ;;
+    --susi) SUSI=$2; shift 2 ;;
+    --failures) FAILURES=--failures; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+    esac
+done
+[ -d "$DATA/models/general" ] && DATA=$DATA/models/general
+[ -x "$SUSI" ] || swift build -c release --product susi >/dev/null
+
+echo "== $DATA ($LANG_DIR), $(find "$DATA" -path "*/$LANG_DIR/*.txt" | wc -l) skill files"
+"$SUSI" skills compat "$DATA" --lang "$LANG_DIR" $FAILURES
+
+# A cold start over the same skills: one flat models/skills folder of symlinks, as a
+# speaker with these skills installed would have.
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/models/skills" "$TMP/home"
+find "$DATA" -path "*/$LANG_DIR/*.txt" | while IFS= read -r file; do
+    name=$(printf '%s' "${file#"$DATA"/}" | tr '/ ' '__')
+    ln -s "$(cd "$(dirname "$file")" && pwd)/$(basename "$file")" "$TMP/models/skills/$name"
+done
+for i in 1 2 3 4 5; do
+    /usr/bin/time -f '%e %M' env HOME="$TMP/home" SUSI_MODELS="$TMP/models" \
+        "$SUSI" ask --local "what is the capital of india" >/dev/null 2>>"$TMP/times" || true
+done
+sort -n "$TMP/times" | awk '{ s[NR] = $1; m[NR] = $2 } END {
+    printf "cold susi ask --local: median %.0f ms, max %.0f ms, peak memory %.0f MB (5 runs)\n",
+        s[int((NR + 1) / 2)] * 1000, s[NR] * 1000, m[NR] / 1024 }'
+HOME="$TMP/home" SUSI_MODELS="$TMP/models" "$SUSI" skills bench | sed 's/^/flat set: /'
