@@ -41,14 +41,29 @@ public final class Brain: Sendable {
         let names = try Self.skillFiles(in: directory, options: options)
         var sources: [SkillSource] = []
         var diagnostics: [SkillDiagnostic] = []
+        var files: [(name: String, data: Data)] = []
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
-            let id = String(name.dropLast(4))
             guard let data = FileManager.default.contents(atPath: path) else {
                 diagnostics.append(
                     SkillDiagnostic(file: path, line: 0, severity: .error, message: "cannot read file"))
                 continue
             }
+            files.append((name, data))
+        }
+        let readFailures = diagnostics
+        // The parsed skills of exactly these bytes, when a cache holds them.
+        let cache = options.cacheDirectory.map { (SkillCache.path(for: directory, in: $0), SkillCache.key(files: files, options: options)) }
+        if let (path, key) = cache, let cached = SkillCache.load(path: path, key: key) {
+            logger.debug("skills read from the cache \(path)")
+            self.init(
+                skills: cached.skills, diagnostics: diagnostics + cached.diagnostics, fetcher: fetcher, pick: pick,
+                logger: logger)
+            return
+        }
+        for (name, data) in files {
+            let path = (directory as NSString).appendingPathComponent(name)
+            let id = String(name.dropLast(4))
             switch SkillSource.decode(data) {
             case .success(let text):
                 sources.append(SkillSource(id: id, file: path, text: text))
@@ -61,6 +76,11 @@ public final class Brain: Sendable {
         self.init(
             sources: sources, extraDiagnostics: diagnostics, options: options, fetcher: fetcher, pick: pick,
             logger: logger)
+        if let (path, key) = cache {
+            // Read failures are not content; they are found again on every start.
+            let parsed = self.diagnostics.filter { !readFailures.contains($0) }
+            SkillCache.save(path: path, key: key, skills: skills, diagnostics: parsed)
+        }
     }
 
     /// The skill files of `directory` as paths relative to it, sorted: `*.txt` directly in it,
@@ -115,9 +135,6 @@ public final class Brain: Sendable {
             diagnostics += output.diagnostics
             if let skill = output.skill { skills.append(skill) }
         }
-        for diagnostic in diagnostics {
-            logger.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
-        }
         self.init(skills: skills, diagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
     }
 
@@ -126,6 +143,11 @@ public final class Brain: Sendable {
         skills: [Skill], diagnostics: [SkillDiagnostic], fetcher: any SkillDataFetcher,
         pick: @escaping AnswerPicker, logger: Logger
     ) {
+        // A skipped block is routine in community skills (`susi skills lint` lists them), so
+        // it is logged as info; an unreadable file is an error.
+        for diagnostic in diagnostics {
+            logger.log(diagnostic.severity == .error ? .error : .info, diagnostic.description)
+        }
         self.skills = skills
         self.diagnostics = diagnostics
         self.pick = pick
@@ -314,12 +336,26 @@ public struct SkillLoadOptions: Sendable {
     public var language: String?
     /// Skip lone-`*` catch-all patterns, as SUSI does for skills from its skill-data tree.
     public var refuseCatchAll: Bool
+    /// Where to keep a parsed copy of the skills, keyed by their content (see `SkillCache`);
+    /// nil reads every file every time.
+    public var cacheDirectory: String?
 
-    /// The options for the bundled skills: one folder, catch-alls allowed.
-    public init(recursive: Bool = false, language: String? = nil, refuseCatchAll: Bool = false) {
+    /// The options for the bundled skills: one folder, catch-alls allowed, no cache.
+    public init(
+        recursive: Bool = false, language: String? = nil, refuseCatchAll: Bool = false, cacheDirectory: String? = nil
+    ) {
         self.recursive = recursive
         self.language = language
         self.refuseCatchAll = refuseCatchAll
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// The per-user cache folder: `$XDG_CACHE_HOME/susi`, else `$HOME/.cache/susi`; nil
+    /// without either.
+    public static func defaultCacheDirectory(environment: [String: String]) -> String? {
+        if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/susi" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/susi" }
+        return nil
     }
 
     /// A skill-data tree as SUSI reads it: every `language` folder below, catch-alls refused.

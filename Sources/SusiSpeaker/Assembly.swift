@@ -48,7 +48,9 @@ public enum Assembly {
     /// Console data is fetched with libcurl (`HTTPSkillDataFetcher`).
     public static func brain(environment: [String: String], logger: Logger) throws -> Brain {
         let directory = try modelsDirectory(environment: environment) + "/skills"
-        return try Brain(directory: directory, fetcher: HTTPSkillDataFetcher(), logger: logger.child("brain"))
+        let options = SkillLoadOptions(cacheDirectory: SkillLoadOptions.defaultCacheDirectory(environment: environment))
+        return try Brain(
+            directory: directory, options: options, fetcher: HTTPSkillDataFetcher(), logger: logger.child("brain"))
     }
 }
 

@@ -69,7 +69,7 @@ final class SkillDirectoryTests: XCTestCase {
         XCTAssertEqual(capture.lines.count, 2)
         XCTAssertTrue(capture.lines.first?.hasPrefix("error ") ?? false)
         XCTAssertTrue(capture.lines.first?.contains("bad.txt:2:") ?? false)
-        XCTAssertTrue(capture.lines.last?.hasPrefix("warning ") ?? false)
+        XCTAssertTrue(capture.lines.last?.hasPrefix("info ") ?? false)
         XCTAssertTrue(capture.lines.last?.contains("odd.txt:4:") ?? false)
     }
 

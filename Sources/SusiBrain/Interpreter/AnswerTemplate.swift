@@ -14,6 +14,11 @@ struct AnswerTemplate: Sendable, Equatable {
 
     let segments: [Segment]
 
+    /// A template from its parts (read back from `SkillCache`).
+    init(segments: [Segment]) {
+        self.segments = segments
+    }
+
     init(_ source: String) {
         var segments: [Segment] = []
         var text = ""

@@ -17,6 +17,13 @@ struct SkillPattern: Sendable {
     /// The literal words, for a quick containment check before matching.
     let literals: [String]
 
+    /// A pattern from its parts (read back from `SkillCache`).
+    init(source: String, tokens: [Token]) {
+        self.source = source
+        self.tokens = tokens
+        literals = tokens.compactMap { if case .word(let word) = $0 { word } else { nil } }
+    }
+
     init?(_ source: String) {
         let words = QueryNormalizer.patternWords(source)
         guard !words.isEmpty else { return nil }

@@ -21,7 +21,11 @@ struct ConsoleSpec: Sendable {
     let actionsTemplate: AnswerTemplate?
 
     /// Compiles a console body; the failure names what is wrong.
+    /// The text it was compiled from, kept so `SkillCache` can store and recompile it.
+    let source: (answer: String, body: String)
+
     init(answer: String, body: String) throws(SkillParseFailure) {
+        source = (answer, body)
         let answerText = answer.trimmedBlanks
         if answerText.isEmpty {
             self.answer = []

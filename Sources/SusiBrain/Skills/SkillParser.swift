@@ -68,8 +68,11 @@ enum SkillParser {
             }
         }
 
-        // "\r\n" is one Character in Swift, so split on newline characters, not on "\n".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        // Split on the bytes, not on Characters (grapheme breaking was a sixth of the time to
+        // read a large file); a "\r" before the "\n" goes with the line ending.
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+        }
         var index = 0
         block.prior = prior
         while index < lines.count {
