@@ -38,9 +38,12 @@ enum SkillCache {
     /// or unreadable.
     static func load(path: String, key: UInt64) -> (skills: [Skill], diagnostics: [SkillDiagnostic])? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        var reader = Reader(bytes: [UInt8](data))
-        guard reader.int() == Int(truncatingIfNeeded: formatVersion), reader.uint64() == key else { return nil }
-        return reader.content()
+        // Read in place: copying the megabytes into an array first cost more than decoding.
+        return data.withUnsafeBytes { raw in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            guard reader.int() == Int(truncatingIfNeeded: formatVersion), reader.uint64() == key else { return nil }
+            return reader.content()
+        }
     }
 
     /// Writes the copy (atomically; failures are ignored: the cache is an optimisation).
@@ -188,7 +191,7 @@ enum SkillCache {
     /// Reads what `Writer` wrote; every read is bounds-checked and a bad count or tag makes
     /// the whole copy unreadable (nil), never a crash.
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var failed = false
 
@@ -225,7 +228,7 @@ enum SkillCache {
             let length = count()
             guard !failed else { return "" }
             defer { index += length }
-            return String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self)
         }
 
         mutating func optional() -> String? {
