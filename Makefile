@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 RELEASE_BIN = .build/release/susi
 
 # Debian packages the build, the tests and the demo need.
-DEB_PACKAGES = pkg-config portaudio19-dev \
+DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
 	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
 	wpasupplicant chromium wrk unzip python3-pip python3-venv iso-codes tzdata
@@ -92,6 +92,7 @@ reliability: build
 # The binary, the models, systemd units (restart on failure) and a default config in /etc/susi.
 install: build
 	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/susi
+	install -D -m 0755 $(RELEASE_BIN)-js $(DESTDIR)$(PREFIX)/bin/susi-js
 	scripts/yt-dlp-venv.sh $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp
 	@# A staged install (DESTDIR) must run from its final place: pip wrote DESTDIR into the scripts' first lines.
 	[ -z "$(DESTDIR)" ] || for f in $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp/bin/*; do \

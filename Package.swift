@@ -13,6 +13,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+    .systemLibrary(name: "CMuJS", pkgConfig: "mujs", providers: [.apt(["libmujs-dev"])]),
 ]
 
 var swiftTargets: [Target] = [
@@ -32,6 +33,8 @@ var swiftTargets: [Target] = [
         name: "susi",
         dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
 
+    // Runs one skill's !javascript in its own process, so a runaway script can be stopped.
+    .executableTarget(name: "susi-js", dependencies: ["CMuJS"]),
     .executableTarget(
         name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
     // Helpers shared by the test targets (one copy, not one per target).
@@ -61,7 +64,7 @@ for index in swiftTargets.indices {
 let package = Package(
     name: "SusiSpeaker",
     platforms: [.macOS(.v15)],
-    products: [.executable(name: "susi", targets: ["susi"])],
+    products: [.executable(name: "susi", targets: ["susi"]), .executable(name: "susi-js", targets: ["susi-js"])],
     targets: systemLibraries + swiftTargets,
     swiftLanguageModes: [.v6]
 )

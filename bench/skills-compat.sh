@@ -43,7 +43,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/models/skills" "$TMP/home"
 find "$DATA" -path "*/$LANG_DIR/*.txt" | while IFS= read -r file; do
-    name=$(printf '%s' "${file#"$DATA"/}" | tr '/ ' '__')
+    name=$(printf '%s' "${file#"$DATA"/}" | sed 's|/|__|g')
     ln -s "$(cd "$(dirname "$file")" && pwd)/$(basename "$file")" "$TMP/models/skills/$name"
 done
 for i in 1 2 3 4 5; do
@@ -59,4 +59,3 @@ tail -n +2 "$TMP/times" | sort -n | awk '{ w[NR] = $1; c[NR] = $2 + $3; m[NR] = 
     printf "cold susi ask --local, cached (4 runs): median %.0f ms wall, max %.0f ms wall, CPU %.0f-%.0f ms, peak memory %.0f MB\n",
         (w[2] + w[3]) * 500, w[NR] * 1000, c[1] * 1000, c[NR] * 1000, m[NR] / 1024 }'
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-HOME="$TMP/home" SUSI_MODELS="$TMP/models" "$SUSI" skills bench | sed 's/^/flat set: /'

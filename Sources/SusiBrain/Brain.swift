@@ -29,12 +29,14 @@ public final class Brain: Sendable {
     ///
     /// Throws `brain-skills-unreadable` only when the directory itself cannot be listed; bad
     /// files are reported in `diagnostics` and skipped. `fetcher` serves console `url`s
-    /// (default: none, offline; SusiSpeaker passes its libcurl fetcher); `pick` chooses among
-    /// random answers.
+    /// (default: none, offline; SusiSpeaker passes its libcurl fetcher); `scripts` runs
+    /// `!javascript:` intents (default: none, so they cannot answer; see
+    /// `ProcessScriptRunner`); `pick` chooses among random answers.
     public convenience init(
         directory: String,
         options: SkillLoadOptions = SkillLoadOptions(),
         fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
+        scripts: (any ScriptRunner)? = nil,
         pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
         logger: Logger = .silent
     ) throws(BrainError) {
@@ -57,8 +59,8 @@ public final class Brain: Sendable {
         if let (path, key) = cache, let cached = SkillCache.load(path: path, key: key) {
             logger.debug("skills read from the cache \(path)")
             self.init(
-                skills: cached.skills, diagnostics: diagnostics + cached.diagnostics, fetcher: fetcher, pick: pick,
-                logger: logger)
+                skills: cached.skills, diagnostics: diagnostics + cached.diagnostics, fetcher: fetcher,
+                scripts: scripts, pick: pick, logger: logger)
             return
         }
         for (name, data) in files {
@@ -74,8 +76,8 @@ public final class Brain: Sendable {
             }
         }
         self.init(
-            sources: sources, extraDiagnostics: diagnostics, options: options, fetcher: fetcher, pick: pick,
-            logger: logger)
+            sources: sources, extraDiagnostics: diagnostics, options: options, fetcher: fetcher, scripts: scripts,
+            pick: pick, logger: logger)
         if let (path, key) = cache {
             // Read failures are not content; they are found again on every start.
             let parsed = self.diagnostics.filter { !readFailures.contains($0) }
@@ -115,17 +117,19 @@ public final class Brain: Sendable {
         texts: [(id: String, text: String)],
         options: SkillLoadOptions = SkillLoadOptions(),
         fetcher: any SkillDataFetcher = OfflineSkillDataFetcher(),
+        scripts: (any ScriptRunner)? = nil,
         pick: @escaping AnswerPicker = { Int.random(in: 0..<max(1, $0)) },
         logger: Logger = .silent
     ) {
         let sources = texts.map { SkillSource(id: $0.id, file: $0.id, text: $0.text) }
         self.init(
-            sources: sources, extraDiagnostics: [], options: options, fetcher: fetcher, pick: pick, logger: logger)
+            sources: sources, extraDiagnostics: [], options: options, fetcher: fetcher, scripts: scripts, pick: pick,
+            logger: logger)
     }
 
     private convenience init(
         sources: [SkillSource], extraDiagnostics: [SkillDiagnostic], options: SkillLoadOptions,
-        fetcher: any SkillDataFetcher, pick: @escaping AnswerPicker, logger: Logger
+        fetcher: any SkillDataFetcher, scripts: (any ScriptRunner)?, pick: @escaping AnswerPicker, logger: Logger
     ) {
         var skills: [Skill] = []
         var diagnostics = extraDiagnostics
@@ -135,13 +139,14 @@ public final class Brain: Sendable {
             diagnostics += output.diagnostics
             if let skill = output.skill { skills.append(skill) }
         }
-        self.init(skills: skills, diagnostics: diagnostics, fetcher: fetcher, pick: pick, logger: logger)
+        self.init(
+            skills: skills, diagnostics: diagnostics, fetcher: fetcher, scripts: scripts, pick: pick, logger: logger)
     }
 
     /// A brain over skills already read (one skill alone, for `SkillCompatibility`).
     init(
         skills: [Skill], diagnostics: [SkillDiagnostic], fetcher: any SkillDataFetcher,
-        pick: @escaping AnswerPicker, logger: Logger
+        scripts: (any ScriptRunner)? = nil, pick: @escaping AnswerPicker, logger: Logger
     ) {
         // A skipped block is routine in community skills (`susi skills lint` lists them), so
         // it is logged as info; an unreadable file is an error.
@@ -152,7 +157,7 @@ public final class Brain: Sendable {
         self.diagnostics = diagnostics
         self.pick = pick
         self.logger = logger
-        interpreter = Interpreter(skills: skills, fetcher: fetcher, logger: logger)
+        interpreter = Interpreter(skills: skills, fetcher: fetcher, scripts: scripts, logger: logger)
     }
 
     /// The number of `!example` lines over all skills.

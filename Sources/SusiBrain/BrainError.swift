@@ -17,6 +17,8 @@ public enum BrainErrorKind: String, StageErrorKind, CaseIterable {
     case fetchFailed = "brain-fetch-failed"
     /// A console URL answered something that is not JSON.
     case badData = "brain-bad-data"
+    /// A `!javascript:` script failed, ran out of time or memory, or could not be run.
+    case scriptFailed = "brain-script-failed"
 
     public var stage: Stage { .brain }
 }

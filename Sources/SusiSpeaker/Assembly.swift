@@ -50,7 +50,8 @@ public enum Assembly {
         let directory = try modelsDirectory(environment: environment) + "/skills"
         let options = SkillLoadOptions(cacheDirectory: SkillLoadOptions.defaultCacheDirectory(environment: environment))
         return try Brain(
-            directory: directory, options: options, fetcher: HTTPSkillDataFetcher(), logger: logger.child("brain"))
+            directory: directory, options: options, fetcher: HTTPSkillDataFetcher(),
+            scripts: ProcessScriptRunner.besideExecutable(), logger: logger.child("brain"))
     }
 }
 

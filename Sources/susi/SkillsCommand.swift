@@ -65,7 +65,8 @@ enum SkillsCommand: Command {
         try arguments.finish()
         if action == "compat" {
             guard let directory else { throw UsageError("compat needs a skill-data directory") }
-            let report = try SkillCompatibility.run(directory: directory, language: language)
+            let report = try SkillCompatibility.run(
+                directory: directory, language: language, scripts: ProcessScriptRunner.besideExecutable())
             if failures { report.failures.forEach { context.print("FAIL \($0)") } }
             context.print("files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), \(report.intents) intents, \(report.blocksSkipped) blocks skipped")
             context.print(String(format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, report.offlineExamples, percent(report.offlinePassed, report.offlineExamples)))
@@ -79,7 +80,7 @@ enum SkillsCommand: Command {
         let brain: Brain
         if let directory {
             let options = tree ? SkillLoadOptions.skillData(language: language) : SkillLoadOptions()
-            brain = try Brain(directory: directory, options: options)
+            brain = try Brain(directory: directory, options: options, scripts: ProcessScriptRunner.besideExecutable())
         } else {
             brain = try Assembly.brain(environment: context.environment, logger: .silent)
         }

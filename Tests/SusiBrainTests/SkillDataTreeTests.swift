@@ -18,12 +18,13 @@ final class SkillDataTreeTests: XCTestCase {
     }
 
     func testEveryExampleOfTheOwnTreePasses() throws {
-        let report = try SkillCompatibility.run(directory: Self.tree)
-        XCTAssertEqual(report.files, 4)
-        XCTAssertEqual(report.filesLoaded, 4)
+        let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
+        let report = try SkillCompatibility.run(directory: Self.tree, scripts: scripts)
+        XCTAssertEqual(report.files, 5)
+        XCTAssertEqual(report.filesLoaded, 5)
         XCTAssertEqual(report.failures, [])
         XCTAssertEqual(report.offlinePassed, report.offlineExamples)
-        XCTAssertEqual(report.offlineExamples, 17)
+        XCTAssertEqual(report.offlineExamples, 19)
         XCTAssertEqual(report.leakedSyntax, 0)
         XCTAssertEqual(report.invalidExamples, 0)
     }
@@ -32,7 +33,7 @@ final class SkillDataTreeTests: XCTestCase {
         let brain = try Brain(directory: Self.tree, options: .skillData(), pick: { _ in 0 })
         XCTAssertEqual(
             brain.skills.map(\.id),
-            ["Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Reader/en/odd"])
+            ["Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Reader/en/odd", "Scripts/en/numbers"])
         let lint = brain.diagnostics.map { "\(($0.file as NSString).lastPathComponent):\($0.line)" }
         XCTAssertEqual(lint, ["odd.txt:11", "odd.txt:13", "odd.txt:22"])
         // Without the catch-all nothing answers an unknown query, and certainly no syntax.
@@ -211,5 +212,46 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertEqual(timeouts.count, 2, "the third fetch finds no time left: \(timeouts)")
         XCTAssertLessThanOrEqual(timeouts.first ?? 9, 0.3)
         XCTAssertLessThanOrEqual(timeouts.last ?? 9, 0.11)
+    }
+
+    func testJavaScriptResultLimitsAndSandbox() throws {
+        let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
+        let text = """
+            add * and *
+            !javascript:$1$ plus $2$ is $!$
+            $1$ + $2$;
+            eol
+
+            spin
+            !javascript:$!$
+            while (true) {}
+            eol
+
+            hoard
+            !javascript:$!$
+            var a = []; while (true) { a.push("some text to keep " + a.length); }
+            eol
+
+            probe
+            !javascript:$!$
+            [typeof require, typeof load, typeof read, typeof print, typeof quit, typeof XMLHttpRequest, typeof java].join(" ");
+            eol
+
+            *
+            Fallback.
+            """
+        let brain = Brain(texts: [("js", text)], scripts: scripts, pick: { _ in 0 })
+        XCTAssertEqual(say(brain, "add 2 and 3"), "2 plus 3 is 5")
+        let clock = ContinuousClock()
+        let started = clock.now
+        XCTAssertEqual(say(brain, "spin"), "Fallback.", "a runaway script cannot answer")
+        XCTAssertLessThan(clock.now - started, .seconds(2), "and is stopped, not waited for")
+        XCTAssertEqual(say(brain, "hoard"), "Fallback.", "out of memory")
+        XCTAssertEqual(say(brain, "probe"), Array(repeating: "undefined", count: 7).joined(separator: " "))
+        XCTAssertThrowsError(try scripts.run("throw new Error('no')")) { error in
+            XCTAssertEqual((error as? BrainError)?.code, "brain-script-failed")
+        }
+        let without = Brain(texts: [("js", text)], pick: { _ in 0 })
+        XCTAssertEqual(say(without, "add 2 and 3"), "Fallback.", "no runner: the next candidate answers")
     }
 }

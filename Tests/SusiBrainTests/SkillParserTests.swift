@@ -148,21 +148,27 @@ final class SkillParserTests: XCTestCase {
         XCTAssertTrue(tree.diagnostics.first?.message.contains("catch-all") ?? false)
     }
 
-    func testUnsupportedDirectiveSkipsOnlyItsIntent() throws {
+    func testJavaScriptBlocksLoadAndAnEmptyOneIsSkipped() throws {
         let output = parse(
             """
             compute *
+            !javascript:two to the $1$ is $!$
+            Math.pow(2, $1$)
+            eol
+
+            nothing to run
             !javascript:$!$
-            Math.pow(2, 3)
             eol
 
             hello
             Hi!
             """)
         let skill = try XCTUnwrap(output.skill)
-        XCTAssertEqual(skill.intents.map(\.patterns), [["hello"]])
-        XCTAssertEqual(output.diagnostics.map(\.severity), [.warning])
-        XCTAssertEqual(output.diagnostics.first?.line, 2)
+        XCTAssertEqual(skill.intents.map(\.patterns), [["compute *"], ["hello"]])
+        XCTAssertEqual(skill.intents.first?.script?.script.variables, ["1"])
+        XCTAssertEqual(skill.intents.first?.spokenLines.count, 1)
+        XCTAssertEqual(output.diagnostics.map(\.line), [7])
+        XCTAssertTrue(output.diagnostics.first?.message.contains("empty") ?? false)
     }
 
     func testEmptyFileWarns() {

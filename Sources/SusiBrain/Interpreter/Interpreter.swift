@@ -37,11 +37,13 @@ struct Interpreter: Sendable {
     /// Entries without literals (`*`, `* *`), which any query may match.
     private let wildcardOnly: [Int]
     private let fetcher: any SkillDataFetcher
+    private let scripts: (any ScriptRunner)?
     private let logger: Logger
 
-    init(skills: [Skill], fetcher: any SkillDataFetcher, logger: Logger) {
+    init(skills: [Skill], fetcher: any SkillDataFetcher, scripts: (any ScriptRunner)?, logger: Logger) {
         self.skills = skills
         self.fetcher = fetcher
+        self.scripts = scripts
         self.logger = logger
         var entries: [Entry] = []
         for (skillIndex, skill) in skills.enumerated() {
@@ -194,6 +196,15 @@ struct Interpreter: Sendable {
                 guard let selected = console.path.select(in: .array(inline)) else { return nil }
                 rows = Self.rows(of: selected)
                 fromURL = true
+            }
+        }
+        if let script = intent.script {
+            guard let scripts, let source = script.script.render(plainResolve) else { return nil }
+            do {
+                rows = [["object": .string(try scripts.run(source))]]
+            } catch {
+                logger.warning("\(skill.id):\(intent.line): \(error.message)")
+                return nil
             }
         }
         let row = rows.first

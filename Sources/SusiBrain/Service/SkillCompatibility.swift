@@ -48,12 +48,15 @@ public struct SkillCompatibilityReport: Sendable {
 /// Runs the compatibility measurement (`susi skills compat`, bench/skills-compat.sh).
 public enum SkillCompatibility {
     /// Loads `directory` as a skill-data tree for `language` and runs every example.
-    public static func run(directory: String, language: String = "en") throws(BrainError) -> SkillCompatibilityReport {
+    /// `scripts` runs `!javascript:` intents (nil: they cannot answer).
+    public static func run(directory: String, language: String = "en", scripts: (any ScriptRunner)? = nil)
+        throws(BrainError) -> SkillCompatibilityReport
+    {
         var report = SkillCompatibilityReport()
         let clock = ContinuousClock()
         let started = clock.now
         let brain = try Brain(
-            directory: directory, options: .skillData(language: language), pick: { _ in 0 })
+            directory: directory, options: .skillData(language: language), scripts: scripts, pick: { _ in 0 })
         report.loadMilliseconds = (clock.now - started).milliseconds
         report.files = try Brain.skillFiles(in: directory, options: .skillData(language: language)).count
         report.filesLoaded = brain.skills.filter { !$0.intents.isEmpty }.count
@@ -67,7 +70,8 @@ public enum SkillCompatibility {
             var context = BrainContext.examples
             context.memory = memory
             let alone = Brain(
-                skills: [skill], diagnostics: [], fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 }, logger: .silent)
+                skills: [skill], diagnostics: [], fetcher: OfflineSkillDataFetcher(), scripts: scripts, pick: { _ in 0 },
+                logger: .silent)
             var aloneContext = BrainContext.examples
             aloneContext.memory = SkillMemory()
             for intent in skill.intents {

@@ -10,7 +10,7 @@ import Foundation
 /// the same way, so the cache can only cost a parse, never change an answer.
 enum SkillCache {
     /// Bumped whenever the parser or this format changes what a file turns into.
-    static let formatVersion: UInt64 = 3
+    static let formatVersion: UInt64 = 4
 
     /// The key of `files` (name and bytes, in order) read with `options`.
     static func key(files: [(name: String, data: Data)], options: SkillLoadOptions) -> UInt64 {
@@ -154,6 +154,11 @@ enum SkillCache {
             if let console = intent.console {
                 string(console.source.answer)
                 string(console.source.body)
+            }
+            int(intent.script == nil ? 0 : 1)
+            if let script = intent.script {
+                string(script.source.answer)
+                string(script.source.body)
             }
         }
 
@@ -304,10 +309,17 @@ enum SkillCache {
                 guard !failed, let spec = try? ConsoleSpec(answer: answer, body: body) else { return nil }
                 console = spec
             }
+            var script: ScriptSpec?
+            if int() == 1 {
+                let answer = string()
+                let body = string()
+                guard !failed, let spec = try? ScriptSpec(answer: answer, source: body) else { return nil }
+                script = spec
+            }
             guard !failed else { return nil }
             return SkillIntent(
                 patterns: patterns.map(\.source), examples: examples, line: line, compiledPatterns: patterns,
-                answerLines: answerLines, console: console, script: nil, prior: prior)
+                answerLines: answerLines, console: console, script: script, prior: prior)
         }
 
         mutating func choice() -> AnswerChoice? {
