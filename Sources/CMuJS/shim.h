@@ -42,6 +42,47 @@ static inline int susi_js_run(js_State *J, const char *source) {
     return js_pcall(J, 0);
 }
 
+/// What the script printed, as Nashorn's `print` writes it (SUSI takes it as the result when
+/// the completion value is empty). Kept as the state's context.
+typedef struct susi_js_output {
+    char text[4096];
+    size_t length;
+} susi_js_output;
+
+static inline void susi_js_append(susi_js_output *output, const char *text) {
+    size_t length = strlen(text);
+    size_t room = sizeof(output->text) - 1 - output->length;
+    if (length > room) length = room;
+    memcpy(output->text + output->length, text, length);
+    output->length += length;
+    output->text[output->length] = 0;
+}
+
+static inline void susi_js_print(js_State *J) {
+    susi_js_output *output = (susi_js_output *)js_getcontext(J);
+    int top = js_gettop(J);
+    for (int index = 1; index < top; ++index) {
+        if (index > 1) susi_js_append(output, " ");
+        susi_js_append(output, js_tostring(J, index));
+    }
+    susi_js_append(output, "\n");
+    js_pushundefined(J);
+}
+
+/// Gives scripts `print`, writing into `output` (nothing reaches a file or terminal).
+static inline void susi_js_install_print(js_State *J, susi_js_output *output) {
+    output->length = 0;
+    output->text[0] = 0;
+    js_setcontext(J, output);
+    js_newcfunction(J, susi_js_print, "print", 0);
+    js_setglobal(J, "print");
+}
+
+/// Whether the value on top of the stack is undefined or null (no completion value).
+static inline int susi_js_top_is_empty(js_State *J) {
+    return js_isundefined(J, -1) || js_isnull(J, -1);
+}
+
 /// The value on top of the stack as text (mujs owns the string until the state is freed).
 static inline const char *susi_js_top_string(js_State *J) {
     return js_trystring(J, -1, "");

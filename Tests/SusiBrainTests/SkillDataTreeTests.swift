@@ -234,7 +234,12 @@ final class SkillDataTreeTests: XCTestCase {
 
             probe
             !javascript:$!$
-            [typeof require, typeof load, typeof read, typeof print, typeof quit, typeof XMLHttpRequest, typeof java].join(" ");
+            [typeof require, typeof load, typeof read, typeof readline, typeof quit, typeof XMLHttpRequest, typeof java].join(" ");
+            eol
+
+            printed
+            !javascript:$!$
+            print("printed", 1 + 1); undefined;
             eol
 
             *
@@ -248,6 +253,7 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertLessThan(clock.now - started, .seconds(2), "and is stopped, not waited for")
         XCTAssertEqual(say(brain, "hoard"), "Fallback.", "out of memory")
         XCTAssertEqual(say(brain, "probe"), Array(repeating: "undefined", count: 7).joined(separator: " "))
+        XCTAssertEqual(say(brain, "printed"), "printed 2", "no completion value: what was printed, as in SUSI")
         XCTAssertThrowsError(try scripts.run("throw new Error('no')")) { error in
             XCTAssertEqual((error as? BrainError)?.code, "brain-script-failed")
         }

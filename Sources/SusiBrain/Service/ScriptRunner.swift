@@ -68,7 +68,7 @@ public struct ProcessScriptRunner: ScriptRunner {
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw BrainError(.scriptFailed, "the script ran out of time")
         }
-        if text.hasPrefix("ok\n") { return String(text.dropFirst(3)) }
+        if text.hasPrefix("ok\n") { return text.dropFirst(3).trimmedBlanks }
         throw BrainError(.scriptFailed, "script error: \(text.hasPrefix("error\n") ? String(text.dropFirst(6)) : text)")
     }
 }

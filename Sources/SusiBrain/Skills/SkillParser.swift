@@ -216,12 +216,16 @@ enum SkillParser {
                     examples.append(SkillExample(query: directive.tail, expect: pendingExpect, line: line.number))
                     pendingExpect = nil
                 case "expect":
-                    guard !directive.tail.isEmpty else { continue }
+                    // "!--" starts an author's note ("... equals 5 !--https://developer..."); SUSI
+                    // never sees such an expect (its last-colon split makes it another directive).
+                    var tail = directive.tail
+                    if let note = tail.range(of: "!--") { tail = tail[..<note.lowerBound].trimmedBlanks }
+                    guard !tail.isEmpty else { continue }
                     if let last = examples.indices.last, examples[last].expect == nil {
                         let example = examples[last]
-                        examples[last] = SkillExample(query: example.query, expect: directive.tail, line: example.line)
+                        examples[last] = SkillExample(query: example.query, expect: tail, line: example.line)
                     } else {
-                        pendingExpect = directive.tail
+                        pendingExpect = tail
                     }
                 default:
                     continue  // !image:, !description:, !label:, ... carry nothing we answer with
