@@ -55,7 +55,9 @@ public final class Brain: Sendable {
         }
         let readFailures = diagnostics
         // The parsed skills of exactly these bytes, when a cache holds them.
-        let cache = options.cacheDirectory.map { (SkillCache.path(for: directory, in: $0), SkillCache.key(files: files, options: options)) }
+        let cache = options.cacheDirectory.map {
+            (SkillCache.path(for: directory, in: $0), SkillCache.key(files: files, options: options))
+        }
         if let (path, key) = cache, let cached = SkillCache.load(path: path, key: key) {
             logger.debug("skills read from the cache \(path)")
             self.init(

@@ -68,13 +68,29 @@ enum SkillsCommand: Command {
             let report = try SkillCompatibility.run(
                 directory: directory, language: language, scripts: ProcessScriptRunner.besideExecutable())
             if failures { report.failures.forEach { context.print("FAIL \($0)") } }
-            context.print("files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), \(report.intents) intents, \(report.blocksSkipped) blocks skipped")
-            context.print(String(format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, report.offlineExamples, percent(report.offlinePassed, report.offlineExamples)))
-            context.print(String(format: "network examples: %d of %d valid reach their intent (%.1f%%)", report.networkReached, report.networkExamples, percent(report.networkReached, report.networkExamples)))
-            context.print(String(format: "each file alone: offline %d of %d (%.1f%%), network %d of %d (%.1f%%)", report.aloneOfflinePassed, report.offlineExamples, percent(report.aloneOfflinePassed, report.offlineExamples), report.aloneNetworkReached, report.networkExamples, percent(report.aloneNetworkReached, report.networkExamples)))
+            context.print(
+                "files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), \(report.intents) intents, \(report.blocksSkipped) blocks skipped"
+            )
+            context.print(
+                String(
+                    format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, report.offlineExamples,
+                    percent(report.offlinePassed, report.offlineExamples)))
+            context.print(
+                String(
+                    format: "network examples: %d of %d valid reach their intent (%.1f%%)", report.networkReached,
+                    report.networkExamples, percent(report.networkReached, report.networkExamples)))
+            context.print(
+                String(
+                    format: "each file alone: offline %d of %d (%.1f%%), network %d of %d (%.1f%%)", report.aloneOfflinePassed,
+                    report.offlineExamples, percent(report.aloneOfflinePassed, report.offlineExamples),
+                    report.aloneNetworkReached, report.networkExamples,
+                    percent(report.aloneNetworkReached, report.networkExamples)))
             context.print("invalid examples (placeholders, or not matching their own pattern): \(report.invalidExamples)")
             context.print("answers holding skill syntax: \(report.leakedSyntax)")
-            context.print(String(format: "load: %.0f ms; answer: median %.3f ms, p95 %.3f ms, max %.3f ms", report.loadMilliseconds, report.answerMedian, report.answerP95, report.answerMax))
+            context.print(
+                String(
+                    format: "load: %.0f ms; answer: median %.3f ms, p95 %.3f ms, max %.3f ms", report.loadMilliseconds,
+                    report.answerMedian, report.answerP95, report.answerMax))
             return
         }
         let brain: Brain
@@ -85,7 +101,9 @@ enum SkillsCommand: Command {
             brain = try Assembly.brain(environment: context.environment, logger: .silent)
         }
         brain.diagnostics.forEach { context.print($0.description) }
-        context.print("skills: \(brain.skills.count) files, \(brain.skills.reduce(0) { $0 + $1.intents.count }) intents, \(brain.diagnostics.count) problems")
+        context.print(
+            "skills: \(brain.skills.count) files, \(brain.skills.reduce(0) { $0 + $1.intents.count }) intents, \(brain.diagnostics.count) problems"
+        )
     }
 
     private static func percent(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 0 : Double(part) * 100 / Double(whole) }

@@ -71,7 +71,8 @@ final class SkillCacheTests: XCTestCase {
         XCTAssertFalse(firstFromCache)
         let (cached, secondFromCache) = try load()
         XCTAssertTrue(secondFromCache)
-        XCTAssertEqual(answers(fresh), ["Hello there! Second line.", "Hello you! Second line.", "Ada, of course.", "T and Z", ""])
+        XCTAssertEqual(
+            answers(fresh), ["Hello there! Second line.", "Hello you! Second line.", "Ada, of course.", "T and Z", ""])
         XCTAssertEqual(answers(cached), answers(fresh))
         XCTAssertEqual(cached.diagnostics, fresh.diagnostics)
         XCTAssertEqual(cached.skills.map(\.id), fresh.skills.map(\.id))

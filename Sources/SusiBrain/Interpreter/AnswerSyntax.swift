@@ -34,8 +34,9 @@ enum AnswerSyntax {
         for index in characters.indices where characters[index] == "$" {
             if let open = start {
                 let name = characters[(open + 1)..<index]
-                if !name.isEmpty, name.allSatisfy(AnswerTemplate.isNameCharacter), name.contains(where: \.isLetter)
-                    || name.allSatisfy(\.isNumber)
+                if !name.isEmpty, name.allSatisfy(AnswerTemplate.isNameCharacter),
+                    name.contains(where: \.isLetter)
+                        || name.allSatisfy(\.isNumber)
                 {
                     return true
                 }

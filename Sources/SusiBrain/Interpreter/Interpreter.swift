@@ -262,8 +262,7 @@ struct Interpreter: Sendable {
     private func reflect(
         _ text: String, context: BrainContext, now: Date, pick: (Int) -> Int, depth: Int,
         fetchDeadline: ContinuousClock.Instant?
-    ) -> (text: String, assignments: [AnswerSyntax.Assignment])?
-    {
+    ) -> (text: String, assignments: [AnswerSyntax.Assignment])? {
         guard text.contains("`") else { return (text, []) }
         guard depth < Self.maxReflectionDepth else {
             logger.warning("reflection nested deeper than \(Self.maxReflectionDepth); not answering")

@@ -82,7 +82,7 @@ public enum SkillCompatibility {
                         report.invalidExamples += 1
                         continue
                     }
-                    let where_ = "\(skill.file):\(example.line): \"\(example.query)\""
+                    let place = "\(skill.file):\(example.line): \"\(example.query)\""
                     if intent.fetchesData {
                         report.networkExamples += 1
                         let own = SkillMatch(skill: skill.id, line: intent.line)
@@ -92,7 +92,7 @@ public enum SkillCompatibility {
                             report.networkReached += 1
                         } else {
                             let by = found.map { "\($0.skill):\($0.line)" } ?? "nothing"
-                            report.failures.append("\(where_): network intent not reached (matched \(by))")
+                            report.failures.append("\(place): network intent not reached (matched \(by))")
                         }
                         continue
                     }
@@ -111,7 +111,7 @@ public enum SkillCompatibility {
                     if result.passed {
                         report.offlinePassed += 1
                     } else {
-                        report.failures.append("\(where_): \(result.problem ?? "")")
+                        report.failures.append("\(place): \(result.problem ?? "")")
                     }
                 }
             }
