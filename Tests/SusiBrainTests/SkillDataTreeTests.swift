@@ -44,6 +44,15 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertEqual(say(flat, "what is the capital of india", context: context()), "")
     }
 
+    func testASilentCatchAllDoesNotSwallowQueries() {
+        let brain = Brain(
+            texts: [("a_universal", "*\n^$1$^>_universal\n"), ("z_fallback", "*\nI do not know that.\n")],
+            pick: { _ in 0 })
+        let memory = SkillMemory()
+        XCTAssertEqual(say(brain, "what is the capital of india", context: context(memory)), "I do not know that.")
+        XCTAssertNil(memory.value("_universal"), "the silent intent did not answer, so it stored nothing")
+    }
+
     func testMemoryIsPerConversationAndForgottenOnRequest() {
         let brain = makeBrain("my name is *\nHello $1$>_name.\n\nwho am i\n?$_name$:You are $_name$.:No idea.\n")
         let first = context()

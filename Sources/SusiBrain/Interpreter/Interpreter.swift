@@ -126,7 +126,10 @@ struct Interpreter: Sendable {
             let intent = skill.intents[candidate.intent]
             if let outcome = evaluate(
                 skill: skill, intent: intent, captures: [normalized] + candidate.captures,
-                context: context, now: now, pick: pick, depth: depth, fetchDeadline: deadline)
+                context: context, now: now, pick: pick, depth: depth, fetchDeadline: deadline),
+                // A catch-all that only stores (`*` answering `^$1$^>_x`) would swallow every
+                // query in silence; the next candidate (a real fallback) answers instead.
+                !(outcome.actions.isEmpty && intent.compiledPatterns.contains(where: \.isCatchAll))
             {
                 return outcome
             }

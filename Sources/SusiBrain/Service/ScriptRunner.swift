@@ -40,6 +40,7 @@ public struct ProcessScriptRunner: ScriptRunner {
             executable: program.deletingLastPathComponent().appendingPathComponent("susi-js").path)
     }
 
+    /// Runs `script` in a new `susi-js` process; see the type's limits.
     public func run(_ script: String) throws(BrainError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -23,25 +23,30 @@ public struct SkillCompatibilityReport: Sendable {
     public var blocksSkipped = 0
     /// Examples that are CMS placeholders or do not match their own intent.
     public var invalidExamples = 0
-    /// Valid examples of intents that answer offline, and how many passed.
+    /// Valid examples of intents that answer offline.
     public var offlineExamples = 0
+    /// How many of `offlineExamples` passed (all files loaded together).
     public var offlinePassed = 0
-    /// Valid examples of intents that fetch data, and how many reached their own intent.
+    /// Valid examples of intents that fetch data.
     public var networkExamples = 0
+    /// How many of `networkExamples` reached their own intent (all files together).
     public var networkReached = 0
     /// One cold load of the whole tree, in milliseconds.
     public var loadMilliseconds = 0.0
-    /// Answer times over every example query (offline, nothing fetched), in milliseconds.
+    /// Median answer time over every offline example query (nothing fetched), in milliseconds.
     public var answerMedian = 0.0
+    /// The 95th percentile of the same.
     public var answerP95 = 0.0
+    /// The slowest answer.
     public var answerMax = 0.0
     /// Answers that still held skill syntax (`^…^>_x`, `$x$`, backquotes); must stay 0.
     public var leakedSyntax = 0
     /// `file:line: query: problem` for every failing valid example.
     public var failures: [String] = []
-    /// The same examples with each skill file loaded alone (as SUSI's skill editor tries a
-    /// skill), so identical patterns in other files cannot take them.
+    /// Offline examples passing with each skill file loaded alone (as SUSI's skill editor
+    /// tries a skill), so identical patterns in other files cannot take them.
     public var aloneOfflinePassed = 0
+    /// Network examples reaching their own intent with each file alone.
     public var aloneNetworkReached = 0
 }
 

@@ -19,10 +19,12 @@ public protocol SkillDataFetcher: Sendable {
 }
 
 extension SkillDataFetcher {
+    /// By default the fetcher's own limits apply and `timeout` is not used.
     public func fetchJSON(url: String, timeout: Double) throws(BrainError) -> Data {
         try fetchJSON(url: url)
     }
 
+    /// By default there is no shared budget.
     public var answerBudget: Double { .infinity }
 }
 
