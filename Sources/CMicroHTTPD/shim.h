@@ -76,4 +76,13 @@ static inline struct MHD_OptionItem susi_mhd_option_end(void) {
     struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
     return item;
 }
+/// MHD_CONTENT_READER_END_OF_STREAM is a cast macro Swift does not import.
+static inline ssize_t susi_mhd_content_reader_end_of_stream(void) {
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+/// MHD_SIZE_UNKNOWN is a cast macro Swift does not import: a body whose length is not known.
+static inline uint64_t susi_mhd_size_unknown(void) {
+    return MHD_SIZE_UNKNOWN;
+}
 #endif

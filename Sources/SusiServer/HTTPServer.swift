@@ -77,6 +77,7 @@ public final class HTTPServer: Sendable {
         try running.withLock { (current: inout Running?) throws(ServerError) in
             guard current == nil else { return }
             current = try launch()
+            dispatcher.streams.reopen()
         }
         dispatcher.logger.info("serving on http://\(host):\(port.map(String.init) ?? "?")")
     }
@@ -88,6 +89,9 @@ public final class HTTPServer: Sendable {
             return current
         }
         guard let stopping else { return }
+        // Event streams wait for events on their connection threads; ended first, so that
+        // stopping the daemon (which joins those threads) does not wait for a heartbeat.
+        dispatcher.streams.closeAll()
         // Outside the lock: stopping joins the connection threads, which may take a moment.
         MHD_stop_daemon(stopping.daemon)
         dispatcher.watch.stop()
@@ -190,6 +194,7 @@ private final class Dispatcher: Sendable {
     let logger: Logger
     let warnings: WarningLimiter
     let watch: ConnectionWatch
+    let streams: OpenStreams
 
     init(handler: @escaping ServerHandler, limits: ServerLimits, logger: Logger) {
         self.handler = handler
@@ -209,6 +214,51 @@ private final class Dispatcher: Sendable {
                     "closed a connection from \(address) that took over \(limits.requestDeadlineSeconds) s to send its request")
             }
         }
+        streams = OpenStreams(limit: limits.maxEventStreams)
+    }
+}
+
+/// The event streams being sent, bounded, so `stop()` can end them all.
+final class OpenStreams: Sendable {
+    private struct State {
+        var open: [ObjectIdentifier: EventStream] = [:]
+        /// Set by `closeAll()` until the server starts again: no new stream is admitted.
+        var stopping = false
+    }
+
+    private let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = max(limit, 0)
+    }
+
+    /// Registers `stream`; false when `limit` streams are open or the server is stopping.
+    func admit(_ stream: EventStream) -> Bool {
+        state.withLock { state in
+            guard !state.stopping, state.open.count < limit else { return false }
+            state.open[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    /// Forgets a stream that ended.
+    func release(_ stream: EventStream) {
+        _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    /// Closes every open stream and refuses new ones.
+    func closeAll() {
+        let open = state.withLock { state -> [EventStream] in
+            state.stopping = true
+            return Array(state.open.values)
+        }
+        for stream in open { stream.close() }
+    }
+
+    /// Admits streams again (the server started).
+    func reopen() {
+        state.withLock { $0.stopping = false }
     }
 }
 
@@ -418,6 +468,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         }
     }
     dispatcher.logger.debug("\(methodName) \(path) -> \(response.status)")
+    if let stream = response.stream {
+        return queueStream(stream, response, on: connection, dispatcher: dispatcher)
+    }
     return queue(response, on: connection, logger: dispatcher.logger)
 }
 
@@ -490,4 +543,71 @@ private let daemonLog: MHD_LogCallback = { context, format, arguments in
     let line = text(nulTerminated: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
     // Malformed requests make libmicrohttpd complain once each; a flood must not flood the log.
     dispatcher.warnings.warn("libmicrohttpd", "libmicrohttpd: \(line)")
+}
+
+// MARK: Event streams
+
+/// What a streaming reply's callbacks reach through their context pointer; retained from
+/// `queueStream` until libmicrohttpd frees the reply.
+private final class StreamContext {
+    let stream: EventStream
+    let dispatcher: Dispatcher
+
+    init(stream: EventStream, dispatcher: Dispatcher) {
+        self.stream = stream
+        self.dispatcher = dispatcher
+    }
+}
+
+/// Queues `stream` as a reply of unknown length with `response`'s headers; 503 when the
+/// server has as many streams open as it allows.
+private func queueStream(
+    _ stream: EventStream, _ response: ServerResponse, on connection: OpaquePointer, dispatcher: Dispatcher
+) -> MHD_Result {
+    guard dispatcher.streams.admit(stream) else {
+        stream.close()
+        return queue(
+            .error(status: 503, code: "server-busy", message: "too many live views are open; close one and reload"),
+            on: connection, logger: dispatcher.logger)
+    }
+    let context = Unmanaged.passRetained(StreamContext(stream: stream, dispatcher: dispatcher))
+    guard
+        let reply = MHD_create_response_from_callback(
+            susi_mhd_size_unknown(), 4096, streamReader, context.toOpaque(), streamFinished)
+    else {
+        context.release()
+        dispatcher.streams.release(stream)
+        stream.close()
+        return .NO
+    }
+    defer { MHD_destroy_response(reply) }
+    for (name, value) in [("Content-Type", response.contentType)] + securityHeaders
+        + response.headers.map({ ($0.name, $0.value) })
+    {
+        if MHD_add_response_header(reply, name, value) != .YES {
+            dispatcher.logger.warning("dropped invalid response header \(name)")
+        }
+    }
+    return MHD_queue_response(connection, UInt32(response.status), reply)
+}
+
+/// Called on the connection's own thread whenever it can send more; blocking here (up to a
+/// heartbeat) is what thread-per-connection mode allows.
+private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, limit in
+    guard let context, let buffer else { return susi_mhd_content_reader_end_of_stream() }
+    let streaming = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
+    guard
+        let data = streaming.stream.read(
+            limit: limit, heartbeat: streaming.dispatcher.limits.eventStreamHeartbeatSeconds)
+    else { return susi_mhd_content_reader_end_of_stream() }
+    data.copyBytes(to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: data.count)
+    return data.count
+}
+
+/// The reply is done (stream ended, client gone or server stopping): close and forget it.
+private let streamFinished: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    let streaming = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
+    streaming.stream.close()
+    streaming.dispatcher.streams.release(streaming.stream)
 }

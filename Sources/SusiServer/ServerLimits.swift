@@ -16,13 +16,22 @@ public struct ServerLimits: Sendable, Equatable {
     /// Slots kept free for new clients: when fewer are free, the connection that has waited
     /// longest for its request is closed. 0 keeps none.
     public var reservedConnections: Int
+    /// Event streams (`text/event-stream` replies) open at once; further ones get 503. Each
+    /// holds a connection and its thread for as long as the page stays open.
+    public var maxEventStreams: Int
+    /// Seconds between the comment lines an idle event stream sends, so proxies and the
+    /// connection timeout keep it open and a client that left is noticed.
+    public var eventStreamHeartbeatSeconds: Double
 
     /// Creates limits; every value has a default.
     public init(
         maxConnections: Int = 32, maxConnectionsPerIP: Int = 16,
         connectionTimeoutSeconds: Int = 30, maxBodyBytes: Int = 1024 * 1024, requestDeadlineSeconds: Int = 0,
-        reservedConnections: Int = 0
+        reservedConnections: Int = 0,
+        maxEventStreams: Int = 4, eventStreamHeartbeatSeconds: Double = 10
     ) {
+        self.maxEventStreams = maxEventStreams
+        self.eventStreamHeartbeatSeconds = eventStreamHeartbeatSeconds
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.connectionTimeoutSeconds = connectionTimeoutSeconds

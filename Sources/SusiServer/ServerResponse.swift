@@ -10,6 +10,9 @@ public struct ServerResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body; ignored for `HEAD` requests.
     public var body: Data
+    /// When set, the reply is this stream of Server-Sent Events instead of `body`: sent as
+    /// it is written, until it is closed, the client leaves or the server stops.
+    public var stream: EventStream?
 
     /// Creates a response from its parts.
     public init(
@@ -57,6 +60,14 @@ public struct ServerResponse: Sendable {
                 status: 500, code: "server-encoding-failed", message: "reply could not be encoded as JSON")
         }
         return ServerResponse(status: status, contentType: jsonContentType, body: data)
+    }
+
+    /// A `text/event-stream` reply that sends `stream` as it is written (never cached).
+    public static func eventStream(_ stream: EventStream) -> ServerResponse {
+        var response = ServerResponse(
+            contentType: "text/event-stream; charset=utf-8", headers: [(name: "Cache-Control", value: "no-store")])
+        response.stream = stream
+        return response
     }
 
     /// Plain UTF-8 text.

@@ -1,3 +1,4 @@
+import Foundation
 import SusiCore
 import SusiServer
 
@@ -12,15 +13,19 @@ public final class SetupServer: Sendable {
 
     /// A server on `port` and `host` (default `setup.port` and `setup.bind`); nothing listens
     /// before `start()`. `live` is the daemon's live config, which the routes then read and
-    /// change (nil: the service checks the file on every request).
+    /// change (nil: the service checks the file on every request). `dashboard` is what the
+    /// web page shows beyond settings; nil: `SpeakerDashboards.standalone`'s.
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, port: UInt16? = nil,
-        host: String? = nil, logger: Logger
+        host: String? = nil, logger: Logger, dashboard: SpeakerDashboard? = nil
     ) {
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         service = SetupService(
             store: store, live: live, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
-            version: Assembly.version, logger: logger)
+            version: Assembly.version, logger: logger,
+            dashboard: dashboard
+                ?? SpeakerDashboards.standalone(
+                    store: store, environment: ProcessInfo.processInfo.environment, logger: logger.child("brain")))
         server = service.makeServer(port: port, host: host)
         retry = PendingLoginRetry(account: account)
     }

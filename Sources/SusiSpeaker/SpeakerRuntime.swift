@@ -40,6 +40,8 @@ public final class SpeakerRuntime {
     private let logger: Logger
     private let events: FanOutEventSink
     private let memory: ConversationMemory
+    /// The web page's view of the speaker: live events, history, wake figures, examples.
+    private let dashboard: SpeakerDashboard
     /// Where the pipeline is (phase, input position) and whether it was asked to stop: for
     /// events raised outside it, for `/status` and for SIGTERM. Outlives each pipeline.
     private let status = PipelineStatus()
@@ -77,7 +79,15 @@ public final class SpeakerRuntime {
         self.logger = logger
         let memory = ConversationMemory(ignoredSkills: [ActionDispatcher.feedbackSkill])
         self.memory = memory
-        let events = FanOutEventSink(sinks + [memory])
+        // The history asks the live config about privacy mode; the live config reports through
+        // the events, so it is made after them and handed over here.
+        let liveForPrivacy = Mutex<LiveConfig?>(nil)
+        let history = InteractionLog(path: SpeakerDashboards.historyPath(store: store)) {
+            liveForPrivacy.withLock { $0?.current.privacy.mode } ?? false
+        }
+        let broadcaster = EventBroadcaster()
+        let hearing = HearingCounters()
+        let events = FanOutEventSink(sinks + [memory, history, hearing, broadcaster])
         self.events = events
         let status = self.status
         let report = Self.reporter(logger: logger, events: events, status: status)
@@ -85,6 +95,7 @@ public final class SpeakerRuntime {
 
         let live = try LiveConfig(store: store) { error in report(error) }
         self.live = live
+        liveForPrivacy.withLock { $0 = live }
         let config = live.current
         models = try Assembly.modelsDirectory(environment: environment)
         // Timers follow the audio when a file is read faster than real time.
@@ -107,7 +118,12 @@ public final class SpeakerRuntime {
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill })
-        let localBrain = LocalChatBrain(brain: try Assembly.brain(environment: environment, logger: logger)) {
+        let builtBrain = try Assembly.brain(environment: environment, logger: logger)
+        let examples = SpeakerDashboards.examples(of: builtBrain)
+        dashboard = SpeakerDashboard(
+            events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
+            examples: { examples })
+        let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
         }
@@ -231,7 +247,7 @@ public final class SpeakerRuntime {
         let control = StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
             logger: logger.child("control"), speaker: { announcements.add($0) }, pipeline: status)
-        let setup = SetupServer(store: store, live: live, control: control, logger: logger)
+        let setup = SetupServer(store: store, live: live, control: control, logger: logger, dashboard: dashboard)
         do {
             try setup.start()
             logger.info("setup/control server on port \(setup.server.port.map(String.init) ?? "?")")

@@ -101,6 +101,12 @@ public struct Config: Sendable, Equatable {
         public var url = "https://api.duckduckgo.com"
     }
 
+    /// What the speaker keeps about what it heard.
+    public struct Privacy: Sendable, Equatable {
+        /// Privacy mode: keep no history of interactions (the web page's last 20 stay empty).
+        public var mode = false
+    }
+
     public var tts = TTS()
     public var brain = Brain()
     public var hotword = Hotword()
@@ -110,6 +116,7 @@ public struct Config: Sendable, Equatable {
     public var setup = Setup()
     public var location = Location()
     public var websearch = WebSearch()
+    public var privacy = Privacy()
     /// Room name set by the phone app ("Kitchen").
     public var room = ""
 

@@ -155,6 +155,9 @@ public enum ConfigSchema {
         string(
             "websearch.url", \.websearch.url, "DuckDuckGo instant-answer base URL",
             allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        bool(
+            "privacy.mode", \.privacy.mode,
+            "privacy mode: keep no history of what was heard and answered (the web page's last 20 interactions)"),
         string(
             "room", \.room, "room name set by the phone app",
             allowed: "up to 64 characters, no control characters",
@@ -165,6 +168,12 @@ public enum ConfigSchema {
     public static func key(named name: String) -> ConfigKey? {
         keys.first { $0.name == name }
     }
+
+    /// The keys only the config file and `susi config set` change, never the web page: they
+    /// name programs to run or files to write, which a browser on the network must not choose.
+    public static let fileOnlyKeys: Set<String> = [
+        "setup.on_wifi", "setup.on_complete", "setup.wpa_supplicant_file", "player.command", "player.args",
+    ]
 
     /// The keys `susi run` reads only when it starts: the setup server's socket and the sound
     /// devices, which are opened once, and noise suppression, which the recogniser is made

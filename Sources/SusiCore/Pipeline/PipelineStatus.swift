@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What the voice pipeline is doing: the `state` of the control API's `/status`.
@@ -23,6 +24,7 @@ public final class PipelineStatus: Sendable {
     private struct State {
         var phase = PipelinePhase.idle
         var position = SamplePosition.start
+        var level = 0.0
         var stopRequested = false
     }
 
@@ -40,6 +42,11 @@ public final class PipelineStatus: Sendable {
     /// `position` in milliseconds: the `audio_ms` of events raised now.
     public var audioMs: Int { position.milliseconds }
 
+    /// The input's loudness in the newest chunk, 0 (silence) to 1 (full scale): its RMS in
+    /// dBFS mapped from -60...0 dB onto 0...1, so speech at a few metres reads about 0.3-0.7.
+    /// For a level meter; updated with `position`, one lock per chunk.
+    public var level: Double { state.withLock { $0.level } }
+
     /// Whether `requestStop` was called; a pipeline checks it between chunks and sentences.
     public var isStopRequested: Bool { state.withLock { $0.stopRequested } }
 
@@ -53,7 +60,24 @@ public final class PipelineStatus: Sendable {
         state.withLock { $0.phase = phase }
     }
 
-    func advance(to position: SamplePosition) {
-        state.withLock { $0.position = position }
+    func advance(to position: SamplePosition, level: Double) {
+        state.withLock {
+            $0.position = position
+            $0.level = level
+        }
+    }
+
+    /// `level` of `samples` (16-bit PCM): RMS in dBFS, -60...0 dB mapped onto 0...1.
+    public static func level(of samples: [Int16]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        for sample in samples {
+            let value = Double(sample)
+            sum += value * value
+        }
+        let rms = (sum / Double(samples.count)).squareRoot() / 32768
+        guard rms > 0 else { return 0 }
+        let decibels = 20 * log10(rms)
+        return min(max((decibels + 60) / 60, 0), 1)
     }
 }

@@ -17,6 +17,12 @@ public final class PlannedAnswers: Sendable {
         public var due: Date
         /// When it was set, for "your 5 minute timer".
         public var created: Date
+
+        /// A name for this entry that stays the same while it waits (its times in
+        /// milliseconds), for the web page's cancel buttons.
+        public var id: String {
+            "\(Int64((due.timeIntervalSince1970 * 1000).rounded()))-\(Int64((created.timeIntervalSince1970 * 1000).rounded()))"
+        }
     }
 
     private struct Book {
@@ -70,6 +76,18 @@ public final class PlannedAnswers: Sendable {
         try change { entries in
             guard !entries.isEmpty else { return }
             cancelled = entries.removeFirst()
+        }
+        return cancelled
+    }
+
+    /// Cancels the pending entry whose `id` is `id`; returns it, or nil when none is pending
+    /// (it came due, or was cancelled already).
+    @discardableResult
+    public func cancel(id: String) throws(ConfigError) -> Entry? {
+        var cancelled: Entry?
+        try change { entries in
+            guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+            cancelled = entries.remove(at: index)
         }
         return cancelled
     }

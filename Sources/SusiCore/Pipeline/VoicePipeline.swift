@@ -157,7 +157,7 @@ public final class VoicePipeline {
         guard let chunk = try waiting ? stages.source.read() : stages.source.readAvailable() else { return nil }
         let samples = try speechSamples(of: chunk)
         history.append(samples)
-        status.advance(to: history.end)
+        status.advance(to: history.end, level: PipelineStatus.level(of: samples))
         return samples
     }
 

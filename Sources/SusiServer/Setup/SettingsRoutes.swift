@@ -9,12 +9,13 @@ struct SettingsRoutes: Sendable {
     let access: OwnerAccess
     let logger: Logger
 
-    /// The config keys the web page may change through `POST /settings`.
-    static let keys = ["tts.voice", "tts.rate", "room", "brain.mode"]
+    /// The config keys the web page may change through `POST /settings`: all but those that
+    /// name programs or files (`ConfigSchema.fileOnlyKeys`).
+    static let keys = ConfigSchema.keys.map(\.name).filter { !ConfigSchema.fileOnlyKeys.contains($0) }
 
     /// Adds the web page's routes to `router`.
     func install(on router: inout Router) {
-        router.get("/") { _ in .html(StatusPage.html) }
+        router.get("/") { _ in .html(SettingsPage.html) }
         router.get("/voices") { [self] _ in .json(voices()) }
         router.get("/settings") { [self] request in
             access.isOwner(request) ? .json(settings()) : OwnerAccess.unauthorized

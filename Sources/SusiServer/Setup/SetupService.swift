@@ -31,6 +31,7 @@ public final class SetupService: Sendable {
     private let setup: SetupRoutes
     private let control: ControlRoutes
     private let settings: SettingsRoutes
+    private let dashboard: DashboardRoutes
     private let logger: Logger
 
     /// The config keys the web page may change through `POST /settings`.
@@ -52,12 +53,14 @@ public final class SetupService: Sendable {
     ///     setup is finished and there is none yet.
     ///   - policy: the cross-site checks (default: this machine's hostname).
     ///   - network: where `/mac` reads the interfaces (default `/sys/class/net` and `/proc`).
+    ///   - dashboard: what the web page shows beyond settings (live view, history, timers, ...).
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, account: any AccountLinking,
         voices: @escaping @Sendable () -> [VoiceChoice], version: String,
         setupState: SetupStateFile? = nil, hooks: HookRunner? = nil, logger: Logger = .silent,
         startedAt: Date = Date(), tokenFile: OwnerTokenFile? = nil, policy: RequestPolicy = RequestPolicy(),
-        network: NetworkInterfaces = NetworkInterfaces()
+        network: NetworkInterfaces = NetworkInterfaces(),
+        dashboard: SpeakerDashboard = SpeakerDashboard()
     ) {
         let setupState = setupState ?? SetupStateFile(configStore: store)
         let hooks = hooks ?? HookRunner(logger: logger.child("hook"))
@@ -83,6 +86,7 @@ public final class SetupService: Sendable {
             config: config, setupState: setupState, control: control, access: access, network: network,
             version: version, startedAt: startedAt, logger: logger)
         settings = SettingsRoutes(config: config, voices: voices, access: access, logger: logger)
+        self.dashboard = DashboardRoutes(config: config, dashboard: dashboard, access: access, logger: logger)
     }
 
     /// Adds the cross-site checks and every route to `router`.
@@ -92,6 +96,7 @@ public final class SetupService: Sendable {
         setup.install(on: &router)
         control.install(on: &router)
         settings.install(on: &router)
+        dashboard.install(on: &router)
     }
 
     /// A router serving only this service's routes.

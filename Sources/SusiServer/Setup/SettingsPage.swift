@@ -1,0 +1,443 @@
+/// The web page served at `/`: what the speaker is doing and hearing, and every setting.
+///
+/// Sections: status with play controls and a test-voice button; the live conversation
+/// (Server-Sent Events from `/events`) with a microphone level meter (`/level`); the common
+/// settings (voice, rate, room, brain mode); what can be said (`/examples`); running timers
+/// with cancel (`/timers`); the last interactions with a clear button and the privacy switch
+/// (`/history`); the wake word figures (`/hearing`); and every other setting
+/// (`/settings/keys`), each saved on change with the validation's message shown beside it.
+///
+/// Plain HTML, CSS and JavaScript with no outside assets, so it works on the speaker's own
+/// hotspot without internet. Every request is same-origin with credentials; every change is a
+/// POST with a JSON body (`Content-Type: application/json`); a 401 shows the owner-token
+/// prompt. Element ids are what the browser tests read.
+enum SettingsPage {
+    static let html = #"""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>SUSI speaker</title>
+        <style>
+        body { font-family: sans-serif; max-width: 40em; margin: 1em auto; padding: 0 1em; color: #222; }
+        h1 { font-size: 1.4em; }
+        h2 { font-size: 1.1em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+        label { display: block; margin: .8em 0 .2em; font-weight: bold; }
+        select, input[type=text], input[type=number] { font-size: 1em; width: 100%; box-sizing: border-box; padding: .3em; }
+        button { font-size: 1em; margin: .2em .2em .2em 0; padding: .4em .8em; }
+        dl { display: grid; grid-template-columns: auto 1fr; gap: .2em 1em; }
+        dt { color: #666; }
+        ul, ol { padding-left: 1.2em; }
+        li { margin: .3em 0; }
+        meter { width: 100%; height: 1.2em; }
+        #message { min-height: 1.5em; margin-top: 1em; }
+        #live { max-height: 16em; overflow-y: auto; border: 1px solid #ddd; padding: .4em; list-style: none; }
+        #live li.heard::before { content: "🗣 "; }
+        #live li.answered::before { content: "🔊 "; }
+        .muted { color: #777; }
+        .error, .invalid { color: #b00; }
+        input.invalid { border: 2px solid #b00; }
+        .field { margin: .6em 0; }
+        .field small { display: block; color: #666; }
+        .field-message { display: block; min-height: 1em; font-size: .9em; }
+        .listening meter { outline: 2px solid #2a7; }
+        </style>
+        </head>
+        <body>
+        <h1>SUSI speaker</h1>
+        <form id="token-form" hidden>
+        <p>This speaker has an owner token. Enter it once (<code>susi setup token</code> prints it) to use this page.</p>
+        <input id="token" type="password" autocomplete="current-password" aria-label="Owner token">
+        <button type="submit">Unlock</button>
+        </form>
+        <dl id="status">
+        <dt>State</dt><dd id="state">…</dd>
+        <dt>Playing</dt><dd id="playback">…</dd>
+        <dt>Volume</dt><dd id="volume">…</dd>
+        <dt>Version</dt><dd id="version">…</dd>
+        </dl>
+        <div>
+        <button data-command="pause">Pause</button><button data-command="resume">Resume</button>
+        <button data-command="stop">Stop</button><button data-command="volume/down">Volume −</button>
+        <button data-command="volume/up">Volume +</button>
+        <button id="test-voice">Test the voice</button>
+        </div>
+        <p id="message" role="status"></p>
+
+        <h2>Live</h2>
+        <div id="level-box"><label for="level">Microphone <span id="phase" class="muted"></span></label>
+        <meter id="level" min="0" max="1" low="0.25" high="0.85" optimum="0.5" value="0"></meter></div>
+        <p id="live-state" class="muted">Connecting…</p>
+        <ul id="live"></ul>
+
+        <h2>Settings</h2>
+        <form id="settings" onsubmit="return false">
+        <label for="voice">Voice and accent</label>
+        <select id="voice" data-key="tts.voice"></select>
+        <label for="rate">Speech rate (words per minute)</label>
+        <input id="rate" data-key="tts.rate" type="number" min="80" max="450" step="5">
+        <label for="room">Room</label>
+        <select id="room" data-key="room"></select>
+        <input id="room-other" data-key="room" type="text" maxlength="64" placeholder="Another room" hidden>
+        <label for="mode">Answers from</label>
+        <select id="mode" data-key="brain.mode">
+        <option value="hybrid">SUSI server, built-in skills when offline (hybrid)</option>
+        <option value="remote">SUSI server only (remote)</option>
+        <option value="local">Built-in skills only (local)</option>
+        </select>
+        </form>
+
+        <h2>What can I say?</h2>
+        <input id="example-filter" type="text" placeholder="Filter, e.g. timer" aria-label="Filter examples">
+        <ul id="examples"></ul>
+
+        <h2>Timers</h2>
+        <ul id="timers"></ul>
+
+        <h2>Last interactions</h2>
+        <p><label><input id="privacy" type="checkbox" data-key="privacy.mode"> Privacy mode: keep no history</label>
+        <span class="field-message" id="msg-privacy.mode"></span></p>
+        <p id="history-note" class="muted"></p>
+        <button id="clear-history">Clear history</button>
+        <ol id="history"></ol>
+
+        <h2>Hearing</h2>
+        <dl id="hearing"></dl>
+
+        <h2>All settings</h2>
+        <p class="muted">Each change is checked and saved at once; settings marked (restart) take effect when the speaker restarts.</p>
+        <div id="all-settings"></div>
+
+        <script>
+        "use strict";
+        var OTHER = "\u0000other";
+        var COMMON = ["tts.voice", "tts.rate", "room", "brain.mode", "privacy.mode"];
+        function $(id) { return document.getElementById(id); }
+        function element(tag, text, className) {
+          var item = document.createElement(tag);
+          if (text !== undefined) { item.textContent = text; }
+          if (className) { item.className = className; }
+          return item;
+        }
+        function show(text, isError) {
+          var message = $("message");
+          message.textContent = text;
+          message.className = isError ? "error" : "saved";
+        }
+        function NeedsToken() { this.message = "the owner token is needed"; }
+        function request(path, options) {
+          options = options || {};
+          options.credentials = "same-origin";
+          options.cache = "no-store";
+          return fetch(path, options).then(function (reply) {
+            if (reply.status === 401) { $("token-form").hidden = false; throw new NeedsToken(); }
+            return reply;
+          });
+        }
+        function getJSON(path) {
+          return request(path).then(function (reply) {
+            return reply.json().then(function (body) {
+              if (!reply.ok) { throw new Error(body.error || (path + ": HTTP " + reply.status)); }
+              return body;
+            });
+          });
+        }
+        function postJSON(path, body) {
+          return request(path, {
+            method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
+          }).then(function (reply) {
+            return reply.json().then(function (answer) { return { ok: reply.ok, status: reply.status, body: answer }; });
+          });
+        }
+        function option(select, value, text) {
+          var item = element("option", text);
+          item.value = value;
+          select.appendChild(item);
+        }
+        function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+        function failed(error) { if (!(error instanceof NeedsToken)) { show(String(error.message || error), true); } }
+
+        // Status and control.
+        function refreshStatus() {
+          return getJSON("/status").then(function (status) {
+            $("state").textContent = status.state + (status.setup_mode ? " (setup mode)" : "");
+            $("playback").textContent = status.playback + (status.media ? ": " + status.media : "");
+            $("volume").textContent = status.volume;
+            $("version").textContent = status.version;
+          });
+        }
+        function command(path) {
+          return request(path, { method: "POST" })
+            .then(function (reply) { return reply.json(); })
+            .then(function (body) { if (body.error) { show(body.error, true); } })
+            .then(refreshStatus)
+            .catch(failed);
+        }
+        Array.prototype.forEach.call(document.querySelectorAll("button[data-command]"), function (button) {
+          button.addEventListener("click", function () { command("/" + button.getAttribute("data-command")); });
+        });
+        $("test-voice").addEventListener("click", function () {
+          show("Speaking a sample…", false);
+          command("/say?text=" + encodeURIComponent("Hello, this is how I sound. What can I do for you?"));
+        });
+
+        // Saving one setting; the server's verdict is shown beside the field.
+        function save(key, value, field) {
+          var note = $("msg-" + key) || $("message");
+          note.textContent = "Saving…";
+          note.className = "field-message";
+          return postJSON("/settings", { key: key, value: value }).then(function (reply) {
+            if (field) { field.classList.toggle("invalid", !reply.ok); }
+            if (reply.ok) {
+              note.textContent = "Saved " + reply.body.key + " = " + reply.body.value;
+              note.className = "field-message saved";
+            } else {
+              note.textContent = reply.body.error || ("HTTP " + reply.status);
+              note.className = "field-message invalid";
+            }
+            return reply;
+          }).catch(function (error) { failed(error); note.textContent = String(error.message || error); });
+        }
+        function loadCommon() {
+          return Promise.all([getJSON("/settings"), getJSON("/voices")]).then(function (results) {
+            var settings = results[0], voices = results[1];
+            var voice = $("voice");
+            clear(voice);
+            var known = false;
+            voices.forEach(function (v) {
+              option(voice, v.id, v.name + " (" + v.id + ")");
+              if (v.id === settings["tts.voice"]) { known = true; }
+            });
+            if (!known) { option(voice, settings["tts.voice"], settings["tts.voice"]); }
+            voice.value = settings["tts.voice"];
+            $("rate").value = settings["tts.rate"];
+            var room = $("room");
+            clear(room);
+            option(room, "", "(not set)");
+            settings.rooms.forEach(function (name) { option(room, name, name); });
+            if (settings.room && settings.rooms.indexOf(settings.room) < 0) { option(room, settings.room, settings.room); }
+            option(room, OTHER, "Other…");
+            room.value = settings.room;
+            $("mode").value = settings["brain.mode"];
+          });
+        }
+        $("voice").addEventListener("change", function (event) { save("tts.voice", event.target.value); });
+        $("rate").addEventListener("change", function (event) { save("tts.rate", event.target.value); });
+        $("mode").addEventListener("change", function (event) { save("brain.mode", event.target.value); });
+        $("room").addEventListener("change", function (event) {
+          var other = $("room-other");
+          if (event.target.value === OTHER) { other.hidden = false; other.focus(); return; }
+          other.hidden = true;
+          save("room", event.target.value);
+        });
+        $("room-other").addEventListener("change", function (event) { save("room", event.target.value.trim()); });
+
+        // Every other setting, one field each.
+        function loadAllSettings() {
+          return getJSON("/settings/keys").then(function (keys) {
+            var box = $("all-settings");
+            clear(box);
+            keys.forEach(function (entry) {
+              if (entry.key === "privacy.mode") { $("privacy").checked = entry.value === "true"; }
+              if (COMMON.indexOf(entry.key) >= 0) { return; }
+              var field = element("div", undefined, "field");
+              var label = element("label", entry.key + (entry.restart ? " (restart)" : ""));
+              var input = element("input");
+              input.id = "setting-" + entry.key;
+              input.setAttribute("data-key", entry.key);
+              label.htmlFor = input.id;
+              if (entry.kind === "bool") { input.type = "checkbox"; input.checked = entry.value === "true"; }
+              else { input.type = "text"; input.value = entry.value; }
+              input.disabled = !entry.editable;
+              field.appendChild(label);
+              field.appendChild(input);
+              field.appendChild(element("small", entry.summary + (entry.editable ? "" : " (change it in the config file)")));
+              var note = element("span", "", "field-message");
+              note.id = "msg-" + entry.key;
+              field.appendChild(note);
+              input.addEventListener("change", function () {
+                save(entry.key, input.type === "checkbox" ? String(input.checked) : input.value, input);
+              });
+              box.appendChild(field);
+            });
+          });
+        }
+        $("privacy").addEventListener("change", function (event) {
+          save("privacy.mode", String(event.target.checked)).then(loadHistory).catch(failed);
+        });
+
+        // What can be said.
+        var examples = [];
+        function showExamples() {
+          var filter = $("example-filter").value.trim().toLowerCase();
+          var list = $("examples");
+          clear(list);
+          examples.filter(function (e) {
+            return !filter || e.query.toLowerCase().indexOf(filter) >= 0 || e.skill.toLowerCase().indexOf(filter) >= 0;
+          }).forEach(function (e) {
+            var item = element("li", "“" + e.query + "”");
+            item.appendChild(element("span", " " + e.skill, "muted"));
+            list.appendChild(item);
+          });
+          if (!list.firstChild) { list.appendChild(element("li", "No examples match.", "muted")); }
+        }
+        function loadExamples() {
+          return getJSON("/examples").then(function (list) { examples = list; showExamples(); });
+        }
+        $("example-filter").addEventListener("input", showExamples);
+
+        // Timers.
+        function loadTimers() {
+          return getJSON("/timers").then(showTimers, function (error) {
+            var list = $("timers");
+            clear(list);
+            list.appendChild(element("li", String(error.message || error), "muted"));
+          });
+        }
+        function showTimers(reply) {
+          var list = $("timers");
+          clear(list);
+          reply.timers.forEach(function (timer) {
+            var item = element("li", timer.text + " — in " + timer.seconds_left + " s ");
+            item.setAttribute("data-id", timer.id);
+            var cancel = element("button", "Cancel");
+            cancel.addEventListener("click", function () {
+              postJSON("/timers/cancel", { id: timer.id }).then(function (answer) {
+                if (!answer.ok) { show(answer.body.error, true); }
+                return loadTimers();
+              }).catch(failed);
+            });
+            item.appendChild(cancel);
+            list.appendChild(item);
+          });
+          if (!reply.timers.length) { list.appendChild(element("li", "No timers are running.", "muted")); }
+        }
+
+        // History.
+        function describe(interaction) {
+          var item = element("li");
+          var when = new Date(interaction.started);
+          item.appendChild(element("span", when.toLocaleTimeString() + " ", "muted"));
+          item.appendChild(element("strong", interaction.heard || "(nothing understood)"));
+          if (interaction.answers.length) { item.appendChild(element("div", "→ " + interaction.answers.join(" "))); }
+          if (interaction.actions.length) { item.appendChild(element("div", "did: " + interaction.actions.join(", "), "muted")); }
+          if (interaction.problem) { item.appendChild(element("div", interaction.problem, "error")); }
+          return item;
+        }
+        function loadHistory() {
+          return getJSON("/history").then(function (reply) {
+            var list = $("history");
+            clear(list);
+            reply.interactions.forEach(function (interaction) { list.appendChild(describe(interaction)); });
+            $("privacy").checked = reply.privacy;
+            $("history-note").textContent = reply.privacy
+              ? "Privacy mode is on: nothing is kept."
+              : (reply.interactions.length ? "The last " + reply.capacity + " are kept." : "Nothing yet.");
+          }, function (error) { $("history-note").textContent = String(error.message || error); });
+        }
+        $("clear-history").addEventListener("click", function () {
+          postJSON("/history/clear", {}).then(function (answer) {
+            if (!answer.ok) { show(answer.body.error, true); }
+            return loadHistory();
+          }).catch(failed);
+        });
+
+        // Hearing figures.
+        function loadHearing() {
+          return getJSON("/hearing").then(function (reply) {
+            var list = $("hearing");
+            clear(list);
+            function row(name, value) { list.appendChild(element("dt", name)); list.appendChild(element("dd", String(value))); }
+            row("Wake word", reply.wake.enabled ? "“" + reply.wake.phrase + "”" : "off");
+            row("Engine", reply.wake.engine + (reply.wake.verify ? ", verified" : ""));
+            row("Threshold", reply.wake.engine === "neural"
+              ? (reply.wake.neural_threshold || "as trained") : reply.wake.threshold);
+            if (reply.today) {
+              row("Wakes today", reply.today.wakes);
+              row("Likely false wakes today", reply.today.likely_false_wakes);
+            } else {
+              row("Today", "not listening (setup server only)");
+            }
+          });
+        }
+
+        // The live conversation, from the pipeline's events.
+        var live = null;
+        function liveLine(text, className) {
+          var list = $("live");
+          list.insertBefore(element("li", text, className), list.firstChild);
+          while (list.childNodes.length > 50) { list.removeChild(list.lastChild); }
+        }
+        var LIVE = {
+          wake: function (e) { liveLine("Woke up (“" + e.phrase + "”)", "wake"); },
+          listening: function () { $("live-state").textContent = "Listening…"; },
+          transcript: function (e) { liveLine(e.text || "(nothing heard)", "heard"); },
+          answer: function (e) {
+            var others = (e.actions || []).map(function (a) { return a.type; }).filter(function (t) { return t !== "answer"; });
+            if (others.length) { liveLine("actions: " + others.join(", "), "actions"); }
+          },
+          speak_start: function (e) { liveLine(e.text, "answered"); },
+          play: function (e) { liveLine("plays " + e.identifier_type + " " + e.identifier, "actions"); },
+          player: function (e) { liveLine("player: " + e.command, "actions"); },
+          error: function (e) { liveLine(e.stage + " problem: " + e.message, "error"); },
+          idle: function () {
+            $("live-state").textContent = "Waiting for the wake word.";
+            loadHistory(); loadTimers(); loadHearing().catch(function () {});
+          }
+        };
+        function startLive() {
+          if (!window.EventSource) { $("live-state").textContent = "This browser cannot show the live view."; return; }
+          live = new EventSource("/events", { withCredentials: true });
+          live.onopen = function () {
+            document.body.setAttribute("data-live", "open");
+            $("live-state").textContent = "Waiting for the wake word.";
+          };
+          live.onerror = function () {
+            document.body.setAttribute("data-live", "closed");
+            $("live-state").textContent = "Not connected to the voice pipeline (retrying).";
+          };
+          Object.keys(LIVE).forEach(function (name) {
+            live.addEventListener(name, function (message) {
+              var event = {};
+              try { event = JSON.parse(message.data); } catch (ignored) { return; }
+              LIVE[name](event);
+            });
+          });
+        }
+        function stopLive() { if (live) { live.close(); live = null; } }
+
+        // The microphone level, polled while the page is shown.
+        var levelTimer = null;
+        function pollLevel() {
+          if (document.hidden) { return; }
+          getJSON("/level").then(function (reply) {
+            $("level").value = reply.level;
+            $("phase").textContent = "(" + reply.phase + ")";
+            $("level-box").className = reply.phase === "listening" ? "listening" : "";
+          }, function () {
+            $("phase").textContent = "(not listening)";
+            clearInterval(levelTimer);
+          });
+        }
+
+        $("token-form").addEventListener("submit", function (event) {
+          event.preventDefault();
+          postJSON("/session", { token: $("token").value }).then(function (answer) {
+            if (answer.ok) { location.reload(); } else { show(answer.body.error || "wrong token", true); }
+          }).catch(failed);
+        });
+
+        window.susiPage = { stopLive: stopLive, reload: function () { return Promise.all([loadTimers(), loadHistory()]); } };
+        Promise.all([loadCommon(), refreshStatus(), loadAllSettings(), loadExamples(), loadTimers(), loadHistory(),
+          loadHearing().catch(function () {})])
+          .then(function () { document.body.setAttribute("data-ready", "yes"); })
+          .catch(failed);
+        startLive();
+        levelTimer = setInterval(pollLevel, 250);
+        setInterval(function () { refreshStatus().catch(function () {}); }, 5000);
+        </script>
+        </body>
+        </html>
+        """#
+}

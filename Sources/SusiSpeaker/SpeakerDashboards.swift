@@ -1,0 +1,60 @@
+import Foundation
+import SusiBrain
+import SusiCore
+import SusiServer
+import Synchronization
+
+/// The web page's dashboard parts the speaker keeps: built once per runtime (or per
+/// `susi setup serve`), fed by the pipeline's events.
+public enum SpeakerDashboards {
+    /// Where the last interactions are kept: `history.json` beside the config file.
+    public static func historyPath(store: ConfigStore) -> String {
+        (store.path as NSString).deletingLastPathComponent + "/history.json"
+    }
+
+    /// Every `!example` of `brain`'s skills, in skill order, each once.
+    public static func examples(of brain: Brain) -> [ExampleRequest] {
+        var seen = Set<String>()
+        return brain.skills.flatMap { skill in
+            skill.intents.flatMap { intent in
+                intent.examples.compactMap { example -> ExampleRequest? in
+                    guard seen.insert(example.query.lowercased()).inserted else { return nil }
+                    return ExampleRequest(skill: skill.name, query: example.query)
+                }
+            }
+        }
+    }
+
+    /// The dashboard of a server without a voice pipeline (`susi setup serve`): the timers
+    /// and history files beside the config, and the bundled skills' examples (read on first
+    /// use). No events, level or wake figures.
+    public static func standalone(store: ConfigStore, environment: [String: String], logger: Logger) -> SpeakerDashboard {
+        let examples = LazyExamples(environment: environment, logger: logger)
+        return SpeakerDashboard(
+            history: InteractionLog(
+                path: historyPath(store: store), isPrivate: { (try? store.load())?.privacy.mode ?? false }),
+            timers: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
+            examples: { examples.value })
+    }
+}
+
+/// The bundled skills' examples, loaded on first use and kept.
+private final class LazyExamples: Sendable {
+    private let environment: [String: String]
+    private let logger: Logger
+    private let loaded = Mutex<[ExampleRequest]?>(nil)
+
+    init(environment: [String: String], logger: Logger) {
+        self.environment = environment
+        self.logger = logger
+    }
+
+    var value: [ExampleRequest] {
+        loaded.withLock { loaded in
+            if let loaded { return loaded }
+            let examples = (try? Assembly.brain(environment: environment, logger: logger)).map(SpeakerDashboards.examples) ?? []
+            loaded = examples
+            return examples
+        }
+    }
+}
