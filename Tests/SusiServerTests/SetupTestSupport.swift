@@ -96,7 +96,8 @@ final class SetupFixture {
         voices: [VoiceChoice] = [
             VoiceChoice(id: "en-us", name: "English (America)"), VoiceChoice(id: "en-gb", name: "English (Great Britain)"),
         ],
-        extraRoutes: (inout Router) -> Void = { _ in }
+        extraRoutes: (inout Router) -> Void = { _ in }, limits: ServerLimits = SetupService.limits,
+        dashboard: (_ directory: String, _ store: ConfigStore) -> SpeakerDashboard = { _, _ in SpeakerDashboard() }
     ) throws {
         directory = NSTemporaryDirectory() + "susi-setup-\(UUID().uuidString)"
         store = ConfigStore(path: directory + "/config.json")
@@ -106,10 +107,10 @@ final class SetupFixture {
         self.account = account
         service = SetupService(
             store: store, control: control, account: account, voices: { voices }, version: "test-1",
-            hooks: HookRunner(timeout: 10))
+            hooks: HookRunner(timeout: 10), dashboard: dashboard(directory, store))
         var router = service.makeRouter()
         extraRoutes(&router)
-        server = HTTPServer(host: "127.0.0.1", port: 0, limits: SetupService.limits, router: router)
+        server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, router: router)
         try server.start()
         base = "http://127.0.0.1:\(server.port ?? 0)"
     }

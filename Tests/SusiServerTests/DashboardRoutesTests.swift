@@ -1,0 +1,205 @@
+import Foundation
+import SusiCore
+import SusiServer
+import Synchronization
+import XCTest
+
+/// The web page's data routes over a real server: the live event stream, history with
+/// privacy, timers, examples, level, hearing figures and the full settings list.
+final class DashboardRoutesTests: XCTestCase {
+    private var fixture: SetupFixture!
+    private let broadcaster = EventBroadcaster()
+    private let pipeline = PipelineStatus()
+    private let hearing = HearingCounters()
+    private var history: InteractionLog!
+    private var timers: PlannedAnswers!
+
+    override func setUpWithError() throws {
+        try start()
+    }
+
+    private func start(limits: ServerLimits = SetupService.limits) throws {
+        fixture = try SetupFixture(limits: limits) { [self] directory, store in
+            history = InteractionLog(path: directory + "/history.json") { (try? store.load())?.privacy.mode ?? false }
+            timers = PlannedAnswers(path: directory + "/timers.json")
+            return SpeakerDashboard(
+                events: broadcaster, history: history, hearing: hearing, pipeline: pipeline, timers: timers,
+                examples: { [ExampleRequest(skill: "Timer", query: "set a timer for 5 minutes")] })
+        }
+    }
+
+    override func tearDown() {
+        fixture.tearDown()
+    }
+
+    /// One spoken interaction, as the pipeline emits it.
+    private func interaction(heard: String, answer: String) -> [PipelineEvent] {
+        [
+            .init(.wake(phrase: "susi"), wallMs: 1, audioMs: 1), .init(.listening, wallMs: 2, audioMs: 2),
+            .init(.transcript(text: heard), wallMs: 3, audioMs: 3),
+            .init(
+                .answer(query: heard, actionsJSON: #"[{"type":"answer","expression":"x"},{"type":"audio_play"}]"#, skill: "music"),
+                wallMs: 4, audioMs: 4),
+            .init(.speakStart(text: answer), wallMs: 5, audioMs: 5), .init(.speakEnd, wallMs: 6, audioMs: 6),
+            .init(.idle, wallMs: 7, audioMs: 7),
+        ]
+    }
+
+    private func emit(_ events: [PipelineEvent]) {
+        let sink = FanOutEventSink([history, hearing, broadcaster])
+        for event in events { sink.emit(event) }
+    }
+
+    /// A `curl -N` reading `/events` in the background; `output` is what arrived so far.
+    private final class StreamReader: Sendable {
+        let process = Process()
+        private let received = Mutex(Data())
+
+        init(url: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-N", "-i", "--max-time", "20", url]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                self?.received.withLock { $0.append(data) }
+            }
+            try process.run()
+        }
+
+        var output: String { received.withLock { String(decoding: $0, as: UTF8.self) } }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+        }
+    }
+
+    func testEventStreamSendsThePipelinesEventsAndEndsWhenTheServerStops() throws {
+        let reader = try StreamReader(url: fixture.base + "/events")
+        XCTAssertTrue(eventually(timeout: 10) { self.broadcaster.subscriberCount == 1 }, "the stream subscribed")
+        emit(interaction(heard: "play some jazz", answer: "Playing jazz."))
+        XCTAssertTrue(eventually(timeout: 10) { reader.output.contains("event: idle") }, reader.output)
+        let output = reader.output
+        XCTAssertTrue(output.contains("text/event-stream"), output)
+        XCTAssertTrue(output.contains("event: transcript\ndata: {\"event\": \"transcript\""), output)
+        XCTAssertTrue(output.contains("\"text\": \"play some jazz\""), output)
+        XCTAssertTrue(output.contains("event: speak_start\ndata: "), output)
+
+        fixture.server.stop()
+        XCTAssertTrue(eventually(timeout: 5) { !reader.process.isRunning }, "the stream ended with the server")
+        XCTAssertEqual(broadcaster.subscriberCount, 0, "the subscription was cancelled")
+    }
+
+    func testEventStreamsAreCappedAndHeartbeatsNoticeAClientThatLeft() throws {
+        fixture.tearDown()
+        try start(
+            limits: ServerLimits(
+                maxConnections: 8, maxConnectionsPerIP: 8, connectionTimeoutSeconds: 15, maxBodyBytes: 4096,
+                maxEventStreams: 1, eventStreamHeartbeatSeconds: 0.2))
+        let first = try StreamReader(url: fixture.base + "/events")
+        XCTAssertTrue(eventually(timeout: 10) { self.broadcaster.subscriberCount == 1 })
+        let second = try fixture.get("/events")
+        XCTAssertEqual(second.status, 503, second.body)
+        XCTAssertEqual(second.json["code"] as? String, "server-busy")
+        XCTAssertTrue(eventually(timeout: 5) { first.output.contains(":\n\n") }, "a heartbeat comment: \(first.output)")
+
+        first.process.terminate()
+        first.process.waitUntilExit()
+        XCTAssertTrue(eventually(timeout: 5) { self.broadcaster.subscriberCount == 0 }, "the stream closed after the client left")
+        let again = try StreamReader(url: fixture.base + "/events")
+        XCTAssertTrue(eventually(timeout: 10) { self.broadcaster.subscriberCount == 1 }, "a new stream is admitted")
+        again.process.terminate()
+    }
+
+    func testHistoryKeepsInteractionsUntilClearedAndNothingInPrivacyMode() throws {
+        emit(interaction(heard: "play some jazz", answer: "Playing jazz."))
+        emit(interaction(heard: "what time is it", answer: "It is noon."))
+        var reply = try fixture.get("/history")
+        let interactions = try XCTUnwrap(reply.json["interactions"] as? [[String: Any]])
+        XCTAssertEqual(interactions.map { $0["heard"] as? String }, ["what time is it", "play some jazz"])
+        XCTAssertEqual(interactions.first?["answers"] as? [String], ["It is noon."])
+        XCTAssertEqual(interactions.first?["actions"] as? [String], ["audio_play"])
+        XCTAssertEqual(reply.json["privacy"] as? Bool, false)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"))
+        XCTAssertEqual(try fixture.mode(fixture.directory + "/history.json") & 0o777, 0o600)
+
+        XCTAssertEqual(try fixture.postJSON("/history/clear", "{}").status, 200)
+        reply = try fixture.get("/history")
+        XCTAssertEqual((reply.json["interactions"] as? [Any])?.count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"))
+
+        emit(interaction(heard: "tell me a joke", answer: "Knock knock."))
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"privacy.mode","value":"true"}"#).status, 200)
+        reply = try fixture.get("/history")
+        XCTAssertEqual(reply.json["privacy"] as? Bool, true)
+        XCTAssertEqual((reply.json["interactions"] as? [Any])?.count, 0, "privacy mode forgets what was kept")
+        emit(interaction(heard: "what is the weather", answer: "Sunny."))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"), "nothing stored")
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"privacy.mode","value":"false"}"#).status, 200)
+        XCTAssertEqual((try fixture.get("/history").json["interactions"] as? [Any])?.count, 0)
+    }
+
+    func testTimersAreListedAndCancelledById() throws {
+        try timers.add("Your tea is ready.", inMilliseconds: 300_000)
+        try timers.add("Stretch!", inMilliseconds: 600_000)
+        let listed = try XCTUnwrap(try fixture.get("/timers").json["timers"] as? [[String: Any]])
+        XCTAssertEqual(listed.map { $0["text"] as? String }, ["Your tea is ready.", "Stretch!"])
+        XCTAssertEqual(listed.first?["seconds_left"] as? Int, 300)
+        let id = try XCTUnwrap(listed.last?["id"] as? String)
+
+        let cancelled = try fixture.postJSON("/timers/cancel", #"{"id":"\#(id)"}"#)
+        XCTAssertEqual(cancelled.status, 200, cancelled.body)
+        XCTAssertEqual((cancelled.json["timers"] as? [[String: Any]])?.map { $0["text"] as? String }, ["Your tea is ready."])
+        XCTAssertEqual(timers.pending.map(\.text), ["Your tea is ready."])
+        XCTAssertEqual(try fixture.postJSON("/timers/cancel", #"{"id":"\#(id)"}"#).status, 404)
+        XCTAssertEqual(try fixture.postJSON("/timers/cancel", #"{"nope":1}"#).status, 400)
+        XCTAssertEqual(try fixture.get("/timers/cancel").status, 405, "state changes are POST only")
+    }
+
+    func testExamplesLevelAndHearingFigures() throws {
+        let examples = try runCurl([fixture.base + "/examples"])
+        XCTAssertTrue(examples.body.contains(#""query":"set a timer for 5 minutes""#), examples.body)
+
+        let level = try fixture.get("/level")
+        XCTAssertEqual(level.json["phase"] as? String, "idle")
+        XCTAssertEqual(level.json["level"] as? Double, 0)
+
+        emit(interaction(heard: "hello", answer: "Hi."))
+        emit([.init(.wake(phrase: "susi"), wallMs: 8, audioMs: 8), .init(.idle, wallMs: 9, audioMs: 9)])
+        let figures = try fixture.get("/hearing")
+        let today = try XCTUnwrap(figures.json["today"] as? [String: Any])
+        XCTAssertEqual(today["wakes"] as? Int, 2)
+        XCTAssertEqual(today["likely_false_wakes"] as? Int, 1)
+        XCTAssertEqual((figures.json["wake"] as? [String: Any])?["phrase"] as? String, "susi")
+    }
+
+    func testEveryKeyIsListedAndTheSafeOnesCanBeChanged() throws {
+        let reply = try runCurl([fixture.base + "/settings/keys"])
+        let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [[String: Any]])
+        XCTAssertEqual(keys.count, ConfigSchema.keys.count)
+        let editable = Dictionary(uniqueKeysWithValues: keys.map { ($0["key"] as? String ?? "", $0["editable"] as? Bool) })
+        XCTAssertEqual(editable["stt.end_silence_ms"], true)
+        XCTAssertEqual(editable["setup.on_wifi"], false, "a shell command is never set from the network")
+        XCTAssertEqual(editable["player.command"], false)
+
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"stt.end_silence_ms","value":"800"}"#).status, 200)
+        XCTAssertEqual(try fixture.config.stt.endSilenceMs, 800)
+        let refused = try fixture.postJSON("/settings", #"{"key":"stt.end_silence_ms","value":"5"}"#)
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertTrue((refused.json["error"] as? String)?.contains("100") == true, refused.body)
+        XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"player.command","value":"/bin/sh"}"#).status, 400)
+        XCTAssertEqual(try fixture.config.player.command, "mpv")
+    }
+
+    func testAServerWithoutAPipelineSaysSo() throws {
+        fixture.tearDown()
+        fixture = try SetupFixture()
+        for path in ["/events", "/level", "/history", "/timers"] {
+            let reply = try fixture.get(path)
+            XCTAssertEqual(reply.status, 503, path)
+            XCTAssertEqual(reply.json["code"] as? String, "setup-unavailable", path)
+        }
+        XCTAssertEqual(try fixture.get("/hearing").json["today"] is NSNull, true)
+    }
+}
