@@ -1,0 +1,230 @@
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import SusiCore
+@testable import SusiServer
+
+/// The web page at `/` in a real browser (headless Chromium): the live view fed by
+/// Server-Sent Events, the level meter, history, timers, examples and inline validation.
+/// A same-origin harness page drives the real page in an iframe and writes what it saw into
+/// `#result`, which the test reads from Chromium's `--dump-dom`.
+final class DashboardPageTests: XCTestCase {
+    private var fixture: SetupFixture!
+    private let broadcaster = EventBroadcaster()
+    private let pipeline = PipelineStatus()
+    private let hearing = HearingCounters()
+    private var history: InteractionLog!
+    private var timers: PlannedAnswers!
+
+    /// The harness's shared part: `waitFor` polls a condition, `done` reports.
+    ///
+    /// Without virtual time (which stands still while the live view's stream is open) Chromium
+    /// dumps the DOM at the load event, so the harness holds that back with a script the server
+    /// answers only once the harness has posted its result to `/test-result`.
+    private static func harness(_ steps: String) -> String {
+        #"""
+        <!DOCTYPE html><html><body><div id="result">pending</div>
+        <iframe id="page" src="/" width="500" height="900"></iframe>
+        <script>
+        var frame = document.getElementById("page");
+        var result = document.getElementById("result");
+        var seen = [];
+        function waitFor(test, then, tries) {
+          if (test()) { then(); return; }
+          if (tries <= 0) { finish("timeout after: " + seen.join(" | ")); return; }
+          setTimeout(function () { waitFor(test, then, tries - 1); }, 100);
+        }
+        function note(text) { seen.push(text); }
+        function finish(text) {
+          frame.contentWindow.susiPage.stopLive();
+          result.textContent = text;
+          fetch("/test-result", { method: "POST", body: text });
+        }
+        function done() { finish("done: " + seen.join(" | ")); }
+        function text(doc, id) { return doc.getElementById(id).textContent; }
+        frame.addEventListener("load", function () {
+          var doc = frame.contentDocument;
+          waitFor(function () { return doc.body.getAttribute("data-ready") === "yes"; }, function () {
+        """# + steps + #"""
+          }, 150);
+        });
+        </script>
+        <script src="/test-hold.js"></script>
+        </body></html>
+        """#
+    }
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromium ?? "") else {
+            throw XCTSkip("Chromium is not installed (apt-get install chromium)")
+        }
+    }
+
+    override func tearDown() {
+        fixture?.tearDown()
+    }
+
+    private static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(
+        where: FileManager.default.isExecutableFile)
+
+    private func startServer(steps: String) throws {
+        let reported = DispatchSemaphore(value: 0)
+        fixture = try SetupFixture(extraRoutes: { router in
+            router.get("/test-harness") { _ in .html(Self.harness(steps)) }
+            router.post("/test-result") { _ in
+                reported.signal()
+                return .text("ok")
+            }
+            router.get("/test-hold.js") { _ in
+                _ = reported.wait(timeout: .now() + 40)
+                return ServerResponse(contentType: "text/javascript", body: Data("/* reported */".utf8))
+            }
+        }) { [self] directory, store in
+            history = InteractionLog(path: directory + "/history.json") { (try? store.load())?.privacy.mode ?? false }
+            timers = PlannedAnswers(path: directory + "/timers.json")
+            return SpeakerDashboard(
+                events: broadcaster, history: history, hearing: hearing, pipeline: pipeline, timers: timers,
+                examples: {
+                    [
+                        ExampleRequest(skill: "Timer", query: "set a timer for 5 minutes"),
+                        ExampleRequest(skill: "Clock", query: "what time is it"),
+                    ]
+                })
+        }
+    }
+
+    /// Starts Chromium on the harness; `whileRunning` runs meanwhile; returns the DOM dumped
+    /// once the harness reported (at the latest after `timeoutMs`).
+    private func runChromium(timeoutMs: Int = 60_000, whileRunning: () throws -> Void = {}) throws -> String {
+        let chromium = try XCTUnwrap(Self.chromium)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(fixture.directory)/chromium-profile", "--timeout=\(timeoutMs)", "--dump-dom",
+            fixture.base + "/test-harness",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = fixture.directory
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let dom = Mutex(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            dom.withLock { $0.append(data) }
+        }
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        try whileRunning()
+        XCTAssertTrue(eventually(timeout: Double(timeoutMs) / 1000 + 30) { !process.isRunning }, "Chromium finished")
+        // What is left in the pipe arrives through the handler; the browser's helpers may keep
+        // the pipe open a moment longer, so the end of the dump is waited for, not EOF.
+        _ = eventually(timeout: 5) { dom.withLock { String(decoding: $0, as: UTF8.self).contains("</html>") } }
+        output.fileHandleForReading.readabilityHandler = nil
+        return dom.withLock { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func events(heard: String, answer: String) -> [PipelineEvent] {
+        [
+            .init(.wake(phrase: "susi"), wallMs: 1, audioMs: 1), .init(.listening, wallMs: 2, audioMs: 2),
+            .init(.transcript(text: heard), wallMs: 3, audioMs: 3),
+            .init(
+                .answer(query: heard, actionsJSON: #"[{"type":"answer"},{"type":"audio_play"}]"#, skill: "music"), wallMs: 4,
+                audioMs: 4),
+            .init(.speakStart(text: answer), wallMs: 5, audioMs: 5), .init(.idle, wallMs: 6, audioMs: 6),
+        ]
+    }
+
+    /// What the pipeline emits reaches the open page through `/events` as it happens; the
+    /// level meter shows the pipeline's input level while it listens.
+    func testTheLiveViewShowsWhatTheSpeakerHearsAndSays() throws {
+        try startServer(
+            steps: #"""
+            waitFor(function () { return /play some jazz/.test(text(doc, "live")) && /Playing jazz/.test(text(doc, "live")); }, function () {
+              note("live=" + Array.prototype.map.call(doc.getElementById("live").children, function (li) { return li.textContent; }).join(" / "));
+              waitFor(function () { return /listening/.test(text(doc, "phase")); }, function () {
+                note("meter=" + doc.getElementById("level").value + " phase=" + text(doc, "phase"));
+                waitFor(function () { return doc.getElementById("history").children.length === 1; }, function () {
+                  note("history=" + text(doc, "history"));
+                  done();
+                }, 100);
+              }, 100);
+            }, 250);
+            """#)
+        pipeline.enter(.listening)
+        pipeline.advance(to: .start, level: 0.5)
+        let dom = try runChromium {
+            XCTAssertTrue(eventually(timeout: 30) { self.broadcaster.subscriberCount >= 1 }, "the page opened /events")
+            for event in events(heard: "play some jazz", answer: "Playing jazz.") {
+                FanOutEventSink([history, hearing, broadcaster]).emit(event)
+            }
+        }
+        XCTAssertTrue(dom.contains("done: "), dom)
+        XCTAssertTrue(dom.contains("live=Playing jazz. / actions: audio_play / play some jazz / Woke up (“susi”)"), dom)
+        XCTAssertTrue(dom.contains("meter=0.5 phase=(listening)"), dom)
+        XCTAssertTrue(dom.contains("history=") && dom.contains("play some jazz→ Playing jazz."), dom)
+    }
+
+    /// History, timers, examples and the full settings list, as a person uses them: an
+    /// invalid value shows the validation's message beside its field, a timer is cancelled,
+    /// the history is cleared, and privacy mode keeps it empty.
+    func testHistoryTimersExamplesAndInlineValidation() throws {
+        try startServer(
+            steps: #"""
+            note("examples=" + text(doc, "examples"));
+            note("history=" + doc.getElementById("history").children.length + ":" + text(doc, "history"));
+            var field = doc.getElementById("setting-stt.end_silence_ms");
+            field.value = "5";
+            field.dispatchEvent(new Event("change"));
+            waitFor(function () { return /invalid/.test(doc.getElementById("msg-stt.end_silence_ms").className); }, function () {
+              note("inline=" + text(doc, "msg-stt.end_silence_ms") + " field=" + field.className);
+              var stretch = Array.prototype.filter.call(doc.getElementById("timers").children, function (li) { return /Stretch/.test(li.textContent); })[0];
+              stretch.querySelector("button").click();
+              waitFor(function () { return !/Stretch/.test(text(doc, "timers")); }, function () {
+                note("timers=" + text(doc, "timers"));
+                doc.getElementById("clear-history").click();
+                waitFor(function () { return doc.getElementById("history").children.length === 0; }, function () {
+                  note("cleared=" + text(doc, "history-note"));
+                  var privacy = doc.getElementById("privacy");
+                  privacy.checked = true;
+                  privacy.dispatchEvent(new Event("change"));
+                  waitFor(function () { return /Privacy mode is on/.test(text(doc, "history-note")); }, function () {
+                    note("privacy=" + text(doc, "history-note") + " items=" + doc.getElementById("history").children.length);
+                    done();
+                  }, 100);
+                }, 100);
+              }, 100);
+            }, 100);
+            """#)
+        let sink = FanOutEventSink([history, hearing, broadcaster])
+        for event in events(heard: "what time is it", answer: "It is noon.") + events(heard: "tell me a joke", answer: "Knock knock.") {
+            sink.emit(event)
+        }
+        try timers.add("Your tea is ready.", inMilliseconds: 300_000)
+        try timers.add("Stretch!", inMilliseconds: 600_000)
+
+        let dom = try runChromium()
+        XCTAssertTrue(dom.contains("done: "), dom)
+        XCTAssertTrue(dom.contains("examples=“set a timer for 5 minutes” Timer“what time is it” Clock"), dom)
+        XCTAssertTrue(dom.contains("history=2:"), dom)
+        XCTAssertTrue(dom.contains("tell me a joke→ Knock knock."), dom)
+        XCTAssertTrue(dom.contains("inline=stt.end_silence_ms"), dom)
+        XCTAssertTrue(dom.contains("100...5000") || dom.contains("100-5000") || dom.contains("100 to 5000"), dom)
+        XCTAssertTrue(dom.contains("field=invalid"), dom)
+        XCTAssertTrue(dom.contains("timers=Your tea is ready."), dom)
+        XCTAssertTrue(dom.contains("cleared=Nothing yet."), dom)
+        XCTAssertTrue(dom.contains("privacy=Privacy mode is on: nothing is kept. items=0"), dom)
+
+        XCTAssertEqual(timers.pending.map(\.text), ["Your tea is ready."], "the timer was cancelled")
+        XCTAssertEqual(try fixture.config.stt.endSilenceMs, 600, "the invalid value was not saved")
+        XCTAssertEqual(try fixture.config.privacy.mode, true)
+        sink.emit(.init(.wake(phrase: "susi"), wallMs: 9, audioMs: 9))
+        sink.emit(.init(.idle, wallMs: 10, audioMs: 10))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"), "nothing stored")
+    }
+}
