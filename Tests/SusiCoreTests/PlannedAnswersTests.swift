@@ -45,6 +45,19 @@ final class PlannedAnswersTests: XCTestCase {
         XCTAssertEqual(book.pending.map(\.text), ["later"])
     }
 
+    func testCancelByIdRemovesThatEntryOnly() throws {
+        let clock = ManualClock()
+        let book = PlannedAnswers(path: path) { clock.now }
+        try book.add("tea", inMilliseconds: 60_000)
+        try book.add("pasta", inMilliseconds: 120_000)
+        let pasta = try XCTUnwrap(book.pending.last)
+        XCTAssertNotEqual(book.pending.first?.id, pasta.id)
+        XCTAssertEqual(try book.cancel(id: pasta.id)?.text, "pasta")
+        XCTAssertNil(try book.cancel(id: pasta.id), "gone")
+        XCTAssertEqual(book.pending.map(\.text), ["tea"])
+        XCTAssertEqual(PlannedAnswers(path: path) { clock.now }.pending.map(\.text), ["tea"], "saved")
+    }
+
     func testARestartLosesNothingAndMissedOnesAreAnnouncedLateOnce() throws {
         let clock = ManualClock()
         let first = PlannedAnswers(path: path) { clock.now }

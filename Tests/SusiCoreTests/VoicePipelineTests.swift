@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import SusiCore
@@ -843,6 +844,39 @@ final class VoicePipelineTests: XCTestCase {
         }
         func read() throws -> AudioChunk? { try inner.read().map(convert) }
         func readAvailable() throws -> AudioChunk? { try inner.readAvailable().map(convert) }
+    }
+
+    /// The input level is published per chunk: a loud command reads far above the hiss
+    /// before it, for the web page's meter.
+    func testTheInputLevelIsPublishedWhileListening() throws {
+        let status = PipelineStatus()
+        let levels = Mutex<[(PipelinePhase, Double)]>([])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ReformattingSource(source) { chunk in
+                    levels.withLock { $0.append((status.phase, status.level)) }
+                    return chunk
+                }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 }, status: status)
+        try pipeline.run()
+        let seen = levels.withLock { $0 }
+        let idle = seen.prefix(10).map(\.1)
+        let listening = seen.filter { $0.0 == .listening }.map(\.1)
+        XCTAssertFalse(listening.isEmpty)
+        XCTAssertLessThan(idle.max() ?? 1, 0.2, "hiss of about -55 dBFS")
+        XCTAssertGreaterThan(listening.max() ?? 0, 0.7, "a tone of about -14 dBFS")
+    }
+
+    func testLevelIsTheRMSInDecibelsOnAZeroToOneScale() {
+        XCTAssertEqual(PipelineStatus.level(of: []), 0)
+        XCTAssertEqual(PipelineStatus.level(of: [Int16](repeating: 0, count: 320)), 0)
+        XCTAssertEqual(PipelineStatus.level(of: [Int16](repeating: 32767, count: 320)), 1, accuracy: 0.001)
+        // -30 dBFS is halfway on the -60...0 dB scale.
+        XCTAssertEqual(PipelineStatus.level(of: [Int16](repeating: 1036, count: 320)), 0.5, accuracy: 0.01)
+        XCTAssertEqual(PipelineStatus.level(of: [Int16](repeating: 10, count: 320)), 0, "under -60 dBFS reads 0")
     }
 
     func testThePhaseIsPublishedAsTheInteractionGoes() throws {
