@@ -141,7 +141,8 @@ final class DashboardPageTests: XCTestCase {
     }
 
     /// What the pipeline emits reaches the open page through `/events` as it happens; the
-    /// level meter shows the pipeline's input level while it listens.
+    /// level meter shows the pipeline's input level while it listens; after the interaction
+    /// the history and today's wake figures show it; the test-voice button speaks a sample.
     func testTheLiveViewShowsWhatTheSpeakerHearsAndSays() throws {
         try startServer(
             steps: #"""
@@ -151,7 +152,11 @@ final class DashboardPageTests: XCTestCase {
                 note("meter=" + doc.getElementById("level").value + " phase=" + text(doc, "phase"));
                 waitFor(function () { return doc.getElementById("history").children.length === 1; }, function () {
                   note("history=" + text(doc, "history"));
-                  done();
+                  waitFor(function () { return /Wakes today1/.test(text(doc, "hearing")); }, function () {
+                    note("hearing=" + text(doc, "hearing"));
+                    doc.getElementById("test-voice").click();
+                    waitFor(function () { return /Speaking/.test(text(doc, "message")); }, done, 50);
+                  }, 100);
                 }, 100);
               }, 100);
             }, 250);
@@ -168,6 +173,10 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertTrue(dom.contains("live=Playing jazz. / actions: audio_play / play some jazz / Woke up (“susi”)"), dom)
         XCTAssertTrue(dom.contains("meter=0.5 phase=(listening)"), dom)
         XCTAssertTrue(dom.contains("history=") && dom.contains("play some jazz→ Playing jazz."), dom)
+        XCTAssertTrue(dom.contains("hearing=Wake word“susi”Engineneural, verifiedThresholdas trainedWakes today1Likely false wakes today0"), dom)
+        XCTAssertTrue(
+            eventually(timeout: 5) { self.fixture.control.commands.contains { $0.hasPrefix("say Hello, this is how I sound") } },
+            "the test-voice button spoke a sample: \(fixture.control.commands)")
     }
 
     /// History, timers, examples and the full settings list, as a person uses them: an
