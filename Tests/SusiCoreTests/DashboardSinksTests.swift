@@ -32,7 +32,8 @@ final class DashboardSinksTests: XCTestCase {
         XCTAssertEqual(log.interactions.map(\.heard), ["question 5", "question 4", "question 3"])
         XCTAssertEqual(log.interactions.first?.answers, ["answer 5"])
         XCTAssertEqual(log.interactions.first?.skill, "chat")
-        XCTAssertEqual(InteractionLog(path: path, capacity: 3).interactions.map(\.heard), ["question 5", "question 4", "question 3"])
+        XCTAssertEqual(
+            InteractionLog(path: path, capacity: 3).interactions.map(\.heard), ["question 5", "question 4", "question 3"])
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
     }
@@ -46,8 +47,11 @@ final class DashboardSinksTests: XCTestCase {
             .forEach(log.emit)
         log.emit(event(.play(type: "audio_play", identifier: "abc", identifierType: "youtube")))
         log.emit(event(.idle))
-        [event(.wake(phrase: "susi")), event(.error(stage: .stt, code: "stt-no-speech", message: "nothing was said")), event(.idle)]
-            .forEach(log.emit)
+        [
+            event(.wake(phrase: "susi")), event(.error(stage: .stt, code: "stt-no-speech", message: "nothing was said")),
+            event(.idle),
+        ]
+        .forEach(log.emit)
         XCTAssertEqual(log.interactions.count, 2)
         XCTAssertEqual(log.interactions[1].actions, ["audio_play", "audio_play youtube:abc"])
         XCTAssertEqual(log.interactions[0].heard, "")
@@ -87,7 +91,8 @@ final class DashboardSinksTests: XCTestCase {
         XCTAssertEqual(
             counters.today, HearingCounters.Figures(day: "2026-12-01", wakes: 3, likelyFalseWakes: 2, commandsHeard: 1))
         now.withLock { $0 = $0.addingTimeInterval(120) }
-        XCTAssertEqual(counters.today, HearingCounters.Figures(day: "2026-12-02", wakes: 0, likelyFalseWakes: 0, commandsHeard: 0))
+        XCTAssertEqual(
+            counters.today, HearingCounters.Figures(day: "2026-12-02", wakes: 0, likelyFalseWakes: 0, commandsHeard: 0))
     }
 
     func testTheBroadcasterReachesEachSubscriberUntilItCancels() {

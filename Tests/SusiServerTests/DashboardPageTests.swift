@@ -47,12 +47,12 @@ final class DashboardPageTests: XCTestCase {
           var doc = frame.contentDocument;
           waitFor(function () { return doc.body.getAttribute("data-ready") === "yes"; }, function () {
         """# + steps + #"""
-          }, 150);
-        });
-        </script>
-        <script src="/test-hold.js"></script>
-        </body></html>
-        """#
+              }, 150);
+            });
+            </script>
+            <script src="/test-hold.js"></script>
+            </body></html>
+            """#
     }
 
     override func setUpWithError() throws {
@@ -146,21 +146,21 @@ final class DashboardPageTests: XCTestCase {
     func testTheLiveViewShowsWhatTheSpeakerHearsAndSays() throws {
         try startServer(
             steps: #"""
-            waitFor(function () { return /play some jazz/.test(text(doc, "live")) && /Playing jazz/.test(text(doc, "live")); }, function () {
-              note("live=" + Array.prototype.map.call(doc.getElementById("live").children, function (li) { return li.textContent; }).join(" / "));
-              waitFor(function () { return /listening/.test(text(doc, "phase")); }, function () {
-                note("meter=" + doc.getElementById("level").value + " phase=" + text(doc, "phase"));
-                waitFor(function () { return doc.getElementById("history").children.length === 1; }, function () {
-                  note("history=" + text(doc, "history"));
-                  waitFor(function () { return /Wakes today1/.test(text(doc, "hearing")); }, function () {
-                    note("hearing=" + text(doc, "hearing"));
-                    doc.getElementById("test-voice").click();
-                    waitFor(function () { return /Speaking/.test(text(doc, "message")); }, done, 50);
+                waitFor(function () { return /play some jazz/.test(text(doc, "live")) && /Playing jazz/.test(text(doc, "live")); }, function () {
+                  note("live=" + Array.prototype.map.call(doc.getElementById("live").children, function (li) { return li.textContent; }).join(" / "));
+                  waitFor(function () { return /listening/.test(text(doc, "phase")); }, function () {
+                    note("meter=" + doc.getElementById("level").value + " phase=" + text(doc, "phase"));
+                    waitFor(function () { return doc.getElementById("history").children.length === 1; }, function () {
+                      note("history=" + text(doc, "history"));
+                      waitFor(function () { return /Wakes today1/.test(text(doc, "hearing")); }, function () {
+                        note("hearing=" + text(doc, "hearing"));
+                        doc.getElementById("test-voice").click();
+                        waitFor(function () { return /Speaking/.test(text(doc, "message")); }, done, 50);
+                      }, 100);
+                    }, 100);
                   }, 100);
-                }, 100);
-              }, 100);
-            }, 250);
-            """#)
+                }, 250);
+                """#)
         pipeline.enter(.listening)
         pipeline.advance(to: .start, level: 0.5)
         let dom = try runChromium {
@@ -173,7 +173,9 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertTrue(dom.contains("live=Playing jazz. / actions: audio_play / play some jazz / Woke up (“susi”)"), dom)
         XCTAssertTrue(dom.contains("meter=0.5 phase=(listening)"), dom)
         XCTAssertTrue(dom.contains("history=") && dom.contains("play some jazz→ Playing jazz."), dom)
-        XCTAssertTrue(dom.contains("hearing=Wake word“susi”Engineneural, verifiedThresholdas trainedWakes today1Likely false wakes today0"), dom)
+        XCTAssertTrue(
+            dom.contains("hearing=Wake word“susi”Engineneural, verifiedThresholdas trainedWakes today1Likely false wakes today0"),
+            dom)
         XCTAssertTrue(
             eventually(timeout: 5) { self.fixture.control.commands.contains { $0.hasPrefix("say Hello, this is how I sound") } },
             "the test-voice button spoke a sample: \(fixture.control.commands)")
@@ -185,33 +187,35 @@ final class DashboardPageTests: XCTestCase {
     func testHistoryTimersExamplesAndInlineValidation() throws {
         try startServer(
             steps: #"""
-            note("examples=" + text(doc, "examples"));
-            note("history=" + doc.getElementById("history").children.length + ":" + text(doc, "history"));
-            var field = doc.getElementById("setting-stt.end_silence_ms");
-            field.value = "5";
-            field.dispatchEvent(new Event("change"));
-            waitFor(function () { return /invalid/.test(doc.getElementById("msg-stt.end_silence_ms").className); }, function () {
-              note("inline=" + text(doc, "msg-stt.end_silence_ms") + " field=" + field.className);
-              var stretch = Array.prototype.filter.call(doc.getElementById("timers").children, function (li) { return /Stretch/.test(li.textContent); })[0];
-              stretch.querySelector("button").click();
-              waitFor(function () { return !/Stretch/.test(text(doc, "timers")); }, function () {
-                note("timers=" + text(doc, "timers"));
-                doc.getElementById("clear-history").click();
-                waitFor(function () { return doc.getElementById("history").children.length === 0; }, function () {
-                  note("cleared=" + text(doc, "history-note"));
-                  var privacy = doc.getElementById("privacy");
-                  privacy.checked = true;
-                  privacy.dispatchEvent(new Event("change"));
-                  waitFor(function () { return /Privacy mode is on/.test(text(doc, "history-note")); }, function () {
-                    note("privacy=" + text(doc, "history-note") + " items=" + doc.getElementById("history").children.length);
-                    done();
+                note("examples=" + text(doc, "examples"));
+                note("history=" + doc.getElementById("history").children.length + ":" + text(doc, "history"));
+                var field = doc.getElementById("setting-stt.end_silence_ms");
+                field.value = "5";
+                field.dispatchEvent(new Event("change"));
+                waitFor(function () { return /invalid/.test(doc.getElementById("msg-stt.end_silence_ms").className); }, function () {
+                  note("inline=" + text(doc, "msg-stt.end_silence_ms") + " field=" + field.className);
+                  var stretch = Array.prototype.filter.call(doc.getElementById("timers").children, function (li) { return /Stretch/.test(li.textContent); })[0];
+                  stretch.querySelector("button").click();
+                  waitFor(function () { return !/Stretch/.test(text(doc, "timers")); }, function () {
+                    note("timers=" + text(doc, "timers"));
+                    doc.getElementById("clear-history").click();
+                    waitFor(function () { return doc.getElementById("history").children.length === 0; }, function () {
+                      note("cleared=" + text(doc, "history-note"));
+                      var privacy = doc.getElementById("privacy");
+                      privacy.checked = true;
+                      privacy.dispatchEvent(new Event("change"));
+                      waitFor(function () { return /Privacy mode is on/.test(text(doc, "history-note")); }, function () {
+                        note("privacy=" + text(doc, "history-note") + " items=" + doc.getElementById("history").children.length);
+                        done();
+                      }, 100);
+                    }, 100);
                   }, 100);
                 }, 100);
-              }, 100);
-            }, 100);
-            """#)
+                """#)
         let sink = FanOutEventSink([history, hearing, broadcaster])
-        for event in events(heard: "what time is it", answer: "It is noon.") + events(heard: "tell me a joke", answer: "Knock knock.") {
+        for event in events(heard: "what time is it", answer: "It is noon.")
+            + events(heard: "tell me a joke", answer: "Knock knock.")
+        {
             sink.emit(event)
         }
         try timers.add("Your tea is ready.", inMilliseconds: 300_000)

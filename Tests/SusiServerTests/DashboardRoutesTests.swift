@@ -38,7 +38,8 @@ final class DashboardRoutesTests: XCTestCase {
             .init(.wake(phrase: "susi"), wallMs: 1, audioMs: 1), .init(.listening, wallMs: 2, audioMs: 2),
             .init(.transcript(text: heard), wallMs: 3, audioMs: 3),
             .init(
-                .answer(query: heard, actionsJSON: #"[{"type":"answer","expression":"x"},{"type":"audio_play"}]"#, skill: "music"),
+                .answer(
+                    query: heard, actionsJSON: #"[{"type":"answer","expression":"x"},{"type":"audio_play"}]"#, skill: "music"),
                 wallMs: 4, audioMs: 4),
             .init(.speakStart(text: answer), wallMs: 5, audioMs: 5), .init(.speakEnd, wallMs: 6, audioMs: 6),
             .init(.idle, wallMs: 7, audioMs: 7),

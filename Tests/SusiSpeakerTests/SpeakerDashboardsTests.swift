@@ -20,7 +20,8 @@ final class SpeakerDashboardsTests: XCTestCase {
         let firstTimerExample = try XCTUnwrap(
             timerText.split(separator: "\n").first { $0.hasPrefix("!example:") }?.dropFirst("!example:".count))
         XCTAssertTrue(
-            examples.contains(ExampleRequest(skill: "Timer", query: String(firstTimerExample).trimmingCharacters(in: .whitespaces))),
+            examples.contains(
+                ExampleRequest(skill: "Timer", query: String(firstTimerExample).trimmingCharacters(in: .whitespaces))),
             "\(firstTimerExample)")
     }
 

@@ -134,10 +134,11 @@ struct DashboardRoutes: Sendable {
             ] as [String: Any]
         ]
         if let today = dashboard.hearing?.today {
-            reply["today"] = [
-                "day": today.day, "wakes": today.wakes, "likely_false_wakes": today.likelyFalseWakes,
-                "commands_heard": today.commandsHeard,
-            ] as [String: Any]
+            reply["today"] =
+                [
+                    "day": today.day, "wakes": today.wakes, "likely_false_wakes": today.likelyFalseWakes,
+                    "commands_heard": today.commandsHeard,
+                ] as [String: Any]
         } else {
             reply["today"] = NSNull()
         }
