@@ -174,4 +174,59 @@ final class PipelineStatusRouteTests: XCTestCase {
         XCTAssertEqual(seen.all, ["listening", "thinking", "speaking"])
         XCTAssertEqual(state(), "idle", "the run is over")
     }
+
+    /// The web page's data during and after a real pipeline run over the real server: the
+    /// level while the command is heard, then the interaction in `/history` and today's wake.
+    func testLevelHistoryAndWakeFiguresFollowARun() throws {
+        let scratch = try ScratchConfig()
+        defer { scratch.remove() }
+        let status = PipelineStatus()
+        let player = SpeakerPlayer { FakePlayer() }
+        let (dispatcher, live, _) = try scratch.dispatcher(player: player)
+        let control = StandaloneSpeakerControl(
+            configPath: scratch.store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: .silent,
+            speaker: { _ in }, pipeline: status)
+        let history = InteractionLog(path: SpeakerDashboards.historyPath(store: scratch.store))
+        let hearing = HearingCounters()
+        let broadcaster = EventBroadcaster()
+        let setup = SetupServer(
+            store: scratch.store, control: control, port: 0, host: "127.0.0.1", logger: .silent,
+            dashboard: SpeakerDashboard(events: broadcaster, history: history, hearing: hearing, pipeline: status))
+        try setup.start()
+        defer { setup.stop() }
+        let base = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))"
+        let http = CurlHTTPClient()
+        let get: @Sendable (String) -> [String: Any]? = { path in
+            guard let reply = try? http.send(HTTPRequest(url: base + path)), reply.status == 200 else { return nil }
+            return try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
+        }
+
+        let (listening, thinking, speaking) = (Checkpoint(), Checkpoint(), Checkpoint())
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: Source(listening: listening), wake: Wake(), recognizer: Recognizer(), brain: Brain(thinking: thinking),
+                synthesizer: Synthesizer(), sink: Sink(speaking: speaking)),
+            environment: Environment(), events: FanOutEventSink([history, hearing, broadcaster]),
+            endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, status: status)
+        let level = Mutex<[String: Any]?>(nil)
+        let asker = Thread {
+            listening.hold { level.withLock { $0 = get("/level") } }
+            thinking.hold {}
+            speaking.hold {}
+        }
+        asker.start()
+        try pipeline.run()
+        let heard = try XCTUnwrap(level.withLock { $0 })
+        XCTAssertEqual(heard["phase"] as? String, "listening")
+        XCTAssertGreaterThan(heard["level"] as? Double ?? 0, 0.7, "the command's tone, about -14 dBFS")
+        let interactions = try XCTUnwrap(get("/history")?["interactions"] as? [[String: Any]])
+        XCTAssertEqual(interactions.count, 1)
+        XCTAssertEqual(interactions.first?["heard"] as? String, "what time is it")
+        XCTAssertEqual(interactions.first?["answers"] as? [String], ["It is ten past four."])
+        XCTAssertEqual(interactions.first?["skill"] as? String, "time")
+        let today = try XCTUnwrap(get("/hearing")?["today"] as? [String: Any])
+        XCTAssertEqual(today["wakes"] as? Int, 1)
+        XCTAssertEqual(today["likely_false_wakes"] as? Int, 0)
+        XCTAssertEqual(get("/level")?["phase"] as? String, "idle")
+    }
 }
