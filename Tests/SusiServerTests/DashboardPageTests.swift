@@ -7,7 +7,8 @@ import XCTest
 
 /// The web page at `/` in a real browser (headless Chromium): the live view fed by
 /// Server-Sent Events, the level meter, history, timers, examples and inline validation.
-/// A same-origin harness page drives the real page in an iframe and writes what it saw into
+/// A same-origin harness page drives the real page in a window of its own (the page refuses
+/// to be framed) and writes what it saw into
 /// `#result`, which the test reads from Chromium's `--dump-dom`.
 final class DashboardPageTests: XCTestCase {
     private var fixture: SetupFixture!
@@ -25,30 +26,29 @@ final class DashboardPageTests: XCTestCase {
     private static func harness(_ steps: String) -> String {
         #"""
         <!DOCTYPE html><html><body><div id="result">pending</div>
-        <iframe id="page" src="/" width="500" height="900"></iframe>
         <script>
-        var frame = document.getElementById("page");
+        var page = window.open("/", "page");
         var result = document.getElementById("result");
         var seen = [];
         function waitFor(test, then, tries) {
-          if (test()) { then(); return; }
+          var passed = false;
+          try { passed = test(); } catch (e) {}
+          if (passed) { then(); return; }
           if (tries <= 0) { finish("timeout after: " + seen.join(" | ")); return; }
           setTimeout(function () { waitFor(test, then, tries - 1); }, 100);
         }
         function note(text) { seen.push(text); }
         function finish(text) {
-          frame.contentWindow.susiPage.stopLive();
+          page.susiPage.stopLive();
           result.textContent = text;
-          fetch("/test-result", { method: "POST", body: text });
+          fetch("/test-result", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(text) });
         }
         function done() { finish("done: " + seen.join(" | ")); }
         function text(doc, id) { return doc.getElementById(id).textContent; }
-        frame.addEventListener("load", function () {
-          var doc = frame.contentDocument;
-          waitFor(function () { return doc.body.getAttribute("data-ready") === "yes"; }, function () {
+        waitFor(function () { return page.document.body.getAttribute("data-ready") === "yes"; }, function () {
+          var doc = page.document;
         """# + steps + #"""
-              }, 150);
-            });
+            }, 150);
             </script>
             <script src="/test-hold.js"></script>
             </body></html>
@@ -102,7 +102,8 @@ final class DashboardPageTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: chromium)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--user-data-dir=\(fixture.directory)/chromium-profile", "--timeout=\(timeoutMs)", "--dump-dom",
+            "--disable-popup-blocking", "--user-data-dir=\(fixture.directory)/chromium-profile", "--timeout=\(timeoutMs)",
+            "--dump-dom",
             fixture.base + "/test-harness",
         ]
         var environment = ProcessInfo.processInfo.environment

@@ -9,8 +9,9 @@
 ///
 /// Plain HTML, CSS and JavaScript with no outside assets, so it works on the speaker's own
 /// hotspot without internet. Every request is same-origin with credentials; every change is a
-/// POST with a JSON body (`Content-Type: application/json`); a 401 shows the owner-token
-/// prompt. Element ids are what the browser tests read.
+/// POST with a JSON body (`Content-Type: application/json`). A 401 shows only the sign-in
+/// form (`#signin`, `data-ready="signin"`): the owner token goes to `POST /session`, whose
+/// HttpOnly cookie later requests carry. Element ids are what the browser tests read.
 enum SettingsPage {
     static let html = #"""
         <!DOCTYPE html>
@@ -46,10 +47,10 @@ enum SettingsPage {
         </head>
         <body>
         <h1>SUSI speaker</h1>
-        <form id="token-form" hidden>
-        <p>This speaker has an owner token. Enter it once (<code>susi setup token</code> prints it) to use this page.</p>
-        <input id="token" type="password" autocomplete="current-password" aria-label="Owner token">
-        <button type="submit">Unlock</button>
+        <form id="signin" hidden>
+        <label for="token">Owner token (<code>susi setup token</code> on the speaker prints it)</label>
+        <input id="token" type="password" autocomplete="current-password" required>
+        <button type="submit">Sign in</button>
         </form>
         <dl id="status">
         <dt>State</dt><dd id="state">…</dd>
@@ -57,13 +58,14 @@ enum SettingsPage {
         <dt>Volume</dt><dd id="volume">…</dd>
         <dt>Version</dt><dd id="version">…</dd>
         </dl>
-        <div>
+        <p id="message" role="status"></p>
+        <div id="owner">
+        <div id="controls">
         <button data-command="pause">Pause</button><button data-command="resume">Resume</button>
         <button data-command="stop">Stop</button><button data-command="volume/down">Volume −</button>
         <button data-command="volume/up">Volume +</button>
         <button id="test-voice">Test the voice</button>
         </div>
-        <p id="message" role="status"></p>
 
         <h2>Live</h2>
         <div id="level-box"><label for="level">Microphone <span id="phase" class="muted"></span></label>
@@ -108,6 +110,7 @@ enum SettingsPage {
         <h2>All settings</h2>
         <p class="muted">Each change is checked and saved at once; settings marked (restart) take effect when the speaker restarts.</p>
         <div id="all-settings"></div>
+        </div>
 
         <script>
         "use strict";
@@ -131,7 +134,7 @@ enum SettingsPage {
           options.credentials = "same-origin";
           options.cache = "no-store";
           return fetch(path, options).then(function (reply) {
-            if (reply.status === 401) { $("token-form").hidden = false; throw new NeedsToken(); }
+            if (reply.status === 401) { locked(true); throw new NeedsToken(); }
             return reply;
           });
         }
@@ -150,6 +153,12 @@ enum SettingsPage {
             return reply.json().then(function (answer) { return { ok: reply.ok, status: reply.status, body: answer }; });
           });
         }
+        // After setup the speaker wants its owner: the page then shows only the sign-in form.
+        function locked(isLocked) {
+          $("signin").hidden = !isLocked;
+          $("owner").hidden = isLocked;
+          if (isLocked) { stopLive(); document.body.setAttribute("data-ready", "signin"); }
+        }
         function option(select, value, text) {
           var item = element("option", text);
           item.value = value;
@@ -161,6 +170,7 @@ enum SettingsPage {
         // Status and control.
         function refreshStatus() {
           return getJSON("/status").then(function (status) {
+            if (status.state === undefined) { $("state").textContent = "(sign in to see more)"; return; }
             $("state").textContent = status.state + (status.setup_mode ? " (setup mode)" : "");
             $("playback").textContent = status.playback + (status.media ? ": " + status.media : "");
             $("volume").textContent = status.volume;
@@ -388,6 +398,7 @@ enum SettingsPage {
         };
         function startLive() {
           if (!window.EventSource) { $("live-state").textContent = "This browser cannot show the live view."; return; }
+          if (live) { return; }
           live = new EventSource("/events", { withCredentials: true });
           live.onopen = function () {
             document.body.setAttribute("data-live", "open");
@@ -395,7 +406,10 @@ enum SettingsPage {
           };
           live.onerror = function () {
             document.body.setAttribute("data-live", "closed");
-            $("live-state").textContent = "Not connected to the voice pipeline (retrying).";
+            // A refused stream (no pipeline, too many views) is not retried by the browser.
+            $("live-state").textContent = live && live.readyState === EventSource.CLOSED
+              ? "No live view: the voice pipeline is not running here, or too many pages are open."
+              : "Connection lost; reconnecting…";
           };
           Object.keys(LIVE).forEach(function (name) {
             live.addEventListener(name, function (message) {
@@ -421,20 +435,36 @@ enum SettingsPage {
           });
         }
 
-        $("token-form").addEventListener("submit", function (event) {
+        // Everything the page shows; the live view and the meter start once the owner is known.
+        function loadAll() {
+          return Promise.all([loadCommon(), refreshStatus(), loadAllSettings(), loadExamples(), loadTimers(), loadHistory(),
+            loadHearing().catch(function (error) { if (error instanceof NeedsToken) { throw error; } })])
+            .then(function () {
+              locked(false);
+              startLive();
+              clearInterval(levelTimer);
+              levelTimer = setInterval(pollLevel, 250);
+              document.body.setAttribute("data-ready", "yes");
+            })
+            .catch(failed);
+        }
+        $("signin").addEventListener("submit", function (event) {
           event.preventDefault();
-          postJSON("/session", { token: $("token").value }).then(function (answer) {
-            if (answer.ok) { location.reload(); } else { show(answer.body.error || "wrong token", true); }
-          }).catch(failed);
+          request("/session", {
+            method: "POST", headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ token: $("token").value.trim() })
+          }).then(function (reply) {
+            if (!reply.ok) { show("That is not the owner token.", true); return; }
+            $("token").value = "";
+            show("Signed in.", false);
+            return loadAll();
+          }).catch(function (error) {
+            if (error instanceof NeedsToken) { show("That is not the owner token.", true); } else { failed(error); }
+          });
         });
 
-        window.susiPage = { stopLive: stopLive, reload: function () { return Promise.all([loadTimers(), loadHistory()]); } };
-        Promise.all([loadCommon(), refreshStatus(), loadAllSettings(), loadExamples(), loadTimers(), loadHistory(),
-          loadHearing().catch(function () {})])
-          .then(function () { document.body.setAttribute("data-ready", "yes"); })
-          .catch(failed);
-        startLive();
-        levelTimer = setInterval(pollLevel, 250);
+        window.susiPage = { stopLive: stopLive };
+        loadAll();
         setInterval(function () { refreshStatus().catch(function () {}); }, 5000);
         </script>
         </body>
