@@ -56,9 +56,10 @@ final class DashboardRoutesTests: XCTestCase {
         let process = Process()
         private let received = Mutex(Data())
 
-        init(url: String) throws {
+        init(url: String, headers: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-N", "-i", "--max-time", "20", url]
+            process.arguments =
+                ["-s", "-N", "-i", "--max-time", "20"] + headers.flatMap { ["-H", "\($0.key): \($0.value)"] } + [url]
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
@@ -191,6 +192,35 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertTrue((refused.json["error"] as? String)?.contains("100") == true, refused.body)
         XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"player.command","value":"/bin/sh"}"#).status, 400)
         XCTAssertEqual(try fixture.config.player.command, "mpv")
+    }
+
+    /// After setup every dashboard route is the owner's: 401 without the token, served with it;
+    /// the live view streams with it too.
+    func testAfterSetupOnlyTheOwnerSeesTheDashboard() throws {
+        emit(interaction(heard: "what time is it", answer: "Noon."))
+        try timers.add("tea", inMilliseconds: 60_000)
+        let token = try fixture.finishSetup()
+        let owner = ["Authorization": "Bearer \(token)"]
+        for path in ["/events", "/history", "/timers", "/examples", "/level", "/hearing", "/settings/keys"] {
+            XCTAssertEqual(try fixture.send("GET", path).status, 401, path)
+        }
+        for path in ["/history/clear", "/timers/cancel"] {
+            XCTAssertEqual(
+                try fixture.send("POST", path, headers: ["Content-Type": "application/json"], body: "{}").status, 401, path)
+        }
+        XCTAssertEqual(timers.pending.count, 1, "nothing changed")
+        XCTAssertEqual(history.interactions.count, 1, "nothing changed")
+        let seen = try fixture.send("GET", "/history", headers: owner)
+        XCTAssertEqual(seen.status, 200)
+        XCTAssertEqual((seen.json["interactions"] as? [Any])?.count, 1)
+        XCTAssertEqual(try fixture.send("GET", "/timers", headers: owner).status, 200)
+
+        let reader = try StreamReader(url: fixture.base + "/events", headers: owner)
+        XCTAssertTrue(eventually(timeout: 10) { self.broadcaster.subscriberCount == 1 }, reader.output)
+        emit([.init(.wake(phrase: "susi"), wallMs: 1, audioMs: 1)])
+        XCTAssertTrue(eventually(timeout: 10) { reader.output.contains("event: wake") }, reader.output)
+        XCTAssertTrue(reader.output.contains("frame-ancestors 'none'"), "the stream carries the security headers too")
+        reader.process.terminate()
     }
 
     func testAServerWithoutAPipelineSaysSo() throws {
