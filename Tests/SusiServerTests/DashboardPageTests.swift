@@ -48,7 +48,7 @@ final class DashboardPageTests: XCTestCase {
         waitFor(function () { return page.document.body.getAttribute("data-ready") === "yes"; }, function () {
           var doc = page.document;
         """# + steps + #"""
-            }, 150);
+            }, 600);
             </script>
             <script src="/test-hold.js"></script>
             </body></html>
@@ -77,7 +77,7 @@ final class DashboardPageTests: XCTestCase {
                 return .text("ok")
             }
             router.get("/test-hold.js") { _ in
-                _ = reported.wait(timeout: .now() + 40)
+                _ = reported.wait(timeout: .now() + 90)
                 return ServerResponse(contentType: "text/javascript", body: Data("/* reported */".utf8))
             }
         }) { [self] directory, store in
@@ -96,7 +96,7 @@ final class DashboardPageTests: XCTestCase {
 
     /// Starts Chromium on the harness; `whileRunning` runs meanwhile; returns the DOM dumped
     /// once the harness reported (at the latest after `timeoutMs`).
-    private func runChromium(timeoutMs: Int = 60_000, whileRunning: () throws -> Void = {}) throws -> String {
+    private func runChromium(timeoutMs: Int = 120_000, whileRunning: () throws -> Void = {}) throws -> String {
         let chromium = try XCTUnwrap(Self.chromium)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
@@ -156,16 +156,16 @@ final class DashboardPageTests: XCTestCase {
                       waitFor(function () { return /Wakes today1/.test(text(doc, "hearing")); }, function () {
                         note("hearing=" + text(doc, "hearing"));
                         doc.getElementById("test-voice").click();
-                        waitFor(function () { return /Speaking/.test(text(doc, "message")); }, done, 50);
-                      }, 100);
-                    }, 100);
-                  }, 100);
-                }, 250);
+                        waitFor(function () { return /Speaking/.test(text(doc, "message")); }, done, 300);
+                      }, 300);
+                    }, 300);
+                  }, 300);
+                }, 600);
                 """#)
         pipeline.enter(.listening)
         pipeline.advance(to: .start, level: 0.5)
         let dom = try runChromium {
-            XCTAssertTrue(eventually(timeout: 30) { self.broadcaster.subscriberCount >= 1 }, "the page opened /events")
+            XCTAssertTrue(eventually(timeout: 90) { self.broadcaster.subscriberCount >= 1 }, "the page opened /events")
             for event in events(heard: "play some jazz", answer: "Playing jazz.") {
                 FanOutEventSink([history, hearing, broadcaster]).emit(event)
             }
@@ -208,10 +208,10 @@ final class DashboardPageTests: XCTestCase {
                       waitFor(function () { return /Privacy mode is on/.test(text(doc, "history-note")); }, function () {
                         note("privacy=" + text(doc, "history-note") + " items=" + doc.getElementById("history").children.length);
                         done();
-                      }, 100);
-                    }, 100);
-                  }, 100);
-                }, 100);
+                      }, 300);
+                    }, 300);
+                  }, 300);
+                }, 300);
                 """#)
         let sink = FanOutEventSink([history, hearing, broadcaster])
         for event in events(heard: "what time is it", answer: "It is noon.")
