@@ -27,7 +27,9 @@ public enum SpeakerDashboards {
 
     /// The dashboard of a server without a voice pipeline (`susi setup serve`): the timers
     /// and history files beside the config, and the bundled skills' examples (read on first
-    /// use). No events, level or wake figures.
+    /// use). No events, level or wake figures. The timers are read when the server starts:
+    /// it serves when `susi run` does not (they share `setup.port`), so no speaker owns
+    /// `timers.json` meanwhile.
     public static func standalone(store: ConfigStore, environment: [String: String], logger: Logger) -> SpeakerDashboard {
         let examples = LazyExamples(environment: environment, logger: logger)
         return SpeakerDashboard(
