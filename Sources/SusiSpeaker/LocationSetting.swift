@@ -11,6 +11,25 @@ public enum LocationSetting {
         public var place: Gazetteer.Place?
         /// The saved config.
         public var config: Config
+
+        /// What was set, in words: "Berlin: latitude 52.5, longitude 13.36 (DE Germany)".
+        public var description: String {
+            (place.map { "\($0.name): " } ?? "") + LocationSetting.describe(config.location)
+        }
+    }
+
+    /// The `location.*` keys in words; "no location set" without coordinates.
+    public static func describe(_ location: Config.Location) -> String {
+        guard let latitude = location.latitude, let longitude = location.longitude else { return "no location set" }
+        let country = [location.countryCode, location.countryName].filter { !$0.isEmpty }.joined(separator: " ")
+        return "latitude \(JSONValue.format(latitude)), longitude \(JSONValue.format(longitude))"
+            + (country.isEmpty ? "" : " (\(country))")
+    }
+
+    /// Sets the location from `text` in the config of `store` and says what was set; for the
+    /// web page (`SpeakerDashboard.locate`).
+    public static func locator(store: ConfigStore) -> @Sendable (String) throws(ConfigError) -> String {
+        { text throws(ConfigError) in try apply(text, store: store, gazetteer: Gazetteer()).description }
     }
 
     /// Sets the location from `text`: `52.52,13.40` (or `52.52 13.40`) as numbers, else a city.

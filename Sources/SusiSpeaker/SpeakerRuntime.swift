@@ -122,7 +122,7 @@ public final class SpeakerRuntime {
         let examples = SpeakerDashboards.examples(of: builtBrain)
         dashboard = SpeakerDashboard(
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
-            examples: { examples })
+            examples: { examples }, locate: LocationSetting.locator(store: store))
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)

@@ -19,28 +19,20 @@ enum LocationCommand: Command {
         switch action {
         case "get":
             try arguments.finish()
-            context.print(describe(try context.store.loadOrCreate().location))
+            context.print(LocationSetting.describe(try context.store.loadOrCreate().location))
         case "set":
             var words = [try arguments.required("PLACE")]
             while let more = try arguments.positional() { words.append(more) }
             try arguments.finish()
             _ = try context.store.loadOrCreate()
             let outcome = try LocationSetting.apply(words.joined(separator: " "), store: context.store, gazetteer: Gazetteer())
-            let prefix = outcome.place.map { "\($0.name): " } ?? ""
-            context.print(prefix + describe(outcome.config.location))
+            context.print(outcome.description)
         case "clear":
             try arguments.finish()
             _ = try context.store.loadOrCreate()
-            context.print(describe(try LocationSetting.clear(store: context.store).location))
+            context.print(LocationSetting.describe(try LocationSetting.clear(store: context.store).location))
         default:
             throw UsageError("unknown action '\(action)'; expected get, set or clear")
         }
-    }
-
-    private static func describe(_ location: Config.Location) -> String {
-        guard let latitude = location.latitude, let longitude = location.longitude else { return "no location set" }
-        let country = [location.countryCode, location.countryName].filter { !$0.isEmpty }.joined(separator: " ")
-        return "latitude \(JSONValue.format(latitude)), longitude \(JSONValue.format(longitude))"
-            + (country.isEmpty ? "" : " (\(country))")
     }
 }

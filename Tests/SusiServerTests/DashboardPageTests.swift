@@ -17,6 +17,12 @@ final class DashboardPageTests: XCTestCase {
     private let hearing = HearingCounters()
     private var history: InteractionLog!
     private var timers: PlannedAnswers!
+    /// The places the page set as the location.
+    private let located = Places()
+
+    private final class Places: Sendable {
+        let list = Mutex<[String]>([])
+    }
 
     /// The harness's shared part: `waitFor` polls a condition, `done` reports.
     ///
@@ -90,6 +96,11 @@ final class DashboardPageTests: XCTestCase {
                         ExampleRequest(skill: "Timer", query: "set a timer for 5 minutes"),
                         ExampleRequest(skill: "Clock", query: "what time is it"),
                     ]
+                },
+                locate: { [located] place throws(ConfigError) in
+                    guard place == "Berlin" else { throw ConfigError(.badValue, "'\(place)' is not a city we know") }
+                    located.list.withLock { $0.append(place) }
+                    return "Berlin: latitude 52.5, longitude 13.36"
                 })
         }
     }
@@ -240,5 +251,30 @@ final class DashboardPageTests: XCTestCase {
         sink.emit(.init(.wake(phrase: "susi"), wallMs: 9, audioMs: 9))
         sink.emit(.init(.idle, wallMs: 10, audioMs: 10))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"), "nothing stored")
+    }
+
+    func testTheLocationIsSetByPlaceNameAndAnUnknownPlaceIsExplained() throws {
+        try startServer(
+            steps: #"""
+                var field = doc.getElementById("location");
+                var message = doc.getElementById("msg-location");
+                field.value = "Atlantis";
+                doc.getElementById("set-location").click();
+                waitFor(function () { return /invalid/.test(message.className); }, function () {
+                  note("unknown=" + message.textContent + " field=" + field.className);
+                  field.value = "Berlin";
+                  doc.getElementById("set-location").click();
+                  waitFor(function () { return /saved/.test(message.className); }, function () {
+                    note("set=" + message.textContent + " field=" + field.className);
+                    done();
+                  }, 300);
+                }, 300);
+                """#)
+        let dom = try runChromium()
+        XCTAssertTrue(dom.contains("done: "), dom)
+        XCTAssertTrue(dom.contains("unknown='Atlantis' is not a city we know field=invalid"), dom)
+        XCTAssertTrue(dom.contains("set=Set Berlin: latitude 52.5, longitude 13.36 field="), dom)
+        XCTAssertFalse(dom.contains("set=Set Berlin: latitude 52.5, longitude 13.36 field=invalid"), dom)
+        XCTAssertEqual(located.list.withLock { $0 }, ["Berlin"])
     }
 }

@@ -66,4 +66,17 @@ final class GazetteerTests: XCTestCase {
         XCTAssertEqual(try store.load().location.latitude, 48.1374, "a failed set changes nothing")
         XCTAssertNil(try LocationSetting.clear(store: store).location.latitude)
     }
+
+    func testTheWebPagesLocatorSetsTheCityAndSaysWhat() throws {
+        let directory = NSTemporaryDirectory() + "susi-locator-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = ConfigStore(path: directory + "/config.json")
+        _ = try store.loadOrCreate()
+        let locate = LocationSetting.locator(store: store)
+        let said = try locate("Berlin")
+        XCTAssertTrue(said.hasPrefix("Berlin: latitude 52.5"), said)
+        XCTAssertTrue(said.hasSuffix("(DE Germany)"), said)
+        XCTAssertEqual(try store.load().location.countryCode, "DE")
+        XCTAssertThrowsError(try locate("Atlantis"))
+    }
 }

@@ -31,6 +31,7 @@ struct DashboardRoutes: Sendable {
         router.get("/level", owner { [self] _ in level() })
         router.get("/hearing", owner { [self] _ in hearing() })
         router.get("/settings/keys", owner { [self] _ in .json(object: keys()) })
+        router.post("/location", owner { [self] in locate($0) })
     }
 
     private func unavailable(_ message: String) -> ServerResponse {
@@ -109,6 +110,21 @@ struct DashboardRoutes: Sendable {
             return .internalError(error.message, code: error.code)
         }
         return timers()
+    }
+
+    /// `POST /location` with `{"place": "Berlin"}` or `{"place": "52.52,13.40"}`.
+    private func locate(_ request: ServerRequest) -> ServerResponse {
+        guard let locate = dashboard.locate else { return unavailable("the location cannot be set here") }
+        guard case .string(let place)? = (try? JSONValue.parse(request.body))?["place"] else {
+            return SetupError.bad("place", "the body must be a JSON object {\"place\": ...}").response
+        }
+        do throws(ConfigError) {
+            let said = try locate(place)
+            logger.info("location set from the web page: \(said)")
+            return .json(object: ["location": said])
+        } catch {
+            return .error(status: 400, code: error.code, message: error.message)
+        }
     }
 
     /// The `/level` reply.

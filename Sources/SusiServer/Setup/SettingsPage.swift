@@ -88,6 +88,10 @@ enum SettingsPage {
         <option value="remote">SUSI server only (remote)</option>
         <option value="local">Built-in skills only (local)</option>
         </select>
+        <label for="location">Location: a city, or latitude,longitude</label>
+        <input id="location" type="text" maxlength="80" placeholder="Berlin">
+        <button id="set-location" type="button">Set location</button>
+        <span class="field-message" id="msg-location"></span>
         </form>
 
         <h2>What can I say?</h2>
@@ -190,6 +194,18 @@ enum SettingsPage {
         $("test-voice").addEventListener("click", function () {
           show("Speaking a sample…", false);
           command("/say?text=" + encodeURIComponent("Hello, this is how I sound. What can I do for you?"));
+        });
+
+        // The location is looked up on the speaker (offline), which says what it set.
+        $("set-location").addEventListener("click", function () {
+          var note = $("msg-location");
+          note.textContent = "Looking it up…";
+          note.className = "field-message";
+          postJSON("/location", { place: $("location").value }).then(function (reply) {
+            $("location").classList.toggle("invalid", !reply.ok);
+            note.textContent = reply.ok ? "Set " + reply.body.location : (reply.body.error || ("HTTP " + reply.status));
+            note.className = "field-message " + (reply.ok ? "saved" : "invalid");
+          }).catch(failed);
         });
 
         // Saving one setting; the server's verdict is shown beside the field.

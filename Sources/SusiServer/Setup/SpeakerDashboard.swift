@@ -18,12 +18,16 @@ public struct SpeakerDashboard: Sendable {
     public var timers: PlannedAnswers?
     /// Sample requests, from the skills' `!example` lines (`/examples`); called per request.
     public var examples: @Sendable () -> [ExampleRequest]
+    /// Sets the speaker's location from a city's name or `latitude,longitude` and says what
+    /// was set (`POST /location`); nil where it cannot be set.
+    public var locate: (@Sendable (String) throws(ConfigError) -> String)?
 
     /// A dashboard of the given parts; those left out are reported as unavailable.
     public init(
         events: EventBroadcaster? = nil, history: InteractionLog? = nil, hearing: HearingCounters? = nil,
         pipeline: PipelineStatus? = nil, timers: PlannedAnswers? = nil,
-        examples: @escaping @Sendable () -> [ExampleRequest] = { [] }
+        examples: @escaping @Sendable () -> [ExampleRequest] = { [] },
+        locate: (@Sendable (String) throws(ConfigError) -> String)? = nil
     ) {
         self.events = events
         self.history = history
@@ -31,6 +35,7 @@ public struct SpeakerDashboard: Sendable {
         self.pipeline = pipeline
         self.timers = timers
         self.examples = examples
+        self.locate = locate
     }
 }
 
