@@ -10,15 +10,18 @@ public final class SetupServer: Sendable {
     /// The listening server; `port` is known once started.
     public let server: HTTPServer
     private let retry: PendingLoginRetry
+    private let hotspot: HotspotController?
 
     /// A server on `port` and `host` (default `setup.port` and `setup.bind`); nothing listens
     /// before `start()`. `live` is the daemon's live config, which the routes then read and
     /// change (nil: the service checks the file on every request). `dashboard` is what the
-    /// web page shows beyond settings; nil: `SpeakerDashboards.standalone`'s.
+    /// web page shows beyond settings; nil: `SpeakerDashboards.standalone`'s. `hotspot` drives
+    /// the first-setup hotspot while the server runs (nil: none).
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, port: UInt16? = nil,
-        host: String? = nil, logger: Logger, dashboard: SpeakerDashboard? = nil
+        host: String? = nil, hotspot: HotspotController? = nil, logger: Logger, dashboard: SpeakerDashboard? = nil
     ) {
+        self.hotspot = hotspot
         let account = SetupAccountLink(store: store, logger: logger.child("account"))
         service = SetupService(
             store: store, live: live, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
@@ -30,16 +33,18 @@ public final class SetupServer: Sendable {
         retry = PendingLoginRetry(account: account)
     }
 
-    /// Listens, and retries in the background a login the apps sent while the speaker was
-    /// offline.
+    /// Listens, retries in the background a login the apps sent while the speaker was offline,
+    /// and starts the hotspot's checks.
     /// - Throws: `ServerError` when the port cannot be bound.
     public func start() throws(ServerError) {
         try server.start()
         retry.start()
+        hotspot?.startChecking()
     }
 
     /// Stops the retry and the server.
     public func stop() {
+        hotspot?.stopChecking()
         retry.stop()
         server.stop()
     }

@@ -247,7 +247,9 @@ public final class SpeakerRuntime {
         let control = StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
             logger: logger.child("control"), speaker: { announcements.add($0) }, pipeline: status)
-        let setup = SetupServer(store: store, live: live, control: control, logger: logger, dashboard: dashboard)
+        let setup = SetupServer(
+            store: store, live: live, control: control,
+            hotspot: .forSpeaker(store: store, logger: logger.child("hotspot")), logger: logger, dashboard: dashboard)
         do {
             try setup.start()
             logger.info("setup/control server on port \(setup.server.port.map(String.init) ?? "?")")

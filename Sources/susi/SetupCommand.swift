@@ -15,6 +15,7 @@ enum SetupCommand: Command {
           susi setup --reset                          back to setup mode (setup routes open again)
           susi setup status                           say whether the speaker is in setup mode
           susi setup token [--rotate]                 print the owner token (--rotate: a new one)
+          susi setup hotspot start|stop|status        the "SUSI.AI" Wi-Fi hotspot at 10.0.0.1 for first setup
         The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
         picks a free port. Prints the URL once listening. No microphone is used; /say speaks on
         audio.output and /play starts the player.
@@ -26,6 +27,7 @@ enum SetupCommand: Command {
         let port = try arguments.intOption("--port", in: 0...65535)
         let bind = try arguments.option("--bind")
         let action = try arguments.positional()
+        let hotspotAction = action == "hotspot" ? try arguments.required("hotspot action") : nil
         try arguments.finish()
         if rotate, action != "token" { throw UsageError("--rotate goes with `susi setup token`") }
         let store = context.store
@@ -45,16 +47,35 @@ enum SetupCommand: Command {
             // The token the control routes want after setup; made now if there is none yet.
             let file = OwnerTokenFile(configStore: store)
             context.print(rotate ? try file.rotate() : try file.ensure())
+        case "hotspot":
+            try hotspot(hotspotAction ?? "", context: context, store: store)
         case let other?:
-            throw UsageError("unknown action '\(other)'; expected serve, status or token")
+            throw UsageError("unknown action '\(other)'; expected serve, status, token or hotspot")
         }
+    }
+
+    /// `start|stop|status`, and `helper STEP`: what the privileged helper units run as root.
+    private static func hotspot(_ action: String, context: CommandContext, store: ConfigStore) throws {
+        let controller = HotspotController.forSpeaker(store: store, logger: context.logger.child("hotspot"))
+        switch action {
+        case "start": try controller.start()
+        case "stop": try controller.stop()
+        case "status": break
+        case "helper-up", "helper-down", "helper-join":
+            try HotspotController.runHelperStep(String(action.dropFirst("helper-".count)), store: store)
+            return
+        default: throw UsageError("unknown hotspot action '\(action)'; expected start, stop or status")
+        }
+        context.print(controller.status().description)
     }
 
     private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?) throws {
         let config = try store.loadOrCreate()
         let logger = context.logger.child("setup")
         let control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
-        let setup = SetupServer(store: store, control: control, port: port.map { UInt16($0) }, host: bind, logger: logger)
+        let setup = SetupServer(
+            store: store, control: control, port: port.map { UInt16($0) }, host: bind,
+            hotspot: .forSpeaker(store: store, logger: logger.child("hotspot")), logger: logger)
         try setup.start()
         let server = setup.server
         let shownHost = server.host == "0.0.0.0" ? "127.0.0.1" : server.host

@@ -86,6 +86,27 @@ public struct Config: Sendable, Equatable {
         public var onWifi = ""
         /// Shell command run when the apps finish setup; empty for none.
         public var onComplete = ""
+        /// The speaker's own Wi-Fi access point for first setup (`susi setup hotspot`).
+        public var hotspot = Hotspot()
+    }
+
+    /// The first-setup hotspot: what the SUSI apps join to reach 10.0.0.1:5000.
+    public struct Hotspot: Sendable, Equatable {
+        /// The network name; the iOS app compares the phone's SSID with exactly "SUSI.AI".
+        public var ssid = "SUSI.AI"
+        /// WPA2 passphrase (8-63 characters), or empty for an open network. The apps' guides
+        /// tell people to type "password".
+        public var passphrase = "password"
+        /// The Wi-Fi interface the access point runs on.
+        public var interface = "wlan0"
+        /// The 2.4 GHz channel.
+        public var channel = 6
+        /// Enter hotspot mode by itself when setup mode is on and no network is up in time.
+        public var auto = true
+        /// Seconds to wait for a known network after start before opening the hotspot.
+        public var waitSeconds = 60
+        /// Seconds the home network has to connect after leaving the hotspot, else back to it.
+        public var joinTimeoutSeconds = 90
     }
 
     /// Where the speaker is, sent to the SUSI server when known.

@@ -144,6 +144,26 @@ public enum ConfigSchema {
         string(
             "setup.on_complete", \.setup.onComplete, "shell command run when the apps finish setup",
             allowed: "a shell command or empty", check: { _ in true }),
+        string(
+            "setup.hotspot.ssid", \.setup.hotspot.ssid, "name of the first-setup Wi-Fi hotspot (the apps look for SUSI.AI)",
+            allowed: "1 to 32 bytes without control characters", check: Self.isSSID),
+        string(
+            "setup.hotspot.passphrase", \.setup.hotspot.passphrase, "WPA2 passphrase of the hotspot; empty: an open network",
+            allowed: "empty or 8 to 63 printable ASCII characters", check: Self.isHotspotPassphrase),
+        string(
+            "setup.hotspot.interface", \.setup.hotspot.interface, "Wi-Fi interface the hotspot runs on",
+            allowed: "an interface name: 1 to 15 letters, digits, '-', '_' or '.'", check: Self.isInterfaceName),
+        int("setup.hotspot.channel", \.setup.hotspot.channel, "2.4 GHz channel of the hotspot", 1...13),
+        bool(
+            "setup.hotspot.auto", \.setup.hotspot.auto,
+            "open the hotspot by itself in setup mode when no network is up after setup.hotspot.wait_seconds"),
+        int(
+            "setup.hotspot.wait_seconds", \.setup.hotspot.waitSeconds,
+            "seconds to wait for a known network before opening the hotspot", 5...3600),
+        int(
+            "setup.hotspot.join_timeout_seconds", \.setup.hotspot.joinTimeoutSeconds,
+            "seconds the home network has to connect after the hotspot closes, else the hotspot opens again",
+            10...3600),
         optionalDouble("location.latitude", \.location.latitude, "latitude sent to SUSI", -90...90),
         optionalDouble("location.longitude", \.location.longitude, "longitude sent to SUSI", -180...180),
         string(
@@ -328,6 +348,23 @@ public enum ConfigSchema {
             return false
         }
         return ["http", "https"].contains(scheme) && !host.isEmpty
+    }
+
+    /// Whether `text` can be a Wi-Fi network name in the generated hostapd file: 1-32 bytes, no
+    /// control characters (a newline would start a new config line).
+    @Sendable public static func isSSID(_ text: String) -> Bool {
+        (1...32).contains(text.utf8.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// Whether `text` is a usable hotspot passphrase: empty (open) or 8-63 printable ASCII.
+    @Sendable public static func isHotspotPassphrase(_ text: String) -> Bool {
+        text.isEmpty || ((8...63).contains(text.count) && text.unicodeScalars.allSatisfy { (0x20...0x7e).contains($0.value) })
+    }
+
+    /// Whether `text` is a Linux interface name that is safe as a command argument.
+    @Sendable public static func isInterfaceName(_ text: String) -> Bool {
+        (1...15).contains(text.count) && !text.hasPrefix("-") && text != "." && text != ".."
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     @Sendable static func isIPv4(_ text: String) -> Bool {

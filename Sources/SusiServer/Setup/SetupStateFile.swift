@@ -42,8 +42,35 @@ public struct SetupStateFile: Sendable, Equatable {
         try write(setupMode: true, now: now)
     }
 
+    /// The hotspot's phase (`HotspotPhase` raw value) and deadline (Unix seconds) as last
+    /// recorded by `recordHotspot`, so a restart mid-way resumes; nil when never recorded.
+    public var hotspot: (phase: String, deadline: Int?)? {
+        guard let phase = storedObject()?["hotspot"] as? String else { return nil }
+        return (phase, storedObject()?["hotspot_deadline"] as? Int)
+    }
+
+    /// Records the hotspot's phase and deadline, keeping the setup-mode flag.
+    public func recordHotspot(phase: String, deadline: Int?) throws(SetupError) {
+        var object = storedObject() ?? ["setup_mode": isInSetupMode]
+        object["hotspot"] = phase
+        object["hotspot_deadline"] = deadline
+        try write(object)
+    }
+
+    private func storedObject() -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
     private func write(setupMode: Bool, now: Date) throws(SetupError) {
-        let object: [String: Any] = ["setup_mode": setupMode, "changed_at": Int(now.timeIntervalSince1970)]
+        // The hotspot's fields stay: finishing setup must not forget that the hotspot is up.
+        var object = storedObject() ?? [:]
+        object["setup_mode"] = setupMode
+        object["changed_at"] = Int(now.timeIntervalSince1970)
+        try write(object)
+    }
+
+    private func write(_ object: [String: Any]) throws(SetupError) {
         guard
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {

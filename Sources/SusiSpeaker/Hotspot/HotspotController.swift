@@ -1,0 +1,315 @@
+import Foundation
+import SusiCore
+import SusiServer
+import Synchronization
+
+/// What `susi setup hotspot status` shows.
+public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The recorded phase.
+    public var phase: HotspotPhase
+    /// When `searching` or `joining` gives up.
+    public var deadline: Date?
+    /// The network name.
+    public var ssid: String
+    /// The interface.
+    public var interface: String
+    /// Whether the hotspot is open (no passphrase).
+    public var isOpen: Bool
+    /// The last failure of a step in this process, if any.
+    public var lastError: String?
+
+    public var description: String {
+        var text: String
+        switch phase {
+        case .off: text = "hotspot off"
+        case .searching: text = "waiting for a known network on \(interface) before opening the hotspot"
+        case .hotspot:
+            text = "hotspot \"\(ssid)\" (\(isOpen ? "open" : "WPA2")) on \(interface) at \(HotspotSettings.address)"
+        case .joining: text = "hotspot closed; joining the home network on \(interface)"
+        }
+        if let deadline, phase == .searching || phase == .joining {
+            text += " (until \(ISO8601DateFormatter().string(from: deadline)))"
+        }
+        if let lastError { text += "; last error: \(lastError)" }
+        return text
+    }
+}
+
+/// Drives `HotspotMachine` on a speaker: reads and records its phase in the setup state file,
+/// observes the network with unprivileged commands (`ip`), and performs the root steps through
+/// `HotspotActions` (the privileged helper, or directly as root).
+///
+/// `susi run` and `susi setup serve` call `resume()` at start and `check()` every couple of
+/// seconds (`startChecking`); `susi setup hotspot start|stop` call `start()`/`stop()` from
+/// another process. Each call reloads the phase from the file first, so the processes agree.
+/// Calls within one process are serialised. Blocking; call off Swift's cooperative pool.
+public final class HotspotController: Sendable {
+    /// The setup state file, which holds setup mode and the hotspot's phase.
+    public let stateFile: SetupStateFile
+    private let settings: @Sendable () throws(HotspotError) -> HotspotSettings
+    private let actions: any HotspotActions
+    private let probe: any CommandRunner
+    private let clock: @Sendable () -> Date
+    private let isWireless: @Sendable (String) -> Bool
+    private let logger: Logger
+    private let retrySeconds: Double
+    private let state = Mutex(Memory())
+    private let stopped = Atomic<Bool>(false)
+
+    private struct Memory {
+        var lastError: String?
+        /// Effects that failed, retried after `retrySeconds`.
+        var pending: [HotspotEffect] = []
+        var failedAt: Date?
+    }
+
+    /// A controller.
+    ///
+    /// - Parameters:
+    ///   - stateFile: the setup state file.
+    ///   - settings: the current `setup.hotspot.*` settings (called at every step, so edits
+    ///     count).
+    ///   - actions: performs the root steps.
+    ///   - probe: runs the unprivileged `ip` queries.
+    ///   - clock: now.
+    ///   - isWireless: whether an interface is a Wi-Fi device; only then does the hotspot open
+    ///     by itself (a machine without Wi-Fi never tries).
+    ///   - retrySeconds: how long after a failed step it is tried again.
+    public init(
+        stateFile: SetupStateFile, settings: @escaping @Sendable () throws(HotspotError) -> HotspotSettings,
+        actions: any HotspotActions, probe: any CommandRunner, clock: @escaping @Sendable () -> Date = Date.init,
+        isWireless: @escaping @Sendable (String) -> Bool = HotspotController.isWirelessInterface,
+        retrySeconds: Double = 30, logger: Logger = .silent
+    ) {
+        self.stateFile = stateFile
+        self.settings = settings
+        self.actions = actions
+        self.probe = probe
+        self.clock = clock
+        self.isWireless = isWireless
+        self.retrySeconds = retrySeconds
+        self.logger = logger
+    }
+
+    /// The controller a speaker uses for `store`: steps run directly when this process is root,
+    /// else through the privileged helper units.
+    public static func forSpeaker(store: ConfigStore, logger: Logger) -> HotspotController {
+        let runner = ProcessCommandRunner()
+        let actions: any HotspotActions =
+            getuid() == 0 ? DirectHotspotActions(runner: runner) : HelperHotspotActions(runner: runner)
+        return HotspotController(
+            stateFile: SetupStateFile(configStore: store),
+            settings: { () throws(HotspotError) in
+                let config: Config
+                do throws(ConfigError) {
+                    config = try store.load()
+                } catch {
+                    throw HotspotError(.badSetting, error.message)
+                }
+                return try HotspotSettings(config: config, store: store)
+            },
+            actions: actions, probe: runner, logger: logger)
+    }
+
+    /// The privileged helper's entry (`susi setup hotspot helper-STEP`, run as root by the
+    /// helper units): performs one step directly with the config's settings. Only the three
+    /// step names are accepted; nothing else can be asked of it.
+    /// - Throws: `hotspot-bad-setting` for any other name or a bad setting; the step's error.
+    public static func runHelperStep(_ name: String, store: ConfigStore, runner: any CommandRunner = ProcessCommandRunner())
+        throws(HotspotError)
+    {
+        guard let step = HotspotStep(rawValue: name) else {
+            throw HotspotError(.badSetting, "the helper performs only up, down or join, not \(name)")
+        }
+        let config: Config
+        do throws(ConfigError) {
+            config = try store.load()
+        } catch {
+            throw HotspotError(.badSetting, error.message)
+        }
+        try DirectHotspotActions(runner: runner).perform(step, settings: HotspotSettings(config: config, store: store))
+    }
+
+    /// Whether `/sys/class/net/NAME` is a Wi-Fi device.
+    @Sendable public static func isWirelessInterface(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: "/sys/class/net/\(name)/wireless")
+            || FileManager.default.fileExists(atPath: "/sys/class/net/\(name)/phy80211")
+    }
+
+    // MARK: Operations
+
+    /// At process start: resumes a recorded phase (a restart mid-way), or starts waiting for a
+    /// network when setup mode is on, `setup.hotspot.auto` is set and the interface is Wi-Fi.
+    public func resume() {
+        serialised { machine, settings in
+            let auto = settings.auto && isWireless(settings.interface)
+            return machine.resume(
+                setupMode: stateFile.isInSetupMode, auto: auto, now: clock(), waitSeconds: settings.waitSeconds,
+                joinTimeoutSeconds: settings.joinTimeoutSeconds)
+        }
+    }
+
+    /// One periodic check: observes the network and setup mode and moves on when due; retries
+    /// a failed step after `retrySeconds`.
+    public func check() {
+        serialised { machine, settings in
+            let seen = HotspotObservation(
+                connected: connected(in: machine.phase, settings: settings), setupMode: stateFile.isInSetupMode)
+            let effects = machine.check(seen, now: clock(), joinTimeoutSeconds: settings.joinTimeoutSeconds)
+            guard effects.isEmpty else { return effects }
+            return state.withLock { memory in
+                guard !memory.pending.isEmpty, let failedAt = memory.failedAt,
+                    clock().timeIntervalSince(failedAt) >= retrySeconds
+                else { return [] }
+                return memory.pending
+            }
+        }
+    }
+
+    /// Opens the hotspot now (`susi setup hotspot start`).
+    /// - Throws: the failed step's error (the phase stays `hotspot`, so a running speaker retries).
+    public func start() throws(HotspotError) {
+        try serialisedThrowing { machine, _ in machine.start() }
+    }
+
+    /// Leaves the hotspot for the home network (`susi setup hotspot stop`); a running speaker
+    /// opens it again when the network does not connect within the join timeout.
+    public func stop() throws(HotspotError) {
+        try serialisedThrowing { machine, settings in
+            machine.stop(now: clock(), joinTimeoutSeconds: settings.joinTimeoutSeconds)
+        }
+    }
+
+    /// The recorded phase and the settings in force.
+    public func status() -> HotspotStatus {
+        let machine = loadMachine()
+        let current = try? settings()
+        return HotspotStatus(
+            phase: machine.phase, deadline: machine.deadline, ssid: current?.ssid ?? "?",
+            interface: current?.interface ?? "?", isOpen: current?.isOpen ?? false,
+            lastError: state.withLock { $0.lastError })
+    }
+
+    // MARK: Background checks
+
+    /// Resumes, then checks every `interval` seconds on a thread of its own until
+    /// `stopChecking()`.
+    public func startChecking(every interval: Double = 2) {
+        let thread = Thread { [self] in
+            resume()
+            while !stopped.load(ordering: .relaxed) {
+                for _ in 0..<max(1, Int(interval * 10)) where !stopped.load(ordering: .relaxed) {
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                if !stopped.load(ordering: .relaxed) { check() }
+            }
+        }
+        thread.name = "susi-hotspot"
+        thread.start()
+    }
+
+    /// Ends the background checks within 0.1 s (a step under way finishes first). The
+    /// hotspot itself stays as it is: a restart resumes it.
+    public func stopChecking() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    // MARK: Internals
+
+    private func loadMachine() -> HotspotMachine {
+        guard let recorded = stateFile.hotspot, let phase = HotspotPhase(rawValue: recorded.phase) else {
+            return HotspotMachine()
+        }
+        return HotspotMachine(
+            phase: phase, deadline: recorded.deadline.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+    }
+
+    private func connected(in phase: HotspotPhase, settings: HotspotSettings) -> Bool {
+        switch phase {
+        case .searching:
+            let route = probe.run(["ip", "-4", "route", "show", "default"])
+            return route.succeeded && route.output.contains("default")
+        case .joining:
+            let addresses = probe.run(["ip", "-4", "-o", "addr", "show", "dev", settings.interface])
+            guard addresses.succeeded else { return false }
+            return Self.homeAddresses(in: addresses.output).contains { $0 != HotspotSettings.address }
+        case .off, .hotspot:
+            return false
+        }
+    }
+
+    /// The IPv4 addresses in `ip -4 -o addr show` output.
+    static func homeAddresses(in output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard let index = words.firstIndex(of: "inet"), index + 1 < words.count else { return nil }
+            return words[index + 1].split(separator: "/").first.map(String.init)
+        }
+    }
+
+    private static let serial = Mutex(())
+
+    private func serialised(_ transition: (inout HotspotMachine, HotspotSettings) -> [HotspotEffect]) {
+        do throws(HotspotError) {
+            try serialisedThrowing(transition)
+        } catch {
+            logger.warning("hotspot: \(error.message)")
+        }
+    }
+
+    private func serialisedThrowing(_ transition: (inout HotspotMachine, HotspotSettings) -> [HotspotEffect])
+        throws(HotspotError)
+    {
+        try Self.serial.withLock { _ throws(HotspotError) in
+            let current = try settings()
+            var machine = loadMachine()
+            let before = machine
+            let effects = transition(&machine, current)
+            if machine != before {
+                try record(machine)
+                logger.info("hotspot: \(before.phase.rawValue) -> \(machine.phase.rawValue)")
+            }
+            try perform(effects, settings: current)
+        }
+    }
+
+    private func record(_ machine: HotspotMachine) throws(HotspotError) {
+        do throws(SetupError) {
+            try stateFile.recordHotspot(
+                phase: machine.phase.rawValue, deadline: machine.deadline.map { Int($0.timeIntervalSince1970.rounded(.up)) })
+        } catch {
+            throw HotspotError(.stateFailed, error.message)
+        }
+    }
+
+    private func perform(_ effects: [HotspotEffect], settings current: HotspotSettings) throws(HotspotError) {
+        for (index, effect) in effects.enumerated() {
+            do throws(HotspotError) {
+                switch effect {
+                case .perform(let step):
+                    try actions.perform(step, settings: current)
+                    logger.info("hotspot: step \(step.rawValue) done")
+                case .reopenSetup:
+                    do throws(SetupError) {
+                        try stateFile.reset()
+                    } catch {
+                        throw HotspotError(.stateFailed, error.message)
+                    }
+                    logger.info("hotspot: the home network did not connect; setup mode is on again")
+                }
+            } catch {
+                let now = clock()
+                state.withLock { memory in
+                    memory.lastError = error.message
+                    memory.pending = Array(effects[index...])
+                    memory.failedAt = now
+                }
+                throw error
+            }
+        }
+        state.withLock { memory in
+            memory.pending = []
+            if !effects.isEmpty { memory.lastError = nil }
+        }
+    }
+}
