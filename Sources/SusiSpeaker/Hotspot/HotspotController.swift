@@ -307,9 +307,10 @@ public final class HotspotController: Sendable {
                 throw error
             }
         }
+        guard !effects.isEmpty else { return }
         state.withLock { memory in
             memory.pending = []
-            if !effects.isEmpty { memory.lastError = nil }
+            memory.lastError = nil
         }
     }
 }

@@ -1,0 +1,301 @@
+import Foundation
+import SusiCore
+import SusiServer
+import Synchronization
+import XCTest
+
+@testable import SusiSpeaker
+
+/// A system without a radio: records every command and answers the `ip` queries as a speaker
+/// would at that moment; chosen programs fail.
+final class FakeSystem: CommandRunner {
+    private struct State {
+        var commands: [[String]] = []
+        var defaultRoute = ""
+        var addresses = ""
+        var failing: Set<String> = []
+    }
+    private let state = Mutex(State())
+
+    var commands: [[String]] { state.withLock { $0.commands } }
+    /// The programs run, in order, without the `ip` queries.
+    var programs: [String] {
+        commands.filter { !Self.isQuery($0) }.map { $0.prefix(2).joined(separator: " ") }
+    }
+    func setDefaultRoute(_ text: String) { state.withLock { $0.defaultRoute = text } }
+    func setAddresses(_ text: String) { state.withLock { $0.addresses = text } }
+    func fail(_ program: String, _ failing: Bool = true) {
+        state.withLock { if failing { $0.failing.insert(program) } else { $0.failing.remove(program) } }
+    }
+    func clear() { state.withLock { $0.commands = [] } }
+
+    static func isQuery(_ arguments: [String]) -> Bool {
+        arguments.starts(with: ["ip", "-4", "route", "show"]) || arguments.starts(with: ["ip", "-4", "-o", "addr", "show"])
+    }
+
+    func run(_ arguments: [String]) -> CommandResult {
+        state.withLock { state in
+            state.commands.append(arguments)
+            if let program = arguments.first, state.failing.contains(program) {
+                return CommandResult(status: 1, output: "\(program): Could not set channel for kernel driver")
+            }
+            if arguments.starts(with: ["ip", "-4", "route", "show"]) {
+                return CommandResult(status: 0, output: state.defaultRoute)
+            }
+            if arguments.starts(with: ["ip", "-4", "-o", "addr", "show"]) {
+                return CommandResult(status: 0, output: state.addresses)
+            }
+            return CommandResult(status: 0)
+        }
+    }
+}
+
+/// A clock the test moves.
+final class TestClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var date: Date { now.withLock { $0 } }
+    func advance(_ seconds: Double) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// Hotspot mode's state machine and command sequence, with a fake system and clock.
+final class HotspotControllerTests: XCTestCase {
+    private var scratch: ScratchConfig!
+    private let system = FakeSystem()
+    private let clock = TestClock()
+    private var runDirectory: String { scratch.directory + "/run" }
+    private var stateFile: SetupStateFile { SetupStateFile(configStore: scratch.store) }
+
+    override func setUpWithError() throws {
+        scratch = try ScratchConfig()
+        _ = try scratch.store.set([
+            ("setup.hotspot.wait_seconds", "60"), ("setup.hotspot.join_timeout_seconds", "90"),
+        ])
+    }
+
+    override func tearDown() {
+        scratch.remove()
+    }
+
+    private func controller(wireless: Bool = true, helper: Bool = false) -> HotspotController {
+        let store = scratch.store
+        let runDirectory = self.runDirectory
+        let system = self.system
+        let clock = self.clock
+        return HotspotController(
+            stateFile: stateFile,
+            settings: { () throws(HotspotError) in
+                let config: Config
+                do throws(ConfigError) { config = try store.load() } catch { throw HotspotError(.badSetting, error.message) }
+                return try HotspotSettings(config: config, store: store, runDirectory: runDirectory)
+            },
+            actions: helper ? HelperHotspotActions(runner: system) : DirectHotspotActions(runner: system), probe: system,
+            clock: { clock.date }, isWireless: { _ in wireless }, retrySeconds: 30)
+    }
+
+    private var upPrograms: [String] {
+        [
+            "start-stop-daemon --stop", "start-stop-daemon --stop", "start-stop-daemon --stop", "start-stop-daemon --stop",
+            "rfkill unblock", "ip -4", "ip link", "ip -4", "hostapd -B", "dnsmasq --conf-file=\(runDirectory)/dnsmasq.conf",
+        ]
+    }
+
+    /// The whole first setup: no network at start, the hotspot after the wait, the apps finish,
+    /// the home network connects.
+    func testFirstSetupOpensTheHotspotAfterTheWaitAndLeavesItForTheHomeNetwork() throws {
+        let hotspot = controller()
+        hotspot.resume()
+        XCTAssertEqual(hotspot.status().phase, .searching)
+        XCTAssertTrue(system.programs.isEmpty, "nothing changes while waiting: \(system.programs)")
+
+        clock.advance(59)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .searching, "the wait is 60 s")
+        clock.advance(2)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .hotspot)
+        XCTAssertEqual(system.programs, upPrograms)
+        let commands = system.commands.filter { !FakeSystem.isQuery($0) }
+        XCTAssertTrue(commands.contains(["ip", "-4", "addr", "add", "10.0.0.1/24", "dev", "wlan0"]))
+        XCTAssertTrue(commands.contains(["hostapd", "-B", "-P", runDirectory + "/hostapd.pid", runDirectory + "/hostapd.conf"]))
+        let hostapd = try String(contentsOfFile: runDirectory + "/hostapd.conf", encoding: .utf8)
+        XCTAssertTrue(hostapd.contains("\nssid=SUSI.AI\n") && hostapd.contains("wpa_passphrase=password"), hostapd)
+        let mode = try FileManager.default.attributesOfItem(atPath: runDirectory + "/hostapd.conf")[.posixPermissions]
+        XCTAssertEqual((mode as? NSNumber)?.intValue, 0o600, "hostapd's file holds the passphrase")
+        XCTAssertEqual(stateFile.hotspot?.phase, "hotspot", "the phase is in setup-state.json")
+
+        system.clear()
+        hotspot.check()
+        XCTAssertTrue(system.programs.isEmpty, "a hotspot in setup mode stays as it is")
+
+        try stateFile.finish()  // the apps' /config
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .joining)
+        XCTAssertEqual(
+            system.programs,
+            [
+                "start-stop-daemon --stop", "start-stop-daemon --stop", "ip -4", "start-stop-daemon --stop",
+                "start-stop-daemon --stop", "ip link", "wpa_supplicant -B", "busybox udhcpc",
+            ])
+        let wifiFile = scratch.directory + "/wpa_supplicant.conf"
+        XCTAssertTrue(system.commands.contains { $0.first == "wpa_supplicant" && $0.contains(wifiFile) })
+        XCTAssertFalse(stateFile.isInSetupMode)
+
+        system.clear()
+        system.setAddresses("3: wlan0    inet 192.168.1.23/24 brd 192.168.1.255 scope global wlan0")
+        clock.advance(20)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .off)
+        XCTAssertTrue(system.programs.isEmpty)
+        XCTAssertEqual(stateFile.hotspot?.phase, "off")
+        XCTAssertFalse(stateFile.isInSetupMode, "a finished setup stays finished")
+    }
+
+    func testAKnownNetworkWhileWaitingMeansNoHotspot() {
+        let hotspot = controller()
+        hotspot.resume()
+        system.setDefaultRoute("default via 192.168.1.1 dev wlan0 proto dhcp")
+        clock.advance(5)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .off)
+        clock.advance(120)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .off)
+        XCTAssertTrue(system.programs.isEmpty)
+    }
+
+    func testNoAutomaticHotspotWithoutWiFiOrWhenSetUpOrWhenSwitchedOff() throws {
+        controller(wireless: false).resume()
+        XCTAssertEqual(controller().status().phase, .off)
+
+        _ = try scratch.store.set("setup.hotspot.auto", to: "false")
+        controller().resume()
+        XCTAssertEqual(controller().status().phase, .off)
+
+        _ = try scratch.store.set("setup.hotspot.auto", to: "true")
+        try stateFile.finish()
+        controller().resume()
+        clock.advance(600)
+        controller().check()
+        XCTAssertEqual(controller().status().phase, .off)
+        XCTAssertTrue(system.programs.isEmpty)
+    }
+
+    /// The owner is never locked out: a home network that does not connect brings the hotspot
+    /// back, with setup mode on again.
+    func testAFailedJoinReturnsToTheHotspotWithSetupModeOn() throws {
+        let hotspot = controller()
+        try hotspot.start()
+        try stateFile.finish()
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .joining)
+        system.setAddresses("3: wlan0    inet 10.0.0.1/24 scope global wlan0")  // only the stale hotspot address
+        clock.advance(89)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .joining)
+        system.clear()
+        clock.advance(2)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .hotspot)
+        XCTAssertTrue(stateFile.isInSetupMode, "the apps can send another network")
+        XCTAssertEqual(system.programs, upPrograms)
+    }
+
+    /// `susi setup hotspot start|stop` from another process, and a restart mid-way.
+    func testStartStopAndResumeAfterARestart() throws {
+        try stateFile.finish()
+        try controller().start()
+        XCTAssertEqual(stateFile.hotspot?.phase, "hotspot")
+        XCTAssertFalse(stateFile.isInSetupMode, "start opens the hotspot; setup mode is the owner's choice")
+
+        system.clear()
+        controller().resume()  // the speaker restarted with the hotspot up
+        XCTAssertEqual(system.programs, upPrograms, "the hotspot is brought up again")
+
+        try controller().stop()
+        XCTAssertEqual(controller().status().phase, .joining)
+        let deadline = try XCTUnwrap(stateFile.hotspot?.deadline)
+        XCTAssertEqual(Double(deadline), clock.date.timeIntervalSince1970 + 90, accuracy: 1)
+
+        system.clear()
+        clock.advance(30)
+        controller().resume()  // restarted while joining: join again, with a fresh deadline
+        XCTAssertEqual(system.programs.suffix(3), ["ip link", "wpa_supplicant -B", "busybox udhcpc"])
+        XCTAssertEqual(Double(try XCTUnwrap(stateFile.hotspot?.deadline)), clock.date.timeIntervalSince1970 + 90, accuracy: 1)
+
+        system.clear()
+        try controller().stop()
+        XCTAssertTrue(system.programs.isEmpty, "stop while joining changes nothing")
+    }
+
+    func testAFailedStepIsReportedKeptAndRetried() throws {
+        system.fail("hostapd")
+        let hotspot = controller()
+        XCTAssertThrowsError(try hotspot.start()) { error in
+            let error = error as? HotspotError
+            XCTAssertEqual(error?.code, .commandFailed)
+            XCTAssertTrue(error?.message.contains("hostapd -B") ?? false, "\(String(describing: error))")
+        }
+        XCTAssertEqual(hotspot.status().phase, .hotspot, "wanted, so a running speaker keeps trying")
+        XCTAssertNotNil(hotspot.status().lastError)
+        XCTAssertFalse(system.programs.contains { $0.hasPrefix("dnsmasq") }, "nothing after the failed command runs")
+
+        system.clear()
+        clock.advance(10)
+        hotspot.check()
+        XCTAssertTrue(system.programs.isEmpty, "no retry before 30 s")
+        system.fail("hostapd", false)
+        clock.advance(25)
+        hotspot.check()
+        XCTAssertEqual(system.programs, upPrograms)
+        XCTAssertNil(hotspot.status().lastError)
+    }
+
+    /// Without root, the steps go to the helper units and nowhere else.
+    func testTheHelperActionsOnlyStartAndStopTheTwoUnits() throws {
+        let hotspot = controller(helper: true)
+        try hotspot.start()
+        try stateFile.finish()
+        hotspot.check()
+        XCTAssertEqual(
+            system.commands.filter { !FakeSystem.isQuery($0) },
+            [
+                ["systemctl", "stop", "susi-wifi-join.service"], ["systemctl", "restart", "susi-hotspot.service"],
+                ["systemctl", "stop", "susi-hotspot.service"], ["systemctl", "restart", "susi-wifi-join.service"],
+            ])
+    }
+
+    func testTheHelperEntryRefusesAnythingButTheThreeSteps() {
+        XCTAssertThrowsError(try HotspotController.runHelperStep("reboot", store: scratch.store, runner: system)) {
+            XCTAssertEqual(($0 as? HotspotError)?.code, .badSetting)
+        }
+        XCTAssertTrue(system.commands.isEmpty)
+    }
+
+    func testSettingsThatCouldBreakAFileOrACommandAreRefused() throws {
+        let wifi = "/tmp/wpa.conf"
+        XCTAssertNoThrow(try HotspotSettings(runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(ssid: "SUSI\ninterface=eth0", runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(ssid: String(repeating: "s", count: 33), runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(passphrase: "short", runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(interface: "-wlan0", runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(interface: "wlan0 up", runDirectory: "/run/x", wifiFile: wifi))
+        XCTAssertThrowsError(try HotspotSettings(runDirectory: "run", wifiFile: wifi))
+        XCTAssertThrowsError(try scratch.store.set("setup.hotspot.ssid", to: "a\tb"))
+        XCTAssertThrowsError(try scratch.store.set("setup.hotspot.interface", to: "--help"))
+        XCTAssertNoThrow(try scratch.store.set("setup.hotspot.passphrase", to: ""))
+    }
+
+    /// The setup-state file keeps both kinds of fields whichever is written.
+    func testTheStateFileKeepsSetupModeAndTheHotspotTogether() throws {
+        try stateFile.recordHotspot(phase: "hotspot", deadline: nil)
+        XCTAssertTrue(stateFile.isInSetupMode, "a fresh speaker is in setup mode")
+        try stateFile.finish()
+        XCTAssertEqual(stateFile.hotspot?.phase, "hotspot")
+        try stateFile.recordHotspot(phase: "joining", deadline: 1_800_000_090)
+        XCTAssertFalse(stateFile.isInSetupMode)
+        XCTAssertEqual(stateFile.hotspot?.deadline, 1_800_000_090)
+        try stateFile.reset()
+        XCTAssertEqual(stateFile.hotspot?.phase, "joining")
+        XCTAssertTrue(stateFile.isInSetupMode)
+    }
+}
