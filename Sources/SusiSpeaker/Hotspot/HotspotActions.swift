@@ -45,13 +45,18 @@ public struct DirectHotspotActions: HotspotActions {
         let interface = settings.interface
         func checked(_ arguments: String...) -> Command { Command(arguments: arguments, checked: true) }
         func tolerated(_ arguments: String...) -> Command { Command(arguments: arguments, checked: false) }
-        func stop(_ name: String) -> Command {
-            tolerated("start-stop-daemon", "--stop", "--quiet", "--oknodo", "--retry", "5", "--remove-pidfile", "--pidfile", settings.runFile(name))
+        // The process name too: dnsmasq's pid file belongs to the user it drops to, and
+        // start-stop-daemon rightly refuses to trust such a file alone.
+        func stop(_ program: String) -> Command {
+            let pidFile = settings.runFile((program == "busybox" ? "udhcpc" : program) + ".pid")
+            return tolerated(
+                "start-stop-daemon", "--stop", "--quiet", "--oknodo", "--retry", "5", "--remove-pidfile", "--pidfile", pidFile,
+                "--name", program)
         }
         switch step {
         case .up:
             return [
-                stop("udhcpc.pid"), stop("wpa_supplicant.pid"), stop("dnsmasq.pid"), stop("hostapd.pid"),
+                stop("busybox"), stop("wpa_supplicant"), stop("dnsmasq"), stop("hostapd"),
                 tolerated("rfkill", "unblock", "wlan"),
                 checked("ip", "-4", "addr", "flush", "dev", interface),
                 checked("ip", "link", "set", "dev", interface, "up"),
@@ -60,10 +65,10 @@ public struct DirectHotspotActions: HotspotActions {
                 checked("dnsmasq", "--conf-file=\(settings.runFile("dnsmasq.conf"))"),
             ]
         case .down:
-            return [stop("dnsmasq.pid"), stop("hostapd.pid"), tolerated("ip", "-4", "addr", "flush", "dev", interface)]
+            return [stop("dnsmasq"), stop("hostapd"), tolerated("ip", "-4", "addr", "flush", "dev", interface)]
         case .join:
             return [
-                stop("udhcpc.pid"), stop("wpa_supplicant.pid"),
+                stop("busybox"), stop("wpa_supplicant"),
                 checked("ip", "link", "set", "dev", interface, "up"),
                 checked(
                     "wpa_supplicant", "-B", "-i", interface, "-D", "nl80211,wext", "-c", settings.wifiFile, "-P",
