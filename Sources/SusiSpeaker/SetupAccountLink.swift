@@ -19,6 +19,8 @@ public struct SetupAccountLink: AccountLinking {
     public var timeout: Double = 4
     /// Makes the HTTP client (tests pass one aimed at a loopback server).
     public var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
+    /// Called after `/auth` logged in (the setup server then registers the device at once).
+    public var onLoggedIn: @Sendable () -> Void = {}
 
     /// Where credentials wait for the speaker to come online.
     public var pending: PendingLoginFile { PendingLoginFile(configStore: store) }
@@ -34,6 +36,7 @@ public struct SetupAccountLink: AccountLinking {
         switch attempt(credentials) {
         case .loggedIn:
             try pending.remove()
+            onLoggedIn()
             return .loggedIn
         case .refused(let error):
             try pending.remove()

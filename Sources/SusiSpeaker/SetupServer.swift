@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiNet
 import SusiServer
 
 /// The setup/control HTTP server for the SUSI apps over a `SpeakerControl`, with the account
@@ -16,13 +17,22 @@ public final class SetupServer: Sendable {
     /// before `start()`. `live` is the daemon's live config, which the routes then read and
     /// change (nil: the service checks the file on every request). `dashboard` is what the
     /// web page shows beyond settings; nil: `SpeakerDashboards.standalone`'s. `hotspot` drives
-    /// the first-setup hotspot while the server runs (nil: none).
+    /// the first-setup hotspot while the server runs (nil: none). `http` reaches the SUSI
+    /// server for the account link and the device registration.
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, port: UInt16? = nil,
-        host: String? = nil, hotspot: HotspotController? = nil, logger: Logger, dashboard: SpeakerDashboard? = nil
+        host: String? = nil, hotspot: HotspotController? = nil,
+        http: @escaping @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }, logger: Logger,
+        dashboard: SpeakerDashboard? = nil
     ) {
         self.hotspot = hotspot
-        let account = SetupAccountLink(store: store, logger: logger.child("account"))
+        var account = SetupAccountLink(store: store, logger: logger.child("account"))
+        account.http = http
+        var registration = DeviceRegistration(store: store, logger: logger.child("device"))
+        registration.http = http
+        let retry = PendingLoginRetry(account: account, registration: registration)
+        // Registered right after the apps' /auth, not a minute later.
+        account.onLoggedIn = { retry.nudge() }
         service = SetupService(
             store: store, live: live, control: control, account: account, voices: { Assembly.installedVoices(store: store) },
             version: Assembly.version, logger: logger,
@@ -30,11 +40,11 @@ public final class SetupServer: Sendable {
                 ?? SpeakerDashboards.standalone(
                     store: store, environment: ProcessInfo.processInfo.environment, logger: logger.child("brain")))
         server = service.makeServer(port: port, host: host)
-        retry = PendingLoginRetry(account: account)
+        self.retry = retry
     }
 
-    /// Listens, retries in the background a login the apps sent while the speaker was offline,
-    /// and starts the hotspot's checks.
+    /// Listens, retries in the background a login the apps sent while the speaker was offline
+    /// and the device's registration with the account, and starts the hotspot's checks.
     /// - Throws: `ServerError` when the port cannot be bound.
     public func start() throws(ServerError) {
         try server.start()

@@ -1,0 +1,108 @@
+import Foundation
+import SusiCore
+
+/// What the SUSI account's device list shows for this speaker.
+public struct DeviceEntry: Sendable, Equatable {
+    /// The MAC address the server keys the device by (`aa:bb:cc:dd:ee:ff`).
+    public var macid: String
+    /// The device's name.
+    public var name: String
+    /// The room the apps set.
+    public var room: String
+    /// Where the speaker is, when known.
+    public var latitude: Double?
+    /// Where the speaker is, when known.
+    public var longitude: Double?
+
+    /// An entry.
+    public init(macid: String, name: String, room: String, latitude: Double? = nil, longitude: Double? = nil) {
+        self.macid = macid
+        self.name = name
+        self.room = room
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Whether `text` is a MAC address as the server accepts it: six pairs of hex digits
+    /// separated by `:` or `-`.
+    public static func isMAC(_ text: String) -> Bool {
+        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+        let dashed = text.split(separator: "-", omittingEmptySubsequences: false)
+        let parts = pairs.count == 6 ? pairs : dashed
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+/// Adds the speaker to the SUSI account's device list: `/aaa/addNewDevice.json` with `macid`,
+/// `name`, `room`, optional `latitude`/`longitude`, and the account's `access_token` (the
+/// parameters of SUSI server's AddNewDevice servlet, as susi_linux sent them). Adding the same
+/// `macid` again replaces the entry, so it is safe to repeat.
+///
+/// Blocking (up to `timeout` seconds); call it off Swift's cooperative pool. The token never
+/// appears in errors or logs.
+public struct SusiDeviceClient: Sendable {
+    /// The server base URL (`brain.server`).
+    public let server: String
+    /// Whole-request limit in seconds.
+    public let timeout: Double
+    private let http: any HTTPClient
+    private let logger: Logger
+
+    /// The endpoint's path.
+    public static let path = "/aaa/addNewDevice.json"
+
+    /// A client for `server`.
+    public init(server: String, http: any HTTPClient, timeout: Double = 10, logger: Logger = .silent) {
+        self.server = server
+        self.http = http
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Registers `device` with the account of `token`.
+    ///
+    /// Throws `account-bad-input` for a MAC the server would refuse, `account-unauthorized`
+    /// when the token is not accepted (401/403), `account-rejected` for `"accepted": false`,
+    /// and the transport codes (`account-connection-refused`, `account-timeout`, ...) offline.
+    public func add(_ device: DeviceEntry, token: AccountToken) throws(SusiAPIError) {
+        guard DeviceEntry.isMAC(device.macid) else {
+            throw SusiAPIError(.account, .badInput, message: "not a MAC address: \(device.macid)")
+        }
+        var query = [("macid", device.macid), ("name", device.name), ("room", device.room)]
+        if let latitude = device.latitude, let longitude = device.longitude {
+            query += [("latitude", String(latitude)), ("longitude", String(longitude))]
+        }
+        query.append(("access_token", token.accessToken))
+        let request = HTTPRequest(
+            url: SusiReply.url(server, Self.path), query: query, connectTimeout: min(timeout, 5), totalTimeout: timeout,
+            maxResponseBytes: 64 * 1024)
+        let response = try SusiReply.send(request, with: http, service: .account)
+        let object = try SusiReply.object(response, service: .account, path: Self.path)
+        try SusiReply.requireAccepted(object, service: .account, path: Self.path)
+        logger.info("registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(server)")
+    }
+}
+
+/// The network interfaces' hardware addresses, from sysfs.
+public enum NetworkInterfaces {
+    /// The MAC address of the primary interface: the one holding the default route, else the
+    /// first real interface by name (wired before wireless, as `eth0` < `wlan0`); nil when
+    /// there is none. Loopback and all-zero addresses never count.
+    public static func primaryMAC(sysfs: String = "/sys/class/net", routes: String = "/proc/net/route") -> String? {
+        func mac(_ name: String) -> String? {
+            guard let data = FileManager.default.contents(atPath: "\(sysfs)/\(name)/address") else { return nil }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            guard DeviceEntry.isMAC(text), text != "00:00:00:00:00:00" else { return nil }
+            return text
+        }
+        if let table = FileManager.default.contents(atPath: routes) {
+            let defaults = String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst().compactMap { line in
+                let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+                return fields.count > 1 && fields[1] == "00000000" ? String(fields[0]) : nil
+            }
+            if let found = defaults.lazy.compactMap(mac).first { return found }
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
+        return names.filter { $0 != "lo" }.sorted().lazy.compactMap(mac).first
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SusiCore
+import SusiNet
+
+/// Puts the speaker in its owner's SUSI device list once the account is linked, as susi_linux
+/// did: `SusiDeviceClient` with the primary interface's MAC, the device name, the room the apps
+/// set and the configured location.
+///
+/// What was registered is kept in `device-registration.json` beside the config, so the call is
+/// made only when something changed (a new account, room or location) and repeating
+/// `registerIfNeeded()` costs nothing otherwise. Offline is not an error: the background retry
+/// (`PendingLoginRetry`) tries again a minute later.
+public struct DeviceRegistration: Sendable {
+    /// What one attempt did.
+    public enum Outcome: Sendable, Equatable {
+        /// Registered now.
+        case registered
+        /// Already registered with these values; no call made.
+        case upToDate
+        /// No account is linked (anonymous use, or the login still waits); no call made.
+        case notLoggedIn
+        /// No network interface with a MAC address; no call made.
+        case noMAC
+        /// The server could not be reached or failed; tried again later.
+        case failed(code: String)
+    }
+
+    /// The config (server, room, location) and the directory of the account and the record.
+    public let store: ConfigStore
+    /// Hears registrations and failures, never the token.
+    public let logger: Logger
+    /// The name shown in the apps' device list.
+    public var name = "SUSI.AI Speaker"
+    /// Seconds one attempt may take.
+    public var timeout: Double = 8
+    /// Makes the HTTP client (tests pass one aimed at a loopback server).
+    public var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
+    /// The MAC address to register.
+    public var mac: @Sendable () -> String? = { NetworkInterfaces.primaryMAC() }
+
+    /// A registration for the speaker configured in `store`.
+    public init(store: ConfigStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Where the last successful registration is recorded.
+    public var recordPath: String { (store.directory as NSString).appendingPathComponent("device-registration.json") }
+
+    /// Registers when logged in and the registered values differ from the current ones.
+    @discardableResult
+    public func registerIfNeeded(now: Date = Date()) -> Outcome {
+        let config = (try? store.load()) ?? Config()
+        guard let token = AccountStore(configStore: store).token(for: config.brain.server, now: now) else {
+            return .notLoggedIn
+        }
+        guard let macid = mac() else {
+            logger.warning("no network interface with a MAC address; the speaker is not added to the SUSI account")
+            return .noMAC
+        }
+        let entry = DeviceEntry(
+            macid: macid, name: name, room: config.room, latitude: config.location.latitude,
+            longitude: config.location.longitude)
+        let record = Self.record(entry, token: token)
+        if let data = FileManager.default.contents(atPath: recordPath),
+            (try? JSONSerialization.jsonObject(with: data)) as? [String: String] == record
+        {
+            return .upToDate
+        }
+        do throws(SusiAPIError) {
+            try SusiDeviceClient(server: config.brain.server, http: http(), timeout: timeout, logger: logger).add(
+                entry, token: token)
+        } catch {
+            logger.info("adding the speaker to the SUSI account failed (\(error.code)); trying again later")
+            return .failed(code: error.code)
+        }
+        if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) {
+            do throws(ConfigError) {
+                try ConfigStore.writeAtomically(data, to: recordPath)
+            } catch {
+                logger.warning("registered, but cannot record it (\(error.message)); it will be repeated")
+            }
+        }
+        return .registered
+    }
+
+    /// The values a registration is checked against: the account (never its token) and the entry.
+    private static func record(_ entry: DeviceEntry, token: AccountToken) -> [String: String] {
+        [
+            "server": token.server, "email": token.email, "macid": entry.macid, "name": entry.name, "room": entry.room,
+            "latitude": entry.latitude.map { String($0) } ?? "", "longitude": entry.longitude.map { String($0) } ?? "",
+        ]
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SusiCore
+import SusiNet
+import SusiServer
+import SusiTestSupport
+import XCTest
+
+/// `/aaa/addNewDevice.json` against a loopback server that checks what SUSI's servlet checks,
+/// and the primary interface's MAC from a made-up sysfs.
+final class SusiDeviceClientTests: XCTestCase {
+    private let token = AccountToken(
+        accessToken: "tok-abc", expiresAt: Date().addingTimeInterval(3600), email: "mario@example.com", server: "")
+
+    /// A server like SUSI's: `macid`, `name` and `room` required, the MAC checked, a token needed.
+    private func deviceServer(seen: QueryLog) throws -> (HTTPServer, String) {
+        try startServer { router in
+            router.get("/aaa/addNewDevice.json") { request in
+                seen.append(request.query)
+                guard request.query["access_token"] == "tok-abc" else {
+                    return .html("<title>Specified user data not found, ensure you are logged in</title>", status: 401)
+                }
+                guard let mac = request.query["macid"], request.query["name"] != nil, request.query["room"] != nil else {
+                    return .html("<title>Bad service call, missing arguments</title>", status: 400)
+                }
+                guard DeviceEntry.isMAC(mac) else { return .html("<title>Invalid Mac Address.</title>", status: 400) }
+                return jsonReply(#"{"accepted": true, "message": "You have successfully added the device!"}"#)
+            }
+        }
+    }
+
+    func testAddSendsTheServletsParametersWithTheToken() throws {
+        let seen = QueryLog()
+        let (server, base) = try deviceServer(seen: seen)
+        defer { server.stop() }
+        let client = SusiDeviceClient(server: base + "/", http: CurlHTTPClient())
+        try client.add(
+            DeviceEntry(macid: "b8:27:eb:12:34:56", name: "SUSI.AI Speaker", room: "Living room & kitchen", latitude: 52.52, longitude: 13.405),
+            token: token)
+        XCTAssertEqual(
+            seen.all.first,
+            [
+                "macid": "b8:27:eb:12:34:56", "name": "SUSI.AI Speaker", "room": "Living room & kitchen", "latitude": "52.52",
+                "longitude": "13.405", "access_token": "tok-abc",
+            ])
+
+        // Without a location, none is sent (the server then says "not available").
+        try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: ""), token: token)
+        XCTAssertNil(seen.all.last?["latitude"])
+        XCTAssertEqual(seen.all.last?["room"], "")
+    }
+
+    func testRefusalsAndOfflineAreTypedAndNeverShowTheToken() throws {
+        let seen = QueryLog()
+        let (server, base) = try deviceServer(seen: seen)
+        let client = SusiDeviceClient(server: base, http: CurlHTTPClient(), timeout: 3)
+        var stale = token
+        stale.accessToken = "expired"
+        XCTAssertThrowsError(try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: "r"), token: stale)) {
+            let error = $0 as? SusiAPIError
+            XCTAssertEqual(error?.code, "account-unauthorized")
+            XCTAssertFalse(error?.message.contains("expired") ?? true)
+        }
+        XCTAssertThrowsError(try client.add(DeviceEntry(macid: "not-a-mac", name: "n", room: "r"), token: token)) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-bad-input")
+        }
+        XCTAssertEqual(seen.all.count, 1, "a MAC the server would refuse is never sent")
+        server.stop()
+        XCTAssertThrowsError(try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: "r"), token: token)) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-connection-refused")
+        }
+    }
+
+    func testPrimaryMACIsTheDefaultRoutesInterfaceElseTheFirstRealOne() throws {
+        let root = NSTemporaryDirectory() + "susi-sysfs-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (name, mac) in [("lo", "00:00:00:00:00:00"), ("eth0", "DC:A6:32:00:00:01"), ("wlan0", "dc:a6:32:00:00:02")] {
+            try FileManager.default.createDirectory(atPath: "\(root)/net/\(name)", withIntermediateDirectories: true)
+            try (mac + "\n").write(toFile: "\(root)/net/\(name)/address", atomically: true, encoding: .utf8)
+        }
+        let routes = root + "/route"
+        try "Iface\tDestination\tGateway\tFlags\nwlan0\t0001A8C0\t00000000\t0001\nwlan0\t00000000\t0101A8C0\t0003\n"
+            .write(toFile: routes, atomically: true, encoding: .utf8)
+        XCTAssertEqual(NetworkInterfaces.primaryMAC(sysfs: root + "/net", routes: routes), "dc:a6:32:00:00:02")
+        try "Iface\tDestination\tGateway\tFlags\n".write(toFile: routes, atomically: true, encoding: .utf8)
+        XCTAssertEqual(NetworkInterfaces.primaryMAC(sysfs: root + "/net", routes: routes), "dc:a6:32:00:00:01", "lower-cased")
+        XCTAssertNil(NetworkInterfaces.primaryMAC(sysfs: root + "/none", routes: routes))
+    }
+}
