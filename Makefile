@@ -9,7 +9,7 @@ DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
 	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
 	wpasupplicant chromium wrk unzip python3-pip python3-venv iso-codes tzdata \
-	hostapd dnsmasq-base busybox iproute2
+	hostapd dnsmasq-base busybox iproute2 systemd
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -90,7 +90,9 @@ bench: build
 reliability: build
 	reliability/run.sh
 
-# The binary, the models, systemd units (restart on failure) and a default config in /etc/susi.
+# The binary, the models, the `susi` service user, sandboxed systemd units (restart on failure),
+# the privileged helper units of the hotspot with their polkit rule, and a default config in
+# /etc/susi owned by the service user.
 install: build
 	install -D -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/susi
 	install -D -m 0755 $(RELEASE_BIN)-js $(DESTDIR)$(PREFIX)/bin/susi-js
@@ -98,10 +100,14 @@ install: build
 	@# A staged install (DESTDIR) must run from its final place: pip wrote DESTDIR into the scripts' first lines.
 	[ -z "$(DESTDIR)" ] || for f in $(DESTDIR)$(PREFIX)/lib/susi/yt-dlp/bin/*; do \
 		[ "$$(head -c 2 "$$f")" != "#!" ] || sed -i '1s|^#!$(DESTDIR)|#!|' "$$f"; done
-	install -D -m 0644 dist/susi.service $(DESTDIR)/etc/systemd/system/susi.service
-	install -D -m 0644 dist/susi-setup.service $(DESTDIR)/etc/systemd/system/susi-setup.service
+	install -D -m 0644 dist/susi.sysusers $(DESTDIR)/usr/lib/sysusers.d/susi.conf
+	[ -n "$(DESTDIR)" ] || systemd-sysusers
+	for unit in susi susi-setup susi-hotspot susi-wifi-join; do \
+		install -D -m 0644 dist/$$unit.service $(DESTDIR)/etc/systemd/system/$$unit.service; done
+	install -D -m 0644 dist/50-susi.rules $(DESTDIR)/etc/polkit-1/rules.d/50-susi.rules
 	install -d -m 0700 $(DESTDIR)/etc/susi
 	[ -f $(DESTDIR)/etc/susi/config.json ] || XDG_CONFIG_HOME=$(DESTDIR)/etc $(RELEASE_BIN) config show >/dev/null
+	[ -n "$(DESTDIR)" ] || chown -R susi:susi /etc/susi
 	install -d $(DESTDIR)/usr/local/share/susi && cp -r models $(DESTDIR)/usr/local/share/susi/
 	[ -n "$(DESTDIR)" ] || systemctl daemon-reload
 

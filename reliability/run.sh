@@ -197,4 +197,6 @@ while [ $round -lt "$PARALLEL_ROUNDS" ]; do
 done
 stop_server; SERVER_PID=$EXTRA_PIDS; EXTRA_PIDS=""; stop_server
 echo "parallel-writes: 2 server processes, $PARALLEL_ROUNDS rounds of $PARALLEL parallel /wifi_credentials: $OK answered 200, all in the file; $REFUSED failed, none in the file"
+echo "== systemd units: verify, and sandbox exposure (systemd-analyze security, at most 3.0)"
+"$ROOT/scripts/unit-check.sh" "$SUSI" || fail "systemd units"
 echo "reliability: all passed"

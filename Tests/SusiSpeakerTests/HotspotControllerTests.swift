@@ -268,6 +268,10 @@ final class HotspotControllerTests: XCTestCase {
         XCTAssertThrowsError(try HotspotController.runHelperStep("reboot", store: scratch.store, runner: system)) {
             XCTAssertEqual(($0 as? HotspotError)?.code, .badSetting)
         }
+        _ = try? scratch.store.set("setup.wpa_supplicant_file", to: "/etc/shadow")
+        XCTAssertThrowsError(try HotspotController.runHelperStep("join", store: scratch.store, runner: system)) {
+            XCTAssertTrue(($0 as? HotspotError)?.message.contains("/etc/shadow") ?? false, "\($0)")
+        }
         XCTAssertTrue(system.commands.isEmpty)
     }
 

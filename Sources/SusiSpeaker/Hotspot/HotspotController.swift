@@ -113,7 +113,8 @@ public final class HotspotController: Sendable {
 
     /// The privileged helper's entry (`susi setup hotspot helper-STEP`, run as root by the
     /// helper units): performs one step directly with the config's settings. Only the three
-    /// step names are accepted; nothing else can be asked of it.
+    /// step names and a Wi-Fi file beside the config are accepted; nothing else can be asked
+    /// of it.
     /// - Throws: `hotspot-bad-setting` for any other name or a bad setting; the step's error.
     public static func runHelperStep(_ name: String, store: ConfigStore, runner: any CommandRunner = ProcessCommandRunner())
         throws(HotspotError)
@@ -127,7 +128,15 @@ public final class HotspotController: Sendable {
         } catch {
             throw HotspotError(.badSetting, error.message)
         }
-        try DirectHotspotActions(runner: runner).perform(step, settings: HotspotSettings(config: config, store: store))
+        let settings = try HotspotSettings(config: config, store: store)
+        // Root hands this file to wpa_supplicant, whose errors quote it: only a file in the
+        // speaker's own directory, never one the service user could point at (/etc/shadow).
+        let directory = (store.directory as NSString).standardizingPath + "/"
+        guard (settings.wifiFile as NSString).standardizingPath.hasPrefix(directory) else {
+            throw HotspotError(
+                .badSetting, "the helper uses only a Wi-Fi file in \(directory), not \(settings.wifiFile)")
+        }
+        try DirectHotspotActions(runner: runner).perform(step, settings: settings)
     }
 
     /// Whether `/sys/class/net/NAME` is a Wi-Fi device.
