@@ -34,7 +34,9 @@ final class SusiDeviceClientTests: XCTestCase {
         defer { server.stop() }
         let client = SusiDeviceClient(server: base + "/", http: CurlHTTPClient())
         try client.add(
-            DeviceEntry(macid: "b8:27:eb:12:34:56", name: "SUSI.AI Speaker", room: "Living room & kitchen", latitude: 52.52, longitude: 13.405),
+            DeviceEntry(
+                macid: "b8:27:eb:12:34:56", name: "SUSI.AI Speaker", room: "Living room & kitchen", latitude: 52.52,
+                longitude: 13.405),
             token: token)
         XCTAssertEqual(
             seen.all.first,

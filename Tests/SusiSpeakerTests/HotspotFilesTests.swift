@@ -26,7 +26,8 @@ final class HotspotFilesTests: XCTestCase {
 
     private func program(_ name: String) throws -> String {
         guard let path = ProcessCommandRunner.locate(name) else {
-            throw XCTSkip("\(name) is not installed (make deps installs it: Debian package \(name == "dnsmasq" ? "dnsmasq-base" : name))")
+            throw XCTSkip(
+                "\(name) is not installed (make deps installs it: Debian package \(name == "dnsmasq" ? "dnsmasq-base" : name))")
         }
         return path
     }
@@ -57,7 +58,9 @@ final class HotspotFilesTests: XCTestCase {
     /// driver, a bad one with "errors found in configuration file".
     private func hostapdVerdict(_ text: String) throws -> (parsed: Bool, output: String) {
         let hostapd = try program("hostapd")
-        let result = ProcessCommandRunner(timeout: 10).run([hostapd, try write(text, "hostapd-\(UUID().uuidString.prefix(6)).conf")])
+        let result = ProcessCommandRunner(timeout: 10).run([
+            hostapd, try write(text, "hostapd-\(UUID().uuidString.prefix(6)).conf"),
+        ])
         XCTAssertNotEqual(result.status, 0, "no Wi-Fi device here, so hostapd cannot start: \(result.output)")
         let reachedDevice = result.output.contains("driver") || result.output.contains("UNINITIALIZED")
         return (!result.output.contains("errors found in configuration file") && reachedDevice, result.output)
@@ -73,7 +76,8 @@ final class HotspotFilesTests: XCTestCase {
         XCTAssertTrue(HotspotFiles.hostapd(try settings(ssid: " Küche SUSI ")).contains("ssid2=204bc3bc636865205355534920\n"))
 
         // The check can fail.
-        let broken = HotspotFiles.hostapd(try settings()).replacingOccurrences(of: "wpa_passphrase=password", with: "wpa_passphrase=pass")
+        let broken = HotspotFiles.hostapd(try settings()).replacingOccurrences(
+            of: "wpa_passphrase=password", with: "wpa_passphrase=pass")
         XCTAssertFalse(try hostapdVerdict(broken).parsed)
     }
 }

@@ -52,7 +52,8 @@ final class SystemdUnitTests: XCTestCase {
         for directory in ["scripts", "dist"] {
             try FileManager.default.createDirectory(atPath: copy + "/" + directory, withIntermediateDirectories: true)
         }
-        try FileManager.default.copyItem(atPath: repositoryRoot + "/scripts/unit-check.sh", toPath: copy + "/scripts/unit-check.sh")
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/scripts/unit-check.sh", toPath: copy + "/scripts/unit-check.sh")
         let original = try String(contentsOfFile: repositoryRoot + "/dist/susi.service", encoding: .utf8)
 
         try original.replacingOccurrences(of: "ProtectSystem=strict", with: "ProtectSystem=bogus")

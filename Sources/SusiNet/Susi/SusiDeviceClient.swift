@@ -79,7 +79,8 @@ public struct SusiDeviceClient: Sendable {
         let response = try SusiReply.send(request, with: http, service: .account)
         let object = try SusiReply.object(response, service: .account, path: Self.path)
         try SusiReply.requireAccepted(object, service: .account, path: Self.path)
-        logger.info("registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(server)")
+        logger.info(
+            "registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(server)")
     }
 }
 

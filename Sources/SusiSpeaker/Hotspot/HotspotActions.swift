@@ -60,7 +60,8 @@ public struct DirectHotspotActions: HotspotActions {
                 tolerated("rfkill", "unblock", "wlan"),
                 checked("ip", "-4", "addr", "flush", "dev", interface),
                 checked("ip", "link", "set", "dev", interface, "up"),
-                checked("ip", "-4", "addr", "add", "\(HotspotSettings.address)/\(HotspotSettings.prefixLength)", "dev", interface),
+                checked(
+                    "ip", "-4", "addr", "add", "\(HotspotSettings.address)/\(HotspotSettings.prefixLength)", "dev", interface),
                 checked("hostapd", "-B", "-P", settings.runFile("hostapd.pid"), settings.runFile("hostapd.conf")),
                 checked("dnsmasq", "--conf-file=\(settings.runFile("dnsmasq.conf"))"),
             ]
@@ -85,7 +86,9 @@ public struct DirectHotspotActions: HotspotActions {
         switch step {
         case .up:
             // hostapd's file holds the passphrase.
-            return [("hostapd.conf", HotspotFiles.hostapd(settings), 0o600), ("dnsmasq.conf", HotspotFiles.dnsmasq(settings), 0o644)]
+            return [
+                ("hostapd.conf", HotspotFiles.hostapd(settings), 0o600), ("dnsmasq.conf", HotspotFiles.dnsmasq(settings), 0o644),
+            ]
         case .down: return []
         case .join: return [("udhcpc.script", HotspotFiles.dhcpClientScript, 0o755)]
         }
@@ -101,7 +104,8 @@ public struct DirectHotspotActions: HotspotActions {
                 try manager.setAttributes([.posixPermissions: file.mode], ofItemAtPath: path)
             }
         } catch {
-            throw HotspotError(.writeFailed, "cannot write the hotspot's files in \(settings.runDirectory): \(error.localizedDescription)")
+            throw HotspotError(
+                .writeFailed, "cannot write the hotspot's files in \(settings.runDirectory): \(error.localizedDescription)")
         }
         for command in Self.commands(for: step, settings: settings) {
             let result = runner.run(command.arguments)
