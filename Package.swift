@@ -51,7 +51,8 @@ var swiftTargets: [Target] = [
         dependencies: [
             "SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiAudio", "SusiTestSupport",
         ]),
-    .testTarget(name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiSpeaker", "SusiTestSupport"]),
+    .testTarget(
+        name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiServer", "SusiSpeaker", "SusiTestSupport"]),
 ]
 
 // One place for the strictness every Swift target shares.

@@ -17,8 +17,8 @@ enum SetupCommand: Command {
           susi setup token [--rotate]                 print the owner token (--rotate: a new one)
           susi setup hotspot start|stop|status        the "SUSI.AI" Wi-Fi hotspot at 10.0.0.1 for first setup
         The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
-        picks a free port. Prints the URL once listening. No microphone is used; /say speaks on
-        audio.output and /play starts the player.
+        picks a free port; --no-hotspot serves without driving the hotspot. Prints the URL once
+        listening. No microphone is used; /say speaks on audio.output and /play starts the player.
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
@@ -26,6 +26,7 @@ enum SetupCommand: Command {
         let rotate = arguments.flag("--rotate")
         let port = try arguments.intOption("--port", in: 0...65535)
         let bind = try arguments.option("--bind")
+        let noHotspot = arguments.flag("--no-hotspot")
         let action = try arguments.positional()
         let hotspotAction = action == "hotspot" ? try arguments.required("hotspot action") : nil
         try arguments.finish()
@@ -42,7 +43,7 @@ enum SetupCommand: Command {
         case "status":
             context.print(state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
         case "serve":
-            try serve(context, store: store, port: port, bind: bind)
+            try serve(context, store: store, port: port, bind: bind, hotspot: !noHotspot)
         case "token":
             // The token the control routes want after setup; made now if there is none yet.
             let file = OwnerTokenFile(configStore: store)
@@ -69,13 +70,15 @@ enum SetupCommand: Command {
         context.print(controller.status().description)
     }
 
-    private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?) throws {
+    private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?, hotspot: Bool)
+        throws
+    {
         let config = try store.loadOrCreate()
         let logger = context.logger.child("setup")
         let control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
         let setup = SetupServer(
             store: store, control: control, port: port.map { UInt16($0) }, host: bind,
-            hotspot: .forSpeaker(store: store, logger: logger.child("hotspot")), logger: logger)
+            hotspot: hotspot ? .forSpeaker(store: store, logger: logger.child("hotspot")) : nil, logger: logger)
         try setup.start()
         let server = setup.server
         let shownHost = server.host == "0.0.0.0" ? "127.0.0.1" : server.host

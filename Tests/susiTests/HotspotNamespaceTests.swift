@@ -1,26 +1,46 @@
 import Foundation
+import SusiServer
 import SusiSpeaker
+import SusiTestSupport
+import Synchronization
 import XCTest
 
-/// Runs commands inside a network namespace (`ip netns exec NAME ...`); hostapd, which needs a
-/// Wi-Fi device, is recorded and skipped.
+/// Runs commands inside a network namespace (`ip netns exec NAME ...`). hostapd and
+/// wpa_supplicant, which need a Wi-Fi device, are skipped; the DHCP client script writes its
+/// name servers to a scratch file, never this machine's /etc/resolv.conf.
 private struct NamespaceRunner: CommandRunner {
     let namespace: String
-    let base = ProcessCommandRunner(timeout: 20)
+    let base: ProcessCommandRunner
+
+    init(namespace: String, resolvConf: String) {
+        self.namespace = namespace
+        base = ProcessCommandRunner(timeout: 20, environment: ["RESOLV_CONF": resolvConf])
+    }
 
     func run(_ arguments: [String]) -> CommandResult {
-        if arguments.first == "hostapd" { return CommandResult(status: 0, output: "skipped: no Wi-Fi device") }
+        if ["hostapd", "wpa_supplicant"].contains(arguments.first ?? "") {
+            return CommandResult(status: 0, output: "skipped: no Wi-Fi device")
+        }
         return base.run(["ip", "netns", "exec", namespace] + arguments)
     }
 }
 
+/// A clock the test moves.
+private final class ManualClock: Sendable {
+    private let now = Mutex(Date())
+    var date: Date { now.withLock { $0 } }
+    func advance(_ seconds: Double) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
 /// The first setup over a real network, without a radio: two network namespaces joined by a
-/// veth pair stand for the speaker and the phone. The speaker side runs the hotspot's `up`
-/// step (the generated dnsmasq file, the 10.0.0.1/24 address; hostapd skipped) and
-/// `susi setup serve`; the phone side gets a DHCP lease from busybox udhcpc with the generated
-/// script, resolves any name to 10.0.0.1, and runs the apps' whole setup sequence with curl as
-/// the apps call it. Then the `down` step stops dnsmasq and clears the address. Every
-/// namespace, interface and process is removed at the end, pass or fail.
+/// veth pair stand for the speaker and the phone (later the home router). A `HotspotController`
+/// drives the speaker side with the real commands (hostapd and wpa_supplicant skipped): it
+/// opens the hotspot (10.0.0.1/24, dnsmasq from the generated file), falls back to it when the
+/// home network does not come, and leaves it after the apps' `/config`. The phone gets a DHCP
+/// lease from busybox udhcpc with the generated script, resolves any name to 10.0.0.1, and
+/// runs the apps' whole setup sequence with curl against `susi setup serve` on 10.0.0.1:5000.
+/// Then the phone's side turns into a home router and the speaker's join step gets its lease.
+/// Every namespace, interface and process is removed at the end, pass or fail.
 final class HotspotNamespaceTests: XCTestCase {
     private var cli: CLIRunner!
     private var namespaces: [String] = []
@@ -41,20 +61,29 @@ final class HotspotNamespaceTests: XCTestCase {
         if !condition { throw XCTSkip(why) }
     }
 
+    @discardableResult
     private func sh(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) -> CommandResult {
         let result = ProcessCommandRunner(timeout: 20).run(arguments)
         XCTAssertEqual(result.status, 0, "\(arguments.joined(separator: " ")): \(result.output)", file: file, line: line)
         return result
     }
 
-    /// `curl` from the phone's namespace; returns the body.
+    /// `curl` from the phone's namespace.
     private func phoneGet(_ phone: String, _ url: String) -> CommandResult {
         ProcessCommandRunner(timeout: 20).run(["ip", "netns", "exec", phone, "curl", "-sS", "--max-time", "10", url])
     }
 
-    func testAPhoneGetsALeaseAndSetsTheSpeakerUpOverTheHotspotNetwork() throws {
+    private func addresses(_ namespace: String, _ interface: String) -> String {
+        sh(["ip", "-n", namespace, "-4", "-o", "addr", "show", "dev", interface]).output
+    }
+
+    private func pid(_ file: String) -> String {
+        ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testFirstSetupOverANamespacePairFromHotspotToHomeNetwork() throws {
         try require(getuid() == 0, "network namespaces need root; run the tests as root (CI does)")
-        for program in ["ip", "dnsmasq", "busybox", "curl"] {
+        for program in ["ip", "dnsmasq", "busybox", "curl", "start-stop-daemon"] {
             try require(ProcessCommandRunner.locate(program) != nil, "\(program) is not installed (make deps)")
         }
         let id = String(UUID().uuidString.prefix(6)).lowercased()
@@ -65,46 +94,70 @@ final class HotspotNamespaceTests: XCTestCase {
         let probe = ProcessCommandRunner().run(["ip", "netns", "add", speaker])
         try require(probe.succeeded, "network namespaces are not available here: \(probe.output)")
         namespaces.append(speaker)
-        _ = sh(["ip", "netns", "add", phone])
+        sh(["ip", "netns", "add", phone])
         namespaces.append(phone)
-        _ = sh(["ip", "link", "add", speakerSide, "type", "veth", "peer", "name", phoneSide])
+        sh(["ip", "link", "add", speakerSide, "type", "veth", "peer", "name", phoneSide])
         // Until it moves into a namespace, a failed test must still remove the pair.
         addTeardownBlock { _ = ProcessCommandRunner().run(["ip", "link", "delete", speakerSide]) }
-        _ = sh(["ip", "link", "set", speakerSide, "netns", speaker])
-        _ = sh(["ip", "link", "set", phoneSide, "netns", phone])
-        _ = sh(["ip", "-n", speaker, "link", "set", "lo", "up"])
-        _ = sh(["ip", "-n", phone, "link", "set", "lo", "up"])
-        _ = sh(["ip", "-n", phone, "link", "set", phoneSide, "up"])
+        sh(["ip", "link", "set", speakerSide, "netns", speaker])
+        sh(["ip", "link", "set", phoneSide, "netns", phone])
+        sh(["ip", "-n", speaker, "link", "set", "lo", "up"])
+        sh(["ip", "-n", phone, "link", "set", "lo", "up"])
+        sh(["ip", "-n", phone, "link", "set", phoneSide, "up"])
 
         cli = try CLIRunner()
+        XCTAssertEqual(try cli.run(["config", "set", "brain.server", "http://127.0.0.1:9"]).status, 0)
         let run = cli.directory + "/run"
         let settings = try HotspotSettings(
-            interface: speakerSide, runDirectory: run, wifiFile: cli.directory + "/susi/wpa_supplicant.conf")
+            interface: speakerSide, runDirectory: run, wifiFile: cli.directory + "/susi/wpa_supplicant.conf",
+            joinTimeoutSeconds: 30)
+        let stateFile = SetupStateFile(path: cli.directory + "/susi/setup-state.json")
+        let clock = ManualClock()
+        let speakerResolv = cli.directory + "/speaker-resolv.conf"
+        let runner = NamespaceRunner(namespace: speaker, resolvConf: speakerResolv)
+        let hotspot = HotspotController(
+            stateFile: stateFile, settings: { settings }, actions: DirectHotspotActions(runner: runner), probe: runner,
+            clock: { clock.date }, isWireless: { _ in true })
 
-        // The speaker opens the hotspot: address, dnsmasq from the generated file.
-        let actions = DirectHotspotActions(runner: NamespaceRunner(namespace: speaker))
-        XCTAssertNoThrow(try actions.perform(.up, settings: settings))
-        let address = sh(["ip", "-n", speaker, "-4", "-o", "addr", "show", "dev", speakerSide]).output
-        XCTAssertTrue(address.contains("inet 10.0.0.1/24"), address)
-        let dnsmasqPid = try String(contentsOfFile: run + "/dnsmasq.pid", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertTrue(isRunning(dnsmasqPid), "dnsmasq runs")
+        // The hotspot opens: the address, dnsmasq from the generated file.
+        XCTAssertNoThrow(try hotspot.start())
+        XCTAssertTrue(addresses(speaker, speakerSide).contains("inet 10.0.0.1/24"))
+        let firstDnsmasq = pid(run + "/dnsmasq.pid")
+        XCTAssertTrue(isRunning(firstDnsmasq), "dnsmasq runs")
+
+        // Leaving for a home network that never answers: after the join timeout the hotspot is
+        // back, with setup mode on again.
+        try stateFile.finish()
+        XCTAssertNoThrow(try hotspot.stop())
+        XCTAssertEqual(hotspot.status().phase, .joining)
+        XCTAssertFalse(isRunning(firstDnsmasq), "dnsmasq stopped")
+        XCTAssertFalse(addresses(speaker, speakerSide).contains("10.0.0.1"), "the hotspot's address is gone")
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .joining, "still within the join timeout")
+        clock.advance(31)
+        hotspot.check()
+        XCTAssertEqual(hotspot.status().phase, .hotspot, hotspot.status().description)
+        XCTAssertTrue(stateFile.isInSetupMode, "the apps can set it up again")
+        XCTAssertTrue(addresses(speaker, speakerSide).contains("inet 10.0.0.1/24"))
+        let dnsmasq = pid(run + "/dnsmasq.pid")
+        XCTAssertTrue(isRunning(dnsmasq), "dnsmasq runs again")
+        XCTAssertFalse(isRunning(pid(run + "/udhcpc.pid")), "the join's DHCP client was stopped")
 
         // The phone joins: a lease in the small range, the speaker as router and DNS server.
         let script = cli.directory + "/udhcpc.script"
         try HotspotFiles.dhcpClientScript.write(toFile: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
-        let resolv = cli.directory + "/phone-resolv.conf"
-        let lease = ProcessCommandRunner(timeout: 30, environment: ["RESOLV_CONF": resolv]).run([
+        let phoneResolv = cli.directory + "/phone-resolv.conf"
+        let lease = ProcessCommandRunner(timeout: 30, environment: ["RESOLV_CONF": phoneResolv]).run([
             "ip", "netns", "exec", phone, "busybox", "udhcpc", "-i", phoneSide, "-n", "-q", "-t", "5", "-T", "1", "-s", script,
         ])
         XCTAssertEqual(lease.status, 0, lease.output)
-        let phoneAddress = sh(["ip", "-n", phone, "-4", "-o", "addr", "show", "dev", phoneSide]).output
+        let phoneAddress = addresses(phone, phoneSide)
         let leased = phoneAddress.split(separator: " ").first { $0.hasPrefix("10.0.0.") }.map(String.init) ?? ""
         let host = Int(leased.split(separator: "/").first?.split(separator: ".").last ?? "") ?? 0
         XCTAssertTrue((2...20).contains(host), "leased \(leased): \(phoneAddress)")
         XCTAssertTrue(sh(["ip", "-n", phone, "-4", "route", "show", "default"]).output.contains("via 10.0.0.1"))
-        XCTAssertEqual(try String(contentsOfFile: resolv, encoding: .utf8), "nameserver 10.0.0.1\n")
+        XCTAssertEqual(try String(contentsOfFile: phoneResolv, encoding: .utf8), "nameserver 10.0.0.1\n")
 
         // Captive portal: any name is the speaker.
         let lookup = ProcessCommandRunner(timeout: 20).run([
@@ -113,13 +166,13 @@ final class HotspotNamespaceTests: XCTestCase {
         let answers = lookup.output.components(separatedBy: "Name:").dropFirst().joined()
         XCTAssertTrue(answers.contains("Address: 10.0.0.1"), lookup.output)
 
-        // The setup server on 10.0.0.1:5000 inside the speaker's namespace; the SUSI server
-        // is unreachable there, as it is while the speaker runs its hotspot.
-        XCTAssertEqual(try cli.run(["config", "set", "brain.server", "http://127.0.0.1:9"]).status, 0)
+        // The setup server on 10.0.0.1:5000 in the speaker's namespace (this test drives the
+        // hotspot); the SUSI server is unreachable there, as it is on the hotspot.
         let server = Process()
         server.executableURL = URL(fileURLWithPath: try XCTUnwrap(ProcessCommandRunner.locate("ip")))
         server.arguments = [
             "netns", "exec", speaker, CLIRunner.executable.path, "setup", "serve", "--port", "5000", "--bind", "10.0.0.1",
+            "--no-hotspot",
         ]
         server.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": cli.directory]) { $1 }
         FileManager.default.createFile(atPath: cli.directory + "/background.out", contents: nil)
@@ -138,26 +191,43 @@ final class HotspotNamespaceTests: XCTestCase {
         let serverLog = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
         XCTAssertEqual(first.status, 0, first.output + serverLog)
         XCTAssertEqual(try jsonField(first.output, "room_name"), "Living room")
-
         let wifi = phoneGet(phone, "http://10.0.0.1:5000/wifi_credentials?wifissid=Home%20WiFi&wifipassd=correct%20horse")
-        XCTAssertEqual(try jsonField(wifi.output, "wifi"), "configured")
+        XCTAssertEqual(try jsonField(wifi.output, "wifi"), "configured", wifi.output)
         let auth = phoneGet(phone, "http://10.0.0.1:5000/auth?auth=y&email=mario%40example.com&password=s3cret")
         XCTAssertEqual(try jsonField(auth.output, "authentication"), "successful", auth.output)
         XCTAssertFalse(auth.output.contains("s3cret"), "no secret echoed")
         let done = phoneGet(phone, "http://10.0.0.1:5000/config?stt=google&tts=google&hotword=y&wake=n")
         XCTAssertEqual(try jsonField(done.output, "configuration"), "successful", done.output)
-
-        let stored = try String(contentsOfFile: cli.directory + "/susi/wpa_supplicant.conf", encoding: .utf8)
+        let stored = try String(contentsOfFile: settings.wifiFile, encoding: .utf8)
         XCTAssertTrue(stored.contains("ssid=\"Home WiFi\""), stored)
-        let state = try String(contentsOfFile: cli.directory + "/susi/setup-state.json", encoding: .utf8)
-        XCTAssertTrue(state.contains("\"setup_mode\":false"), state)
-        let again = phoneGet(phone, "http://10.0.0.1:5000/speaker_config?room_name=x")
-        XCTAssertTrue(again.output.contains("setup"), "setup routes close after /config: \(again.output)")
+        XCTAssertFalse(stateFile.isInSetupMode)
+        XCTAssertEqual(stateFile.hotspot?.phase, "hotspot", "/config kept the hotspot's phase")
 
-        // Leaving hotspot mode: dnsmasq ends, the address goes.
-        XCTAssertNoThrow(try actions.perform(.down, settings: settings))
-        XCTAssertFalse(isRunning(dnsmasqPid), "dnsmasq stopped")
-        XCTAssertFalse(sh(["ip", "-n", speaker, "-4", "-o", "addr", "show", "dev", speakerSide]).output.contains("10.0.0.1"))
+        // The phone's side becomes the home router (DHCP on 192.168.77.0/24).
+        sh(["ip", "-n", phone, "-4", "addr", "flush", "dev", phoneSide])
+        sh(["ip", "-n", phone, "-4", "addr", "add", "192.168.77.1/24", "dev", phoneSide])
+        let router = cli.directory + "/router.conf"
+        try [
+            "interface=\(phoneSide)", "bind-interfaces", "listen-address=192.168.77.1", "no-resolv", "no-hosts",
+            "dhcp-range=192.168.77.10,192.168.77.20,255.255.255.0,1h", "dhcp-option=option:router,192.168.77.1",
+            "dhcp-leasefile=\(cli.directory)/router.leases", "pid-file=\(cli.directory)/router.pid", "",
+        ].joined(separator: "\n").write(toFile: router, atomically: true, encoding: .utf8)
+        sh(["ip", "netns", "exec", phone, "dnsmasq", "--conf-file=" + router])
+
+        // The speaker sees setup finished and leaves: dnsmasq ends, the join gets a lease.
+        hotspot.check()
+        XCTAssertFalse(isRunning(dnsmasq), "dnsmasq stopped")
+        XCTAssertTrue(
+            eventually(timeout: 20) {
+                hotspot.check()
+                return hotspot.status().phase == .off
+            }, hotspot.status().description)
+        let home = addresses(speaker, speakerSide)
+        XCTAssertTrue(home.contains("inet 192.168.77.1"), home)
+        XCTAssertFalse(home.contains("10.0.0.1"), home)
+        XCTAssertTrue(sh(["ip", "-n", speaker, "-4", "route", "show", "default"]).output.contains("via 192.168.77.1"))
+        XCTAssertEqual(try String(contentsOfFile: speakerResolv, encoding: .utf8), "nameserver 192.168.77.1\n")
+        XCTAssertEqual(stateFile.hotspot?.phase, "off")
     }
 
     /// Whether process `pid` is alive: a killed daemon may linger as a zombie until this

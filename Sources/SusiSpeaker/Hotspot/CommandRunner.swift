@@ -28,9 +28,12 @@ public protocol CommandRunner: Sendable {
 /// Runs commands as processes, finding programs in `PATH` plus the sbin directories (where
 /// `ip`, `hostapd` and `dnsmasq` live and which a normal user's `PATH` lacks).
 ///
-/// Output goes to a temporary file rather than a pipe: `hostapd -B` and `dnsmasq` leave
-/// daemons behind that could hold a pipe open for ever. A command still running after `timeout`
-/// seconds is terminated.
+/// `hostapd -B`, `wpa_supplicant -B` and `udhcpc -b` leave daemons behind, and a daemon that
+/// keeps an inherited descriptor open would keep Foundation from seeing the command end (it
+/// watches a socket the child inherits). So each command starts through a bash trampoline that
+/// closes every descriptor above stderr and then `exec`s the program with its arguments as
+/// they are (never as shell text). Output goes to a temporary file rather than a pipe, for the
+/// same reason. A command still running after `timeout` seconds is terminated.
 public struct ProcessCommandRunner: CommandRunner {
     /// Seconds one command may run.
     public var timeout: Double
@@ -58,8 +61,13 @@ public struct ProcessCommandRunner: CommandRunner {
             try? FileManager.default.removeItem(atPath: outputPath)
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = Array(arguments.dropFirst())
+        if FileManager.default.isExecutableFile(atPath: Self.bash) {
+            process.executableURL = URL(fileURLWithPath: Self.bash)
+            process.arguments = ["-c", Self.closeDescriptors, "susi-command", path] + arguments.dropFirst()
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = Array(arguments.dropFirst())
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
@@ -79,6 +87,11 @@ public struct ProcessCommandRunner: CommandRunner {
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return CommandResult(status: process.terminationStatus, output: String(decoding: data.prefix(65_536), as: UTF8.self))
     }
+
+    private static let bash = "/bin/bash"
+    /// Closes descriptors 3 and up, then runs "$@" (dash allows only one-digit descriptors).
+    private static let closeDescriptors =
+        #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
 
     /// The executable for `program`: itself when it holds a `/`, else the first match in
     /// `PATH`, `/usr/sbin` and `/sbin`.

@@ -75,7 +75,7 @@ public struct DirectHotspotActions: HotspotActions {
                     "wpa_supplicant", "-B", "-i", interface, "-D", "nl80211,wext", "-c", settings.wifiFile, "-P",
                     settings.runFile("wpa_supplicant.pid")),
                 checked(
-                    "busybox", "udhcpc", "-b", "-i", interface, "-p", settings.runFile("udhcpc.pid"), "-s",
+                    "busybox", "udhcpc", "-b", "-t", "3", "-T", "2", "-i", interface, "-p", settings.runFile("udhcpc.pid"), "-s",
                     settings.runFile("udhcpc.script")),
             ]
         }
