@@ -76,7 +76,14 @@ final class HotspotControllerTests: XCTestCase {
         scratch.remove()
     }
 
-    private func controller(wireless: Bool = true, helper: Bool = false) -> HotspotController {
+    /// Log lines a controller wrote.
+    final class Lines: LogHandler {
+        private let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        func write(level: LogLevel, label: String, message: String) { lines.withLock { $0.append(message) } }
+    }
+
+    private func controller(wireless: Bool = true, helper: Bool = false, logger: Logger = .silent) -> HotspotController {
         let store = scratch.store
         let runDirectory = self.runDirectory
         let system = self.system
@@ -89,7 +96,7 @@ final class HotspotControllerTests: XCTestCase {
                 return try HotspotSettings(config: config, store: store, runDirectory: runDirectory)
             },
             actions: helper ? HelperHotspotActions(runner: system) : DirectHotspotActions(runner: system), probe: system,
-            clock: { clock.date }, isWireless: { _ in wireless }, retrySeconds: 30)
+            clock: { clock.date }, isWireless: { _ in wireless }, retrySeconds: 30, logger: logger)
     }
 
     private var upPrograms: [String] {
@@ -247,6 +254,25 @@ final class HotspotControllerTests: XCTestCase {
         clock.advance(25)
         hotspot.check()
         XCTAssertEqual(system.programs, upPrograms)
+        XCTAssertNil(hotspot.status().lastError)
+    }
+
+    /// A lasting failure in the background checks is logged once, not every two seconds.
+    func testALastingProblemIsLoggedOnce() throws {
+        let lines = Lines()
+        let hotspot = controller(logger: Logger(label: "test", handler: lines))
+        try stateFile.recordHotspot(phase: "hotspot", deadline: nil)
+        system.fail("hostapd")
+        hotspot.resume()
+        for _ in 0..<5 {
+            clock.advance(31)
+            hotspot.check()
+        }
+        XCTAssertEqual(system.programs.filter { $0 == "hostapd -B" }.count, 6, "retried every 30 s")
+        XCTAssertEqual(lines.all.filter { $0.contains("hostapd -B") }.count, 1, lines.all.joined(separator: "\n"))
+        system.fail("hostapd", false)
+        clock.advance(31)
+        hotspot.check()
         XCTAssertNil(hotspot.status().lastError)
     }
 

@@ -17,10 +17,13 @@ final class HotspotFilesTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func settings(ssid: String = "SUSI.AI", passphrase: String = "password") throws -> HotspotSettings {
+    private func settings(ssid: String = "SUSI.AI", passphrase: String = "password", country: String = "")
+        throws -> HotspotSettings
+    {
         // An interface name that exists nowhere, so hostapd stops at the driver.
         try HotspotSettings(
-            ssid: ssid, passphrase: passphrase, interface: "susinope\(Int.random(in: 0..<9999))", runDirectory: directory,
+            ssid: ssid, passphrase: passphrase, interface: "susinope\(Int.random(in: 0..<9999))", country: country,
+            runDirectory: directory,
             wifiFile: directory + "/wpa_supplicant.conf")
     }
 
@@ -74,6 +77,12 @@ final class HotspotFilesTests: XCTestCase {
             XCTAssertTrue(verdict.parsed, "\(ssid)/\(passphrase.isEmpty ? "open" : "wpa2"): \(verdict.output)")
         }
         XCTAssertTrue(HotspotFiles.hostapd(try settings(ssid: " Küche SUSI ")).contains("ssid2=204bc3bc636865205355534920\n"))
+
+        // The country's rules, when the config names one.
+        let german = HotspotFiles.hostapd(try settings(country: "de"))
+        XCTAssertTrue(german.contains("country_code=DE\nieee80211d=1\n"), german)
+        XCTAssertTrue(try hostapdVerdict(german).parsed)
+        XCTAssertFalse(HotspotFiles.hostapd(try settings(country: "d\n")).contains("country_code"))
 
         // The check can fail.
         let broken = HotspotFiles.hostapd(try settings()).replacingOccurrences(

@@ -61,6 +61,8 @@ public final class HotspotController: Sendable {
         /// Effects that failed, retried after `retrySeconds`.
         var pending: [HotspotEffect] = []
         var failedAt: Date?
+        /// The last problem logged by a background check.
+        var lastLogged: String?
     }
 
     /// A controller.
@@ -262,8 +264,15 @@ public final class HotspotController: Sendable {
         do throws(HotspotError) {
             try serialisedThrowing(transition)
         } catch {
-            logger.warning("hotspot: \(error.message)")
+            // Checked every two seconds: say a lasting problem once, not thirty times a minute.
+            let isNew = state.withLock { memory in
+                defer { memory.lastLogged = error.message }
+                return memory.lastLogged != error.message
+            }
+            if isNew { logger.warning("hotspot: \(error.message)") }
+            return
         }
+        state.withLock { $0.lastLogged = nil }
     }
 
     private func serialisedThrowing(_ transition: (inout HotspotMachine, HotspotSettings) -> [HotspotEffect])

@@ -16,6 +16,8 @@ public struct HotspotSettings: Sendable, Equatable {
     public var interface: String
     /// The 2.4 GHz channel.
     public var channel: Int
+    /// ISO 3166 country (`location.country_code`, upper case) for the radio's rules, or empty.
+    public var country: String
     /// Where the generated files and pid files go (root-owned on a speaker: `/run/susi-hotspot`).
     public var runDirectory: String
     /// The wpa_supplicant file with the home network the apps sent.
@@ -46,7 +48,7 @@ public struct HotspotSettings: Sendable, Equatable {
         let configured = config.setup.wpaSupplicantFile
         try self.init(
             ssid: hotspot.ssid, passphrase: hotspot.passphrase, interface: hotspot.interface, channel: hotspot.channel,
-            runDirectory: runDirectory,
+            country: config.location.countryCode, runDirectory: runDirectory,
             wifiFile: configured.isEmpty
                 ? (store.directory as NSString).appendingPathComponent("wpa_supplicant.conf") : configured,
             waitSeconds: hotspot.waitSeconds, joinTimeoutSeconds: hotspot.joinTimeoutSeconds, auto: hotspot.auto)
@@ -55,7 +57,8 @@ public struct HotspotSettings: Sendable, Equatable {
     /// Settings from values; see `init(config:store:runDirectory:)`.
     public init(
         ssid: String = "SUSI.AI", passphrase: String = "password", interface: String = "wlan0", channel: Int = 6,
-        runDirectory: String, wifiFile: String, waitSeconds: Int = 60, joinTimeoutSeconds: Int = 90, auto: Bool = true
+        country: String = "", runDirectory: String, wifiFile: String, waitSeconds: Int = 60, joinTimeoutSeconds: Int = 90,
+        auto: Bool = true
     ) throws(HotspotError) {
         guard ConfigSchema.isSSID(ssid) else {
             throw HotspotError(.badSetting, "setup.hotspot.ssid must be 1 to 32 bytes without control characters")
@@ -78,6 +81,8 @@ public struct HotspotSettings: Sendable, Equatable {
         self.passphrase = passphrase
         self.interface = interface
         self.channel = channel
+        let isCountry = country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }
+        self.country = isCountry ? country.uppercased() : ""
         self.runDirectory = runDirectory
         self.wifiFile = wifiFile
         self.waitSeconds = waitSeconds
