@@ -1,6 +1,7 @@
 import Foundation
 import SusiCore
 import SusiNet
+import SusiServer
 
 /// Puts the speaker in its owner's SUSI device list once the account is linked, as susi_linux
 /// did: `SusiDeviceClient` with the primary interface's MAC, the device name, the room the apps
@@ -36,7 +37,7 @@ public struct DeviceRegistration: Sendable {
     /// Makes the HTTP client (tests pass one aimed at a loopback server).
     public var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
     /// The MAC address to register.
-    public var mac: @Sendable () -> String? = { NetworkInterfaces.primaryMAC() }
+    public var mac: @Sendable () -> String? = { NetworkInterfaces().primaryMAC() }
 
     /// A registration for the speaker configured in `store`.
     public init(store: ConfigStore, logger: Logger) {

@@ -5,8 +5,7 @@ import SusiServer
 import SusiTestSupport
 import XCTest
 
-/// `/aaa/addNewDevice.json` against a loopback server that checks what SUSI's servlet checks,
-/// and the primary interface's MAC from a made-up sysfs.
+/// `/aaa/addNewDevice.json` against a loopback server that checks what SUSI's servlet checks.
 final class SusiDeviceClientTests: XCTestCase {
     private let token = AccountToken(
         accessToken: "tok-abc", expiresAt: Date().addingTimeInterval(3600), email: "mario@example.com", server: "")
@@ -70,21 +69,5 @@ final class SusiDeviceClientTests: XCTestCase {
         XCTAssertThrowsError(try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: "r"), token: token)) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-connection-refused")
         }
-    }
-
-    func testPrimaryMACIsTheDefaultRoutesInterfaceElseTheFirstRealOne() throws {
-        let root = NSTemporaryDirectory() + "susi-sysfs-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for (name, mac) in [("lo", "00:00:00:00:00:00"), ("eth0", "DC:A6:32:00:00:01"), ("wlan0", "dc:a6:32:00:00:02")] {
-            try FileManager.default.createDirectory(atPath: "\(root)/net/\(name)", withIntermediateDirectories: true)
-            try (mac + "\n").write(toFile: "\(root)/net/\(name)/address", atomically: true, encoding: .utf8)
-        }
-        let routes = root + "/route"
-        try "Iface\tDestination\tGateway\tFlags\nwlan0\t0001A8C0\t00000000\t0001\nwlan0\t00000000\t0101A8C0\t0003\n"
-            .write(toFile: routes, atomically: true, encoding: .utf8)
-        XCTAssertEqual(NetworkInterfaces.primaryMAC(sysfs: root + "/net", routes: routes), "dc:a6:32:00:00:02")
-        try "Iface\tDestination\tGateway\tFlags\n".write(toFile: routes, atomically: true, encoding: .utf8)
-        XCTAssertEqual(NetworkInterfaces.primaryMAC(sysfs: root + "/net", routes: routes), "dc:a6:32:00:00:01", "lower-cased")
-        XCTAssertNil(NetworkInterfaces.primaryMAC(sysfs: root + "/none", routes: routes))
     }
 }

@@ -83,27 +83,3 @@ public struct SusiDeviceClient: Sendable {
             "registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(server)")
     }
 }
-
-/// The network interfaces' hardware addresses, from sysfs.
-public enum NetworkInterfaces {
-    /// The MAC address of the primary interface: the one holding the default route, else the
-    /// first real interface by name (wired before wireless, as `eth0` < `wlan0`); nil when
-    /// there is none. Loopback and all-zero addresses never count.
-    public static func primaryMAC(sysfs: String = "/sys/class/net", routes: String = "/proc/net/route") -> String? {
-        func mac(_ name: String) -> String? {
-            guard let data = FileManager.default.contents(atPath: "\(sysfs)/\(name)/address") else { return nil }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            guard DeviceEntry.isMAC(text), text != "00:00:00:00:00:00" else { return nil }
-            return text
-        }
-        if let table = FileManager.default.contents(atPath: routes) {
-            let defaults = String(decoding: table, as: UTF8.self).split(separator: "\n").dropFirst().compactMap { line in
-                let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
-                return fields.count > 1 && fields[1] == "00000000" ? String(fields[0]) : nil
-            }
-            if let found = defaults.lazy.compactMap(mac).first { return found }
-        }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
-        return names.filter { $0 != "lo" }.sorted().lazy.compactMap(mac).first
-    }
-}
