@@ -51,10 +51,12 @@ public struct SetupStateFile: Sendable, Equatable {
 
     /// Records the hotspot's phase and deadline, keeping the setup-mode flag.
     public func recordHotspot(phase: String, deadline: Int?) throws(SetupError) {
-        var object = storedObject() ?? ["setup_mode": isInSetupMode]
-        object["hotspot"] = phase
-        object["hotspot_deadline"] = deadline
-        try write(object)
+        let inSetupMode = isInSetupMode
+        try modify { object in
+            if object["setup_mode"] == nil { object["setup_mode"] = inSetupMode }
+            object["hotspot"] = phase
+            object["hotspot_deadline"] = deadline
+        }
     }
 
     private func storedObject() -> [String: Any]? {
@@ -64,20 +66,24 @@ public struct SetupStateFile: Sendable, Equatable {
 
     private func write(setupMode: Bool, now: Date) throws(SetupError) {
         // The hotspot's fields stay: finishing setup must not forget that the hotspot is up.
-        var object = storedObject() ?? [:]
-        object["setup_mode"] = setupMode
-        object["changed_at"] = Int(now.timeIntervalSince1970)
-        try write(object)
+        try modify { object in
+            object["setup_mode"] = setupMode
+            object["changed_at"] = Int(now.timeIntervalSince1970)
+        }
     }
 
-    private func write(_ object: [String: Any]) throws(SetupError) {
-        guard
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        else {
-            throw SetupError(.storeFailed, "cannot encode the setup state")
-        }
+    /// Changes the stored object under the file's lock, so the routes' setup-mode writes and
+    /// the hotspot's never lose each other's fields (they may come from two processes).
+    private func modify(_ change: (inout [String: Any]) -> Void) throws(SetupError) {
         do throws(ConfigError) {
-            try AtomicFile.write(data + Data("\n".utf8), to: path)
+            try AtomicFile.update(path) { data throws(ConfigError) in
+                var object = data.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] } ?? [:]
+                change(&object)
+                guard let encoded = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+                    throw ConfigError(.unwritable, "cannot encode the setup state")
+                }
+                return .replace(encoded + Data("\n".utf8))
+            }
         } catch {
             throw SetupError(.storeFailed, error.message)
         }
