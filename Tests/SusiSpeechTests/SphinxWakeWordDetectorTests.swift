@@ -55,9 +55,8 @@ final class SphinxWakeWordDetectorTests: XCTestCase {
     }
 
     func testFindsSusiInOtherAccents() throws {
-        // eSpeak NG's output depends slightly on what it synthesized before (its pitch
-        // flutter carries over), which moves single sentences across the threshold: each
-        // accent must be caught at least once in three sentences, and most of the nine overall. Plain en-gb is the weakest accent
+        // Single sentences of these accents sit near the keyphrase threshold: each accent
+        // must be caught at least once in three sentences, and most of the nine overall. Plain en-gb is the weakest accent
         // and is left out (see models/hotword/README.md).
         let detector = try detector()
         var caught = 0

@@ -48,9 +48,27 @@ enum TestAudio {
 
     /// `text` spoken by eSpeak NG, converted to 16 kHz mono with `padding` ms of quiet on
     /// both sides and a faint noise floor everywhere, as a microphone in a quiet room gives.
+    ///
+    /// Each sentence comes from a fresh `espeak-ng` process: the library's output depends
+    /// slightly on what it synthesized before in the same process (its pitch flutter carries
+    /// over), which made tests pass or fail with the order they ran in.
     static func spoken(_ text: String, voice: VoiceSettings = VoiceSettings()) throws -> [Int16] {
-        let speech = try ESpeakEngine.shared().synthesizeAll(text, voice: voice)
-        return microphone(try AudioConverter.convert(speech, to: .speech).samples)
+        let path = NSTemporaryDirectory() + "susi-spoken-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        process.arguments = [
+            "-v", try ESpeakEngine.shared().espeakVoiceName(for: voice), "-s", "\(voice.rate)", "-p", "\(voice.pitch)",
+            "-a", "\(voice.volume)", "-z", "-w", path, text,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SynthesisError(.synthesisFailed, "espeak-ng could not say \"\(text)\" with \(voice.name)")
+        }
+        return microphone(try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples)
     }
 
     /// `samples` (16 kHz) padded and with noise of about ±8 added; deterministic.
