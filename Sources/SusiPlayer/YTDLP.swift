@@ -63,42 +63,20 @@ public struct YTDLP: Sendable, Equatable {
     /// Blocks until pip is done (at most `timeout` seconds; it is killed then).
     /// - Throws: `player-update-failed` with pip's last words when pip fails or takes too long.
     public func refresh(indexURL: String? = nil, timeout: TimeInterval = 300) throws(PlayerError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: virtualenv + "/bin/python3")
-        process.arguments =
+        let arguments =
             [
                 "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--retries", "2", "--timeout", "20",
                 "--upgrade", "--no-deps",
             ]
             + (indexURL.map { ["--index-url", $0] } ?? []) + ["yt-dlp", "yt-dlp-ejs"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw PlayerError(.updateFailed, "cannot run pip in \(virtualenv): \(error.localizedDescription)")
+        guard
+            let pip = ToolRun.run(
+                virtualenv + "/bin/python3", arguments: arguments, reading: .standardError, timeout: timeout)
+        else {
+            throw PlayerError(.updateFailed, "cannot run pip in \(virtualenv)")
         }
-        // pip's complaints are read while it runs, so a full pipe never stalls it.
-        let said = Mutex(Data())
-        let collected = DispatchSemaphore(value: 0)
-        let handle = errors.fileHandleForReading
-        Thread.detachNewThread {
-            let data = handle.readDataToEndOfFile()
-            said.withLock { $0 = data }
-            collected.signal()
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        collected.wait()
-        let lastWords = String(decoding: said.withLock { $0 }, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(2)
-            .joined(separator: " ")
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        let lastWords = pip.output.split(whereSeparator: \.isNewline).suffix(2).joined(separator: " ")
+        guard pip.succeeded else {
             throw PlayerError(
                 .updateFailed,
                 "pip could not update yt-dlp in \(virtualenv): \(lastWords.isEmpty ? "no reason given" : lastWords)")
@@ -120,28 +98,57 @@ public enum ToolVersion {
     /// The first non-empty line `executable arguments` prints on standard output; nil when it
     /// cannot be started, fails, or takes longer than `timeout` seconds (it is killed then).
     public static func firstLine(of executable: String, arguments: [String], timeout: TimeInterval = 10) -> String? {
+        guard let run = ToolRun.run(executable, arguments: arguments, reading: .standardOutput, timeout: timeout),
+            run.succeeded
+        else { return nil }
+        return run.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty }
+    }
+}
+
+/// One run of a helper tool (pip, `--version`), bounded in time, with one of its output
+/// streams read while it runs, so a full pipe never stalls it.
+struct ToolRun {
+    enum Stream { case standardOutput, standardError }
+
+    /// What the stream said.
+    var output: String
+    /// Whether the tool exited by itself with status 0 within the time.
+    var succeeded: Bool
+
+    /// Runs `executable arguments` (no input, the other stream discarded); a run still going
+    /// after `timeout` seconds is terminated and counts as failed. Nil when it cannot start.
+    static func run(_ executable: String, arguments: [String], reading stream: Stream, timeout: TimeInterval) -> ToolRun? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = stream == .standardOutput ? pipe : FileHandle.nullDevice
+        process.standardError = stream == .standardError ? pipe : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             return nil
         }
+        let said = Mutex(Data())
+        let collected = DispatchSemaphore(value: 0)
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            let data = handle.readDataToEndOfFile()
+            said.withLock { $0 = data }
+            collected.signal()
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
+        let late = process.isRunning
+        if late {
             process.terminate()
             process.waitUntilExit()
-            return nil
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        collected.wait()
+        return ToolRun(
+            output: String(decoding: said.withLock { $0 }, as: UTF8.self),
+            succeeded: !late && process.terminationReason == .exit && process.terminationStatus == 0)
     }
 }
