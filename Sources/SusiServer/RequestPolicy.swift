@@ -6,7 +6,9 @@ import Foundation
 ///   `.local` name (mDNS). Any other name means DNS rebinding: a page whose domain was
 ///   pointed at the speaker's address. 403 `server-bad-host`. Only `GET`/`HEAD` of
 ///   `openPaths` (the static page `/`, which holds nothing personal) answer under any name,
-///   so a phone that a captive portal sends to some other name still finds the page.
+///   so a phone that a captive portal sends to some other name still finds the page. While
+///   `landing` names a page (the first-setup hotspot is open), every `GET`/`HEAD` under another
+///   name is redirected there instead (302), the captive-portal answer phones expect.
 /// - A foreign `Origin` (another site's page, or `null` from a sandbox or file) is refused:
 ///   403 `server-foreign-origin`. The apps and command-line clients send none.
 /// - `Sec-Fetch-Site: cross-site` is refused except for following a link to the page itself
@@ -22,19 +24,40 @@ public struct RequestPolicy: Sendable {
     public let hostnames: Set<String>
     /// Paths whose `GET` and `HEAD` answer under any `Host`: static, public content only.
     public let openPaths: Set<String>
+    /// The captive-portal landing page (`http://10.0.0.1:5000/`) while there is one, else nil.
+    ///
+    /// While it names a page, a `GET` or `HEAD` under a name that is not the speaker's (a
+    /// phone's captive-portal check such as `captive.apple.com/hotspot-detect.html` or
+    /// `connectivitycheck.gstatic.com/generate_204`, or any page it opens) is answered with a
+    /// redirect there, so the phone shows the setup page under the speaker's own address, where
+    /// the page's own requests pass the `Host` check. DNS rebinding gains nothing from it: no
+    /// route runs under the foreign name, the reply holds no data, and it leads to another
+    /// origin, which the rebinding page cannot read. Anything but `GET`/`HEAD` is still 403.
+    /// Called only for requests under a foreign name.
+    public let landing: @Sendable () -> String?
 
     /// A policy accepting `hostnames` (default: this machine's hostname) as the speaker's names;
-    /// `openPaths` may be read under any name.
-    public init(hostnames: [String] = [ProcessInfo.processInfo.hostName], openPaths: Set<String> = ["/"]) {
+    /// `openPaths` may be read under any name; foreign names are sent to `landing` while it
+    /// returns a page (default: never).
+    public init(
+        hostnames: [String] = [ProcessInfo.processInfo.hostName], openPaths: Set<String> = ["/"],
+        landing: @escaping @Sendable () -> String? = { nil }
+    ) {
         self.hostnames = Set(hostnames.map { $0.lowercased() }.filter { !$0.isEmpty })
         self.openPaths = openPaths
+        self.landing = landing
     }
 
     /// The reply refusing `request`, or nil when it may go on.
     public func refusal(for request: ServerRequest) -> ServerResponse? {
         let host = request.header("host")
-        let isOpenRead = ["GET", "HEAD"].contains(request.method) && openPaths.contains(request.path)
-        if let host, !isAllowedHost(host), !isOpenRead {
+        let isRead = ["GET", "HEAD"].contains(request.method)
+        let isForeign = host.map { !isAllowedHost($0) } ?? false
+        if isForeign, isRead, let page = landing() {
+            return Self.redirect(to: page)
+        }
+        let isOpenRead = isRead && openPaths.contains(request.path)
+        if isForeign, !isOpenRead {
             return .error(
                 status: 403, code: "server-bad-host",
                 message: "this speaker answers only to its IP address, localhost, its hostname or a .local name")
@@ -59,6 +82,17 @@ public struct RequestPolicy: Sendable {
             }
         }
         return nil
+    }
+
+    /// `302 Found` to `page`, never cached (the same name answers differently once the hotspot
+    /// closes), with a link for clients that do not follow redirects.
+    static func redirect(to page: String) -> ServerResponse {
+        let shown = page.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+        return ServerResponse(
+            status: 302, contentType: "text/html; charset=utf-8",
+            headers: [(name: "Location", value: page), (name: "Cache-Control", value: "no-store")],
+            body: Data("<!doctype html><title>SUSI.AI setup</title><a href=\"\(shown)\">SUSI.AI setup</a>\n".utf8))
     }
 
     /// Whether `host` (a `Host` header: name or address, optional port) names this machine.

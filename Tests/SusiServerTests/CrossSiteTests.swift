@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import Synchronization
 import XCTest
 
 @testable import SusiServer
@@ -111,6 +112,48 @@ final class CrossSiteTests: XCTestCase {
             let reply = try fixture.send("GET", "/status", headers: ["Host": host].merging(owner) { a, _ in a })
             XCTAssertEqual(reply.status, 200, host)
         }
+    }
+
+    /// While the first-setup hotspot is open, a phone's captive-portal checks and any page it
+    /// opens under another name are sent to the setup page at the speaker's address, and no
+    /// route runs under that name: a rebinding page gets a redirect to another origin, no data,
+    /// and still cannot POST. When the hotspot closes, the same requests are 403 again.
+    func testForeignNamesLandOnTheSetupPageWhileTheHotspotIsOpen() throws {
+        let open = Mutex(true)
+        let landing = try SetupFixture(
+            configure: { $0.brain.mode = "local" },
+            policy: RequestPolicy(landing: { open.withLock { $0 } ? "http://10.0.0.1:5000/" : nil }))
+        defer { landing.tearDown() }
+        let token = try landing.finishSetup()
+        let owner = ["Authorization": "Bearer \(token)"]
+        for (host, path) in [
+            ("captive.apple.com", "/hotspot-detect.html"), ("connectivitycheck.gstatic.com", "/generate_204"),
+            ("example.com", "/"), ("attacker.example", "/status"), ("attacker.example", "/settings"),
+            ("attacker.example", "/speaker_config?room_name=Garage"), ("www.msftconnecttest.com", "/connecttest.txt"),
+        ] {
+            for method in ["GET", "HEAD"] {
+                let reply = try landing.send(method, path, headers: ["Host": host].merging(owner) { a, _ in a })
+                XCTAssertEqual(reply.status, 302, "\(method) \(host)\(path): \(reply.body)")
+                XCTAssertEqual(reply.headers["location"], "http://10.0.0.1:5000/", "\(host)\(path)")
+                XCTAssertEqual(reply.headers["cache-control"], "no-store")
+                XCTAssertFalse(reply.body.contains("Kitchen"), "\(host)\(path)")
+            }
+        }
+        let post = try landing.send("POST", "/volume/up", headers: ["Host": "attacker.example"].merging(owner) { a, _ in a })
+        XCTAssertEqual(post.status, 403, "only reads are redirected: \(post.body)")
+        XCTAssertEqual(post.json["code"] as? String, "server-bad-host")
+        XCTAssertEqual(landing.control.commands, [])
+        XCTAssertEqual(try landing.config.room, "Kitchen", "no route ran under the foreign name")
+        // The speaker's own names are served as always.
+        let port = try XCTUnwrap(landing.server.port)
+        let own = try landing.send("GET", "/status", headers: ["Host": "127.0.0.1:\(port)"].merging(owner) { a, _ in a })
+        XCTAssertEqual(own.status, 200, own.body)
+        XCTAssertEqual(try landing.get("/").status, 200)
+
+        open.withLock { $0 = false }
+        let closed = try landing.send("GET", "/generate_204", headers: ["Host": "connectivitycheck.gstatic.com"])
+        XCTAssertEqual(closed.status, 403, closed.body)
+        XCTAssertEqual(try landing.send("GET", "/", headers: ["Host": "example.com"]).status, 200, "the static page")
     }
 
     func testEveryReplyForbidsFramingAndSniffing() throws {

@@ -97,6 +97,7 @@ final class SetupFixture {
             VoiceChoice(id: "en-us", name: "English (America)"), VoiceChoice(id: "en-gb", name: "English (Great Britain)"),
         ],
         extraRoutes: (inout Router) -> Void = { _ in }, limits: ServerLimits = SetupService.limits,
+        policy: RequestPolicy = RequestPolicy(),
         dashboard: (_ directory: String, _ store: ConfigStore) -> SpeakerDashboard = { _, _ in SpeakerDashboard() }
     ) throws {
         directory = NSTemporaryDirectory() + "susi-setup-\(UUID().uuidString)"
@@ -107,7 +108,7 @@ final class SetupFixture {
         self.account = account
         service = SetupService(
             store: store, control: control, account: account, voices: { voices }, version: "test-1",
-            hooks: HookRunner(timeout: 10), dashboard: dashboard(directory, store))
+            hooks: HookRunner(timeout: 10), policy: policy, dashboard: dashboard(directory, store))
         var router = service.makeRouter()
         extraRoutes(&router)
         server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, router: router)

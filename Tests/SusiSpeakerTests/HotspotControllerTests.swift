@@ -95,7 +95,8 @@ final class HotspotControllerTests: XCTestCase {
                 do throws(ConfigError) { config = try store.load() } catch { throw HotspotError(.badSetting, error.message) }
                 return try HotspotSettings(config: config, store: store, runDirectory: runDirectory)
             },
-            actions: helper ? HelperHotspotActions(runner: system) : DirectHotspotActions(runner: system), probe: system,
+            actions: helper ? HelperHotspotActions(runner: system) : DirectHotspotActions(runner: system, logger: logger),
+            probe: system,
             clock: { clock.date }, isWireless: { _ in wireless }, retrySeconds: 30, logger: logger)
     }
 
@@ -103,8 +104,17 @@ final class HotspotControllerTests: XCTestCase {
         [
             "start-stop-daemon --stop", "start-stop-daemon --stop", "start-stop-daemon --stop", "start-stop-daemon --stop",
             "rfkill unblock", "ip -4", "ip link", "ip -4", "hostapd -B", "dnsmasq --conf-file=\(runDirectory)/dnsmasq.conf",
+            "nft -f",
         ]
     }
+
+    /// Closing the access point: the redirect, dnsmasq, hostapd (and `down` clears the address).
+    private let closingPrograms = ["nft delete", "start-stop-daemon --stop", "start-stop-daemon --stop"]
+    private var downPrograms: [String] { closingPrograms + ["ip -4"] }
+    private var joinPrograms: [String] {
+        closingPrograms + ["start-stop-daemon --stop", "start-stop-daemon --stop", "ip link", "wpa_supplicant -B", "busybox udhcpc"]
+    }
+    private let deleteRedirect = ["nft", "delete", "table", "ip", "susi_hotspot"]
 
     /// The whole first setup: no network at start, the hotspot after the wait, the apps finish,
     /// the home network connects.
@@ -137,12 +147,7 @@ final class HotspotControllerTests: XCTestCase {
         try stateFile.finish()  // the apps' /config
         hotspot.check()
         XCTAssertEqual(hotspot.status().phase, .joining)
-        XCTAssertEqual(
-            system.programs,
-            [
-                "start-stop-daemon --stop", "start-stop-daemon --stop", "ip -4", "start-stop-daemon --stop",
-                "start-stop-daemon --stop", "ip link", "wpa_supplicant -B", "busybox udhcpc",
-            ])
+        XCTAssertEqual(system.programs, downPrograms + joinPrograms)
         let wifiFile = scratch.directory + "/wpa_supplicant.conf"
         XCTAssertTrue(system.commands.contains { $0.first == "wpa_supplicant" && $0.contains(wifiFile) })
         XCTAssertFalse(stateFile.isInSetupMode)
@@ -245,6 +250,11 @@ final class HotspotControllerTests: XCTestCase {
         XCTAssertEqual(hotspot.status().phase, .hotspot, "wanted, so a running speaker keeps trying")
         XCTAssertNotNil(hotspot.status().lastError)
         XCTAssertFalse(system.programs.contains { $0.hasPrefix("dnsmasq") }, "nothing after the failed command runs")
+        XCTAssertFalse(system.programs.contains("nft -f"), "no redirect to a setup page the phone cannot join")
+        XCTAssertEqual(
+            system.programs, Array(upPrograms.prefix(9)) + downPrograms,
+            "the half-open hotspot is closed again: redirect, daemons, address")
+        XCTAssertEqual(system.commands.filter { !FakeSystem.isQuery($0) }.suffix(4).first, deleteRedirect)
 
         system.clear()
         clock.advance(10)
@@ -274,6 +284,58 @@ final class HotspotControllerTests: XCTestCase {
         clock.advance(31)
         hotspot.check()
         XCTAssertNil(hotspot.status().lastError)
+    }
+
+    /// The captive-portal redirect: port 80 on the hotspot's interface goes to `setup.port`
+    /// while the hotspot is open, and is deleted when it closes, when the home network is
+    /// joined (also after a restart mid-way), and when opening fails after it was set.
+    func testThePort80RedirectLivesExactlyAsLongAsTheHotspot() throws {
+        _ = try scratch.store.set([("setup.port", "5080"), ("setup.hotspot.interface", "wlan1")])
+        let hotspot = controller()
+        try hotspot.start()
+        let commands = system.commands.filter { !FakeSystem.isQuery($0) }
+        XCTAssertEqual(commands.last, ["nft", "-f", runDirectory + "/captive.nft"], "added once everything behind it runs")
+        let rules = try String(contentsOfFile: runDirectory + "/captive.nft", encoding: .utf8)
+        XCTAssertTrue(rules.contains("iifname \"wlan1\" tcp dport 80 redirect to :5080\n"), rules)
+        let dnsmasq = try String(contentsOfFile: runDirectory + "/dnsmasq.conf", encoding: .utf8)
+        XCTAssertTrue(dnsmasq.contains("dhcp-option=114,\"http://10.0.0.1:5080/\"\n"), dnsmasq)
+
+        // Closing: the redirect goes first, before the daemons.
+        system.clear()
+        try hotspot.stop()
+        let closing = system.commands.filter { !FakeSystem.isQuery($0) }
+        XCTAssertEqual(closing.first, deleteRedirect)
+        XCTAssertEqual(closing.filter { $0 == deleteRedirect }.count, 2, "down and join both delete it")
+        XCTAssertFalse(closing.contains { $0.starts(with: ["nft", "-f"]) })
+
+        // A restart while joining performs `join` alone, which still deletes it.
+        system.clear()
+        controller().resume()
+        XCTAssertEqual(system.programs, joinPrograms)
+
+        // Deleting what is not there fails, and changes nothing: the step still succeeds.
+        system.clear()
+        system.fail("nft")
+        XCTAssertNoThrow(try DirectHotspotActions(runner: system).perform(.down, settings: try settingsNow()))
+        XCTAssertEqual(system.programs, downPrograms)
+    }
+
+    /// Without NAT (nft missing or refused) the hotspot still opens, since the apps call
+    /// 10.0.0.1:5000 themselves; the failure is logged, not hidden.
+    func testAHotspotWithoutTheRedirectStillOpensAndSaysWhy() throws {
+        let lines = Lines()
+        system.fail("nft")
+        let hotspot = controller(logger: Logger(label: "test", handler: lines))
+        XCTAssertNoThrow(try hotspot.start())
+        XCTAssertEqual(system.programs, upPrograms, "nothing rolled back")
+        XCTAssertNil(hotspot.status().lastError)
+        XCTAssertEqual(
+            lines.all.filter { $0.contains("nft -f \(runDirectory)/captive.nft exited with 1") }.count, 1,
+            lines.all.joined(separator: "\n"))
+    }
+
+    private func settingsNow() throws -> HotspotSettings {
+        try HotspotSettings(config: try scratch.store.load(), store: scratch.store, runDirectory: runDirectory)
     }
 
     /// Without root, the steps go to the helper units and nowhere else.

@@ -1,12 +1,15 @@
 import Foundation
+import SusiCore
 
 /// The hotspot's root actions: the only things hotspot mode needs root for.
 public enum HotspotStep: String, Sendable, CaseIterable {
-    /// Open the access point: the interface at 10.0.0.1/24, hostapd, dnsmasq.
+    /// Open the access point: the interface at 10.0.0.1/24, hostapd, dnsmasq, and the
+    /// captive-portal redirect of port 80 to the setup server.
     case up
-    /// Close it: stop dnsmasq and hostapd, clear the interface's address.
+    /// Close it: delete the redirect, stop dnsmasq and hostapd, clear the interface's address.
     case down
-    /// Join the home network: wpa_supplicant with the apps' Wi-Fi file, then a DHCP client.
+    /// Join the home network: close whatever of the access point is left, then wpa_supplicant
+    /// with the apps' Wi-Fi file and a DHCP client.
     case join
 }
 
@@ -21,30 +24,45 @@ public protocol HotspotActions: Sendable {
 /// helper unit runs `susi setup hotspot helper STEP` as root; a developer may use sudo).
 ///
 /// Each step first stops what an earlier step may have left running (by pid file), so any
-/// step may be repeated, and a restart mid-way simply performs the recorded step again.
+/// step may be repeated, and a restart mid-way simply performs the recorded step again. An
+/// `up` that fails half-way is rolled back with `down`'s commands before the error is thrown:
+/// the helper unit does not run its stop command after a failed start, and a half-open
+/// hotspot (an address without an access point, a redirect without a server behind it) helps
+/// nobody; the controller retries the whole step later.
 public struct DirectHotspotActions: HotspotActions {
     /// Runs the commands.
     public let runner: any CommandRunner
+    /// Where a failed `warned` command is reported.
+    public let logger: Logger
 
     /// Actions through `runner`.
-    public init(runner: any CommandRunner) {
+    public init(runner: any CommandRunner, logger: Logger = .silent) {
         self.runner = runner
+        self.logger = logger
     }
 
-    /// A command of a step, and whether its failure fails the step (stopping something that
-    /// is not running is fine).
+    /// A command of a step, and what its failure means.
     public struct Command: Sendable, Equatable {
+        /// What a non-zero exit does.
+        public enum OnFailure: Sendable, Equatable {
+            /// The step fails (and an `up` is rolled back).
+            case failsStep
+            /// Nothing: stopping something that is not running is fine.
+            case ignored
+            /// A warning, and the step goes on: something the apps do not need.
+            case warned
+        }
         /// The argument vector.
         public let arguments: [String]
-        /// Whether a non-zero exit fails the step.
-        public let checked: Bool
+        /// What a non-zero exit does.
+        public let onFailure: OnFailure
     }
 
     /// The commands of `step`, in order.
     public static func commands(for step: HotspotStep, settings: HotspotSettings) -> [Command] {
         let interface = settings.interface
-        func checked(_ arguments: String...) -> Command { Command(arguments: arguments, checked: true) }
-        func tolerated(_ arguments: String...) -> Command { Command(arguments: arguments, checked: false) }
+        func checked(_ arguments: String...) -> Command { Command(arguments: arguments, onFailure: .failsStep) }
+        func tolerated(_ arguments: String...) -> Command { Command(arguments: arguments, onFailure: .ignored) }
         // The process name too: dnsmasq's pid file belongs to the user it drops to, and
         // start-stop-daemon rightly refuses to trust such a file alone.
         func stop(_ program: String) -> Command {
@@ -53,6 +71,10 @@ public struct DirectHotspotActions: HotspotActions {
                 "start-stop-daemon", "--stop", "--quiet", "--oknodo", "--retry", "5", "--remove-pidfile", "--pidfile", pidFile,
                 "--name", program)
         }
+        // Deleting a table that is not there fails, harmlessly: nothing to remove.
+        let closing = [
+            tolerated("nft", "delete", "table", "ip", HotspotFiles.redirectTable), stop("dnsmasq"), stop("hostapd"),
+        ]
         switch step {
         case .up:
             return [
@@ -64,11 +86,17 @@ public struct DirectHotspotActions: HotspotActions {
                     "ip", "-4", "addr", "add", "\(HotspotSettings.address)/\(HotspotSettings.prefixLength)", "dev", interface),
                 checked("hostapd", "-B", "-P", settings.runFile("hostapd.pid"), settings.runFile("hostapd.conf")),
                 checked("dnsmasq", "--conf-file=\(settings.runFile("dnsmasq.conf"))"),
+                // Last, once everything behind it runs. Only a convenience for phone browsers
+                // (the apps call 10.0.0.1:5000 themselves), so a kernel without NAT keeps the
+                // hotspot open and says why in the log instead.
+                Command(arguments: ["nft", "-f", settings.runFile("captive.nft")], onFailure: .warned),
             ]
         case .down:
-            return [stop("dnsmasq"), stop("hostapd"), tolerated("ip", "-4", "addr", "flush", "dev", interface)]
+            return closing + [tolerated("ip", "-4", "addr", "flush", "dev", interface)]
         case .join:
-            return [
+            // `closing` again: a restart between recording `joining` and `down` resumes with
+            // `join` alone.
+            return closing + [
                 stop("busybox"), stop("wpa_supplicant"),
                 checked("ip", "link", "set", "dev", interface, "up"),
                 checked(
@@ -88,6 +116,7 @@ public struct DirectHotspotActions: HotspotActions {
             // hostapd's file holds the passphrase.
             return [
                 ("hostapd.conf", HotspotFiles.hostapd(settings), 0o600), ("dnsmasq.conf", HotspotFiles.dnsmasq(settings), 0o644),
+                ("captive.nft", HotspotFiles.captiveRedirect(settings), 0o644),
             ]
         case .down: return []
         case .join: return [("udhcpc.script", HotspotFiles.dhcpClientScript, 0o755)]
@@ -109,12 +138,18 @@ public struct DirectHotspotActions: HotspotActions {
         }
         for command in Self.commands(for: step, settings: settings) {
             let result = runner.run(command.arguments)
-            if command.checked, !result.succeeded {
-                let output = result.output.split(separator: "\n").suffix(3).joined(separator: " / ")
-                throw HotspotError(
-                    .commandFailed,
-                    "\(command.arguments.joined(separator: " ")) exited with \(result.status)"
-                        + (output.isEmpty ? "" : ": \(output)"))
+            guard !result.succeeded else { continue }
+            let output = result.output.split(separator: "\n").suffix(3).joined(separator: " / ")
+            let failure =
+                "\(command.arguments.joined(separator: " ")) exited with \(result.status)" + (output.isEmpty ? "" : ": \(output)")
+            switch command.onFailure {
+            case .ignored: continue
+            case .warned: logger.warning("hotspot: \(failure)")
+            case .failsStep:
+                if step == .up {
+                    for undo in Self.commands(for: .down, settings: settings) { _ = runner.run(undo.arguments) }
+                }
+                throw HotspotError(.commandFailed, failure)
             }
         }
     }
@@ -123,7 +158,8 @@ public struct DirectHotspotActions: HotspotActions {
 /// Asks the privileged helper units to perform a step, with `systemctl`; the polkit rule lets
 /// the `susi` user start, stop and restart these two units and nothing else (dist/):
 /// - `susi-hotspot.service` runs `susi setup hotspot helper up` as root and keeps hostapd and
-///   dnsmasq in its control group; stopping it ends them and runs `helper down`;
+///   dnsmasq in its control group; stopping it ends them and runs `helper down` (which also
+///   deletes the captive-portal redirect);
 /// - `susi-wifi-join.service` runs `helper join` and keeps wpa_supplicant and udhcpc.
 public struct HelperHotspotActions: HotspotActions {
     /// Runs `systemctl`.

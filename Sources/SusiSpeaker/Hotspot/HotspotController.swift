@@ -98,7 +98,7 @@ public final class HotspotController: Sendable {
     public static func forSpeaker(store: ConfigStore, logger: Logger) -> HotspotController {
         let runner = ProcessCommandRunner()
         let actions: any HotspotActions =
-            getuid() == 0 ? DirectHotspotActions(runner: runner) : HelperHotspotActions(runner: runner)
+            getuid() == 0 ? DirectHotspotActions(runner: runner, logger: logger) : HelperHotspotActions(runner: runner)
         return HotspotController(
             stateFile: SetupStateFile(configStore: store),
             settings: { () throws(HotspotError) in
@@ -116,11 +116,12 @@ public final class HotspotController: Sendable {
     /// The privileged helper's entry (`susi setup hotspot helper-STEP`, run as root by the
     /// helper units): performs one step directly with the config's settings. Only the three
     /// step names and a Wi-Fi file beside the config are accepted; nothing else can be asked
-    /// of it.
+    /// of it. Warnings go to `logger` (default stderr, which the helper unit sends to the journal).
     /// - Throws: `hotspot-bad-setting` for any other name or a bad setting; the step's error.
-    public static func runHelperStep(_ name: String, store: ConfigStore, runner: any CommandRunner = ProcessCommandRunner())
-        throws(HotspotError)
-    {
+    public static func runHelperStep(
+        _ name: String, store: ConfigStore, runner: any CommandRunner = ProcessCommandRunner(),
+        logger: Logger = Logger(label: "hotspot-helper")
+    ) throws(HotspotError) {
         guard let step = HotspotStep(rawValue: name) else {
             throw HotspotError(.badSetting, "the helper performs only up, down or join, not \(name)")
         }
@@ -138,7 +139,7 @@ public final class HotspotController: Sendable {
             throw HotspotError(
                 .badSetting, "the helper uses only a Wi-Fi file in \(directory), not \(settings.wifiFile)")
         }
-        try DirectHotspotActions(runner: runner).perform(step, settings: settings)
+        try DirectHotspotActions(runner: runner, logger: logger).perform(step, settings: settings)
     }
 
     /// Whether `/sys/class/net/NAME` is a Wi-Fi device.

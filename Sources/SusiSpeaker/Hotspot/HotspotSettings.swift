@@ -28,6 +28,9 @@ public struct HotspotSettings: Sendable, Equatable {
     public var joinTimeoutSeconds: Int
     /// Whether the hotspot opens by itself in setup mode.
     public var auto: Bool
+    /// The setup server's port (`setup.port`): where the captive-portal redirect sends port 80
+    /// and what DHCP names as the captive portal.
+    public var setupPort: Int
 
     /// The speaker's address on the hotspot, which the apps call.
     public static let address = "10.0.0.1"
@@ -51,14 +54,15 @@ public struct HotspotSettings: Sendable, Equatable {
             country: config.location.countryCode, runDirectory: runDirectory,
             wifiFile: configured.isEmpty
                 ? (store.directory as NSString).appendingPathComponent("wpa_supplicant.conf") : configured,
-            waitSeconds: hotspot.waitSeconds, joinTimeoutSeconds: hotspot.joinTimeoutSeconds, auto: hotspot.auto)
+            waitSeconds: hotspot.waitSeconds, joinTimeoutSeconds: hotspot.joinTimeoutSeconds, auto: hotspot.auto,
+            setupPort: config.setup.port)
     }
 
     /// Settings from values; see `init(config:store:runDirectory:)`.
     public init(
         ssid: String = "SUSI.AI", passphrase: String = "password", interface: String = "wlan0", channel: Int = 6,
         country: String = "", runDirectory: String, wifiFile: String, waitSeconds: Int = 60, joinTimeoutSeconds: Int = 90,
-        auto: Bool = true
+        auto: Bool = true, setupPort: Int = 5000
     ) throws(HotspotError) {
         guard ConfigSchema.isSSID(ssid) else {
             throw HotspotError(.badSetting, "setup.hotspot.ssid must be 1 to 32 bytes without control characters")
@@ -71,6 +75,9 @@ public struct HotspotSettings: Sendable, Equatable {
         }
         guard (1...13).contains(channel) else {
             throw HotspotError(.badSetting, "setup.hotspot.channel must be 1 to 13")
+        }
+        guard (1...65535).contains(setupPort) else {
+            throw HotspotError(.badSetting, "setup.port must be 1 to 65535 for the hotspot's captive-portal redirect")
         }
         for (name, path) in [("run directory", runDirectory), ("Wi-Fi file", wifiFile)] {
             guard path.hasPrefix("/"), !path.contains("\n") else {
@@ -88,10 +95,17 @@ public struct HotspotSettings: Sendable, Equatable {
         self.waitSeconds = waitSeconds
         self.joinTimeoutSeconds = joinTimeoutSeconds
         self.auto = auto
+        self.setupPort = setupPort
     }
 
     /// Whether the hotspot is open (no passphrase).
     public var isOpen: Bool { passphrase.isEmpty }
+
+    /// The setup page on the hotspot for a setup server on `port` (`http://10.0.0.1:5000/`):
+    /// where DHCP's captive-portal option and the setup server's captive redirect send phones.
+    public static func landingPage(port: Int) -> String {
+        "http://\(address):\(port)/"
+    }
 
     /// A file in the run directory.
     public func runFile(_ name: String) -> String {
