@@ -112,7 +112,9 @@ final class HotspotControllerTests: XCTestCase {
     private let closingPrograms = ["nft delete", "start-stop-daemon --stop", "start-stop-daemon --stop"]
     private var downPrograms: [String] { closingPrograms + ["ip -4"] }
     private var joinPrograms: [String] {
-        closingPrograms + ["start-stop-daemon --stop", "start-stop-daemon --stop", "ip link", "wpa_supplicant -B", "busybox udhcpc"]
+        closingPrograms + [
+            "start-stop-daemon --stop", "start-stop-daemon --stop", "ip link", "wpa_supplicant -B", "busybox udhcpc",
+        ]
     }
     private let deleteRedirect = ["nft", "delete", "table", "ip", "susi_hotspot"]
 

@@ -30,10 +30,12 @@ final class HotspotFilesTests: XCTestCase {
     private func program(_ name: String) throws -> String {
         guard let path = ProcessCommandRunner.locate(name) else {
             throw XCTSkip(
-                "\(name) is not installed (make deps installs it: Debian package \(name == "dnsmasq" ? "dnsmasq-base" : name))")
+                "\(name) is not installed (make deps installs it: Debian package \(Self.packages[name] ?? name))")
         }
         return path
     }
+
+    private static let packages = ["dnsmasq": "dnsmasq-base", "nft": "nftables"]
 
     private func write(_ text: String, _ name: String) throws -> String {
         let path = directory + "/" + name
@@ -88,5 +90,24 @@ final class HotspotFilesTests: XCTestCase {
         let broken = HotspotFiles.hostapd(try settings()).replacingOccurrences(
             of: "wpa_passphrase=password", with: "wpa_passphrase=pass")
         XCTAssertFalse(try hostapdVerdict(broken).parsed)
+    }
+
+    /// nftables checks the generated redirect against the kernel (`nft -c`: parsed and
+    /// validated, nothing applied), which needs root.
+    func testNftablesAcceptsTheGeneratedRedirect() throws {
+        let nft = try program("nft")
+        guard getuid() == 0 else { throw XCTSkip("nft -c talks to the kernel, which needs root (CI runs as root)") }
+        let hotspot = try HotspotSettings(
+            interface: "wlan0", runDirectory: directory, wifiFile: directory + "/wpa_supplicant.conf", setupPort: 5080)
+        let text = HotspotFiles.captiveRedirect(hotspot)
+        XCTAssertTrue(text.contains("iifname \"wlan0\" tcp dport 80 redirect to :5080\n"), text)
+        let good = ProcessCommandRunner().run([nft, "-c", "-f", try write(text, "captive.nft")])
+        XCTAssertEqual(good.status, 0, good.output)
+
+        // The check can fail: a redirect needs a port number.
+        let bad = ProcessCommandRunner().run([
+            nft, "-c", "-f", try write(text.replacingOccurrences(of: "to :5080", with: "to :setup"), "bad.nft"),
+        ])
+        XCTAssertNotEqual(bad.status, 0, bad.output)
     }
 }

@@ -35,12 +35,14 @@ private final class ManualClock: Sendable {
 /// The first setup over a real network, without a radio: two network namespaces joined by a
 /// veth pair stand for the speaker and the phone (later the home router). A `HotspotController`
 /// drives the speaker side with the real commands (hostapd and wpa_supplicant skipped): it
-/// opens the hotspot (10.0.0.1/24, dnsmasq from the generated file), falls back to it when the
-/// home network does not come, and leaves it after the apps' `/config`. The phone gets a DHCP
-/// lease from busybox udhcpc with the generated script, resolves any name to 10.0.0.1, and
-/// runs the apps' whole setup sequence with curl against `susi setup serve` on 10.0.0.1:5000.
-/// Then the phone's side turns into a home router and the speaker's join step gets its lease.
-/// Every namespace, interface and process is removed at the end, pass or fail.
+/// opens the hotspot (10.0.0.1/24, dnsmasq from the generated file, the port-80 redirect),
+/// falls back to it when the home network does not come, and leaves it after the apps'
+/// `/config`. The phone gets a DHCP lease from busybox udhcpc with the generated script, uses
+/// the hotspot's DNS (its `/etc/netns/NAME/resolv.conf`), so `http://example.com/` and the
+/// phones' captive-portal checks land on the setup page, and runs the apps' whole setup sequence
+/// with curl against `susi setup serve` on 10.0.0.1:5000. Then the phone's side turns into a
+/// home router and the speaker's join step gets its lease. Every namespace, interface, process
+/// and `/etc/netns` file is removed at the end, pass or fail.
 final class HotspotNamespaceTests: XCTestCase {
     private var cli: CLIRunner!
     private var namespaces: [String] = []
@@ -52,7 +54,10 @@ final class HotspotNamespaceTests: XCTestCase {
                 .split(separator: "\n").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
             for pid in pids { kill(pid, SIGKILL) }
             _ = ProcessCommandRunner().run(["ip", "netns", "delete", namespace])
+            try? FileManager.default.removeItem(atPath: "/etc/netns/\(namespace)")
         }
+        // Only when empty: never another namespace's files.
+        if !namespaces.isEmpty { rmdir("/etc/netns") }
         namespaces = []
         cli?.cleanUp()
     }
@@ -73,6 +78,18 @@ final class HotspotNamespaceTests: XCTestCase {
         ProcessCommandRunner(timeout: 20).run(["ip", "netns", "exec", phone, "curl", "-sS", "--max-time", "10", url])
     }
 
+    /// `curl` from the phone's namespace with its own options; the phone's resolver is the
+    /// hotspot's dnsmasq.
+    private func phoneCurl(_ phone: String, _ options: [String]) -> CommandResult {
+        ProcessCommandRunner(timeout: 30).run(["ip", "netns", "exec", phone, "curl", "-sS", "--max-time", "10"] + options)
+    }
+
+    /// The speaker namespace's captive-portal redirect table, or "" when there is none.
+    private func redirectTable(_ speaker: String) -> String {
+        let table = ProcessCommandRunner().run(["ip", "netns", "exec", speaker, "nft", "list", "table", "ip", "susi_hotspot"])
+        return table.succeeded ? table.output : ""
+    }
+
     private func addresses(_ namespace: String, _ interface: String) -> String {
         sh(["ip", "-n", namespace, "-4", "-o", "addr", "show", "dev", interface]).output
     }
@@ -83,7 +100,7 @@ final class HotspotNamespaceTests: XCTestCase {
 
     func testFirstSetupOverANamespacePairFromHotspotToHomeNetwork() throws {
         try require(getuid() == 0, "network namespaces need root; run the tests as root (CI does)")
-        for program in ["ip", "dnsmasq", "busybox", "curl", "start-stop-daemon"] {
+        for program in ["ip", "dnsmasq", "busybox", "curl", "start-stop-daemon", "nft"] {
             try require(ProcessCommandRunner.locate(program) != nil, "\(program) is not installed (make deps)")
         }
         let id = String(UUID().uuidString.prefix(6)).lowercased()
@@ -119,11 +136,13 @@ final class HotspotNamespaceTests: XCTestCase {
             stateFile: stateFile, settings: { settings }, actions: DirectHotspotActions(runner: runner), probe: runner,
             clock: { clock.date }, isWireless: { _ in true })
 
-        // The hotspot opens: the address, dnsmasq from the generated file.
+        // The hotspot opens: the address, dnsmasq from the generated file, the redirect.
         XCTAssertNoThrow(try hotspot.start())
         XCTAssertTrue(addresses(speaker, speakerSide).contains("inet 10.0.0.1/24"))
         let firstDnsmasq = pid(run + "/dnsmasq.pid")
         XCTAssertTrue(isRunning(firstDnsmasq), "dnsmasq runs")
+        let rule = "iifname \"\(speakerSide)\" tcp dport 80 redirect to :5000"
+        XCTAssertTrue(redirectTable(speaker).contains(rule), redirectTable(speaker))
 
         // Leaving for a home network that never answers: after the join timeout the hotspot is
         // back, with setup mode on again.
@@ -132,6 +151,7 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertEqual(hotspot.status().phase, .joining)
         XCTAssertFalse(isRunning(firstDnsmasq), "dnsmasq stopped")
         XCTAssertFalse(addresses(speaker, speakerSide).contains("10.0.0.1"), "the hotspot's address is gone")
+        XCTAssertEqual(redirectTable(speaker), "", "the redirect is gone")
         hotspot.check()
         XCTAssertEqual(hotspot.status().phase, .joining, "still within the join timeout")
         clock.advance(31)
@@ -142,12 +162,15 @@ final class HotspotNamespaceTests: XCTestCase {
         let dnsmasq = pid(run + "/dnsmasq.pid")
         XCTAssertTrue(isRunning(dnsmasq), "dnsmasq runs again")
         XCTAssertFalse(isRunning(pid(run + "/udhcpc.pid")), "the join's DHCP client was stopped")
+        XCTAssertTrue(redirectTable(speaker).contains(rule), "the redirect is back")
 
         // The phone joins: a lease in the small range, the speaker as router and DNS server.
         let script = cli.directory + "/udhcpc.script"
         try HotspotFiles.dhcpClientScript.write(toFile: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
-        let phoneResolv = cli.directory + "/phone-resolv.conf"
+        // `ip netns exec` puts the files of /etc/netns/NAME over /etc: the phone's resolver.
+        sh(["mkdir", "-p", "/etc/netns/\(phone)"])
+        let phoneResolv = "/etc/netns/\(phone)/resolv.conf"
         let lease = ProcessCommandRunner(timeout: 30, environment: ["RESOLV_CONF": phoneResolv]).run([
             "ip", "netns", "exec", phone, "busybox", "udhcpc", "-i", phoneSide, "-n", "-q", "-t", "5", "-T", "1", "-s", script,
         ])
@@ -191,6 +214,22 @@ final class HotspotNamespaceTests: XCTestCase {
         let serverLog = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
         XCTAssertEqual(first.status, 0, first.output + serverLog)
         XCTAssertEqual(try jsonField(first.output, "room_name"), "Living room")
+
+        // Captive portal: with the hotspot's DNS, port 80 of any name reaches the setup server,
+        // which sends the phone to the setup page. Android's and Apple's checks first.
+        for check in ["http://connectivitycheck.gstatic.com/generate_204", "http://captive.apple.com/hotspot-detect.html"] {
+            let reply = phoneCurl(phone, ["-i", check])
+            XCTAssertTrue(reply.output.hasPrefix("HTTP/1.1 302"), "\(check): \(reply.output)")
+            XCTAssertTrue(reply.output.contains("Location: http://10.0.0.1:5000/\r\n"), "\(check): \(reply.output)")
+        }
+        let landed = phoneCurl(phone, ["-L", "-w", "\n%{url_effective} %{http_code} %{num_redirects}", "http://example.com/"])
+        XCTAssertEqual(landed.status, 0, landed.output)
+        XCTAssertTrue(landed.output.hasSuffix("\nhttp://10.0.0.1:5000/ 200 1"), String(landed.output.suffix(200)))
+        XCTAssertTrue(landed.output.contains("<select id=\"voice\""), "the setup page: \(landed.output.prefix(300))")
+        let byAddress = phoneCurl(phone, ["-w", "\n%{http_code}", "http://10.0.0.1/"])
+        XCTAssertTrue(
+            byAddress.output.hasSuffix("\n200") && byAddress.output.contains("<select id=\"voice\""),
+            "port 80 of the speaker's own address serves the page: \(byAddress.output.suffix(200))")
         let wifi = phoneGet(phone, "http://10.0.0.1:5000/wifi_credentials?wifissid=Home%20WiFi&wifipassd=correct%20horse")
         XCTAssertEqual(try jsonField(wifi.output, "wifi"), "configured", wifi.output)
         let auth = phoneGet(phone, "http://10.0.0.1:5000/auth?auth=y&email=mario%40example.com&password=s3cret")
@@ -228,6 +267,7 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertTrue(sh(["ip", "-n", speaker, "-4", "route", "show", "default"]).output.contains("via 192.168.77.1"))
         XCTAssertEqual(try String(contentsOfFile: speakerResolv, encoding: .utf8), "nameserver 192.168.77.1\n")
         XCTAssertEqual(stateFile.hotspot?.phase, "off")
+        XCTAssertEqual(redirectTable(speaker), "", "no redirect on the home network")
     }
 
     /// Whether process `pid` is alive: a killed daemon may linger as a zombie until this
