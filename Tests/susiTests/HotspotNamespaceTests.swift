@@ -270,6 +270,74 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertEqual(redirectTable(speaker), "", "no redirect on the home network")
     }
 
+    /// `susi setup hotspot start|status|stop` as the speaker runs them as root, in a namespace
+    /// whose veth interface stands for wlan0: the real commands with the speaker's own run
+    /// directory (`/run/susi-hotspot`), hostapd and wpa_supplicant replaced by stand-ins on
+    /// `PATH` that only say they ran (no Wi-Fi device here). The run directory is removed
+    /// afterwards; a machine that already has one (a speaker) skips the test.
+    func testTheHotspotCommandsOpenAndCloseTheHotspotAsRoot() throws {
+        try require(getuid() == 0, "the hotspot's commands need root; run the tests as root (CI does)")
+        for program in ["ip", "dnsmasq", "busybox", "start-stop-daemon", "nft"] {
+            try require(ProcessCommandRunner.locate(program) != nil, "\(program) is not installed (make deps)")
+        }
+        let run = HotspotSettings.systemRunDirectory
+        try require(
+            !FileManager.default.fileExists(atPath: run), "\(run) exists: this machine runs a speaker's hotspot; not touching it")
+        let id = String(UUID().uuidString.prefix(6)).lowercased()
+        let speaker = "susi-cli-\(id)"
+        let wifi = "swl\(id)"
+        let probe = ProcessCommandRunner().run(["ip", "netns", "add", speaker])
+        try require(probe.succeeded, "network namespaces are not available here: \(probe.output)")
+        namespaces.append(speaker)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: run) }
+        // A veth pair inside the namespace (a dummy device needs a module containers may lack);
+        // Foundation's run loop needs loopback.
+        sh(["ip", "-n", speaker, "link", "add", wifi, "type", "veth", "peer", "name", "spr\(id)"])
+        sh(["ip", "-n", speaker, "link", "set", "lo", "up"])
+
+        cli = try CLIRunner()
+        let stand = cli.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: stand, withIntermediateDirectories: true)
+        let log = cli.directory + "/stand-ins.log"
+        for program in ["hostapd", "wpa_supplicant"] {
+            try "#!/bin/sh\necho \"\(program) $*\" >> \(log)\n".write(
+                toFile: stand + "/" + program, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stand + "/" + program)
+        }
+        XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.interface", wifi]).status, 0)
+        let environment = [
+            "XDG_CONFIG_HOME": cli.directory,
+            "PATH": stand + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "RESOLV_CONF": cli.directory + "/resolv.conf",
+        ]
+        func susi(_ arguments: [String]) -> CommandResult {
+            ProcessCommandRunner(timeout: 30, environment: environment).run(
+                ["ip", "netns", "exec", speaker, CLIRunner.executable.path] + arguments)
+        }
+
+        let start = susi(["setup", "hotspot", "start"])
+        XCTAssertEqual(start.status, 0, start.output)
+        XCTAssertEqual(start.output, "hotspot \"SUSI.AI\" (WPA2) on \(wifi) at 10.0.0.1\n")
+        XCTAssertTrue(addresses(speaker, wifi).contains("inet 10.0.0.1/24"))
+        let dnsmasq = pid(run + "/dnsmasq.pid")
+        XCTAssertTrue(isRunning(dnsmasq), "dnsmasq runs")
+        XCTAssertTrue(redirectTable(speaker).contains("iifname \"\(wifi)\" tcp dport 80 redirect to :5000"))
+        let hostapd = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(hostapd, "hostapd -B -P \(run)/hostapd.pid \(run)/hostapd.conf\n")
+        XCTAssertEqual(susi(["setup", "hotspot", "status"]).output, start.output, "status reads what start recorded")
+
+        let stop = susi(["setup", "hotspot", "stop"])
+        XCTAssertEqual(stop.status, 0, stop.output)
+        XCTAssertTrue(stop.output.hasPrefix("hotspot closed; joining the home network on \(wifi) (until "), stop.output)
+        XCTAssertFalse(isRunning(dnsmasq), "dnsmasq stopped")
+        XCTAssertEqual(redirectTable(speaker), "", "the redirect is gone")
+        XCTAssertFalse(addresses(speaker, wifi).contains("10.0.0.1"), "the hotspot's address is gone")
+        let joined = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(joined.contains("wpa_supplicant -B -i \(wifi) -D nl80211,wext -c "), joined)
+        XCTAssertTrue(isRunning(pid(run + "/udhcpc.pid")), "the DHCP client looks for the home network")
+        XCTAssertTrue(susi(["setup", "hotspot", "status"]).output.hasPrefix("hotspot closed; joining"))
+    }
+
     /// Whether process `pid` is alive: a killed daemon may linger as a zombie until this
     /// machine's init reaps it.
     private func isRunning(_ pid: String) -> Bool {
