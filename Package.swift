@@ -49,7 +49,8 @@ var swiftTargets: [Target] = [
     .testTarget(
         name: "SusiSpeakerTests",
         dependencies: [
-            "SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiAudio", "SusiTestSupport",
+            "SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiAudio", "SusiSpeech",
+            "SusiTestSupport",
         ]),
     .testTarget(
         name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiServer", "SusiSpeaker", "SusiTestSupport"]),

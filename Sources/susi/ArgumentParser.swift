@@ -68,6 +68,25 @@ struct ArgumentParser {
         return value
     }
 
+    /// The action word after the command (`susi config get`): one of `actions`, or of `hidden`
+    /// (accepted, not listed); else a usage error listing the actions.
+    mutating func action(_ actions: String..., hidden: String...) throws(UsageError) -> String {
+        let list =
+            actions.count < 2 ? actions.joined() : actions.dropLast().joined(separator: ", ") + " or " + (actions.last ?? "")
+        let action = try required("an action (\(list))")
+        guard actions.contains(action) || hidden.contains(action) else {
+            throw UsageError("unknown action '\(action)'; expected \(list)")
+        }
+        return action
+    }
+
+    /// Every positional argument left (TEXT given as one quoted argument or as several words).
+    mutating func words() throws(UsageError) -> [String] {
+        var words: [String] = []
+        while let word = try positional() { words.append(word) }
+        return words
+    }
+
     /// Rejects anything not consumed.
     func finish() throws(UsageError) {
         guard let first = arguments.first else { return }

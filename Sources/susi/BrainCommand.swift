@@ -1,5 +1,4 @@
 import Foundation
-import SusiBrain
 import SusiCore
 import SusiServer
 import SusiSpeaker
@@ -16,15 +15,11 @@ enum BrainCommand: Command {
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let port = try arguments.intOption("--port", in: 0...65535) ?? 4000
-        let action = try arguments.required("an action (serve)")
+        _ = try arguments.action("serve")
         try arguments.finish()
-        guard action == "serve" else { throw UsageError("unknown action '\(action)'; expected serve") }
-        let store = context.store
         let brain = try Assembly.brain(environment: context.environment, logger: context.logger)
-        let handler = ChatServerHandler(brain: brain, context: { Assembly.brainContext((try? store.load()) ?? Config()) })
-        var router = Router()
-        handler.install(on: &router)
-        let server = HTTPServer(host: "127.0.0.1", port: UInt16(port), logger: context.logger.child("server"), router: router)
+        let server = ChatServerHandler.localServer(
+            brain: brain, store: context.store, port: UInt16(port), logger: context.logger.child("server"))
         try server.start()
         context.print("serving the built-in brain at http://127.0.0.1:\(server.port ?? UInt16(port))\(ChatServerHandler.path)")
         waitForTermination()

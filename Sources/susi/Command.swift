@@ -16,6 +16,11 @@ struct CommandContext {
     func print(_ line: String = "") {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
+
+    /// Writes each line to standard output.
+    func print(_ lines: [String]) {
+        lines.forEach { print($0) }
+    }
 }
 
 /// One `susi` subcommand. `run` consumes its arguments and throws on failure; only `main`

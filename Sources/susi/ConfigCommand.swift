@@ -19,7 +19,7 @@ enum ConfigCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        let action = try arguments.required("an action (path, show, keys, get, set or validate)")
+        let action = try arguments.action("path", "show", "keys", "get", "set", "validate")
         let store = context.store
         switch action {
         case "path":
@@ -31,12 +31,7 @@ enum ConfigCommand: Command {
             context.print(String(decoding: ConfigStore.encode(config), as: UTF8.self).trimmingCharacters(in: .newlines))
         case "keys":
             try arguments.finish()
-            let defaults = Config()
-            for key in ConfigSchema.keys {
-                context.print("\(key.name) = \(key.value(in: defaults).description.debugDescriptionIfEmpty)")
-                let restart = key.needsRestart ? "; susi run uses a change after a restart" : ""
-                context.print("    \(key.summary); \(key.allowed)\(restart)")
-            }
+            context.print(ConfigSchema.listing())
         case "get":
             let name = try arguments.required("KEY")
             try arguments.finish()
@@ -51,24 +46,15 @@ enum ConfigCommand: Command {
             }
             try arguments.finish()
             let config = try store.set(changes)
-            for (name, _) in changes {
-                if let key = ConfigSchema.key(named: name) { context.print("\(name) = \(key.value(in: config).description)") }
-            }
+            context.print(ConfigSchema.lines(changes.map(\.key), in: config))
             if changes.contains(where: { $0.key == "brain.language" }), let note = LanguageSetting.recognitionNote(for: config) {
                 context.logger.warning(note)
             }
-        case "validate":
+        default:
             let path = try arguments.positional() ?? store.path
             try arguments.finish()
             try ConfigStore(path: path, voiceCheck: store.voiceCheck).validate()
             context.print("\(path): valid")
-        default:
-            throw UsageError("unknown action '\(action)'; expected path, show, keys, get, set or validate")
         }
     }
-}
-
-extension String {
-    /// `""` for an empty string so a listing shows that the value is empty.
-    fileprivate var debugDescriptionIfEmpty: String { isEmpty ? "\"\"" : self }
 }

@@ -15,15 +15,7 @@ enum DoctorCommand: Command {
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         try arguments.finish()
         let checks = Doctor(store: context.store, environment: context.environment, logger: context.logger.child("audio")).run()
-        for check in checks {
-            let mark = check.status == .failed ? "FAILED" : check.status.rawValue
-            context.print(
-                "\(check.topic.padding(toLength: 10, withPad: " ", startingAt: 0)) \(mark.padding(toLength: 7, withPad: " ", startingAt: 0)) \(check.detail)"
-            )
-        }
-        guard Doctor.isHealthy(checks) else {
-            let failed = checks.filter { $0.status == .failed }.map(\.topic)
-            throw SetupFailure("essential checks failed: \(failed.joined(separator: ", "))")
-        }
+        context.print(Doctor.lines(checks))
+        if let failure = Doctor.failure(checks) { throw failure }
     }
 }

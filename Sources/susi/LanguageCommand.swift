@@ -15,20 +15,18 @@ enum LanguageCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        let action = try arguments.required("an action (get or set)")
+        let action = try arguments.action("get", "set")
         switch action {
         case "get":
             try arguments.finish()
             let config = try context.store.loadOrCreate()
             context.print("brain.language = \(config.brain.language), tts.voice = \(config.tts.voice)")
-        case "set":
+        default:
             let code = try arguments.required("CODE")
             try arguments.finish()
             let config = try LanguageSetting.apply(code, store: context.store, catalog: try ESpeakEngine.shared().catalog)
             context.print("brain.language = \(config.brain.language), tts.voice = \(config.tts.voice)")
             if let note = LanguageSetting.recognitionNote(for: config) { context.logger.warning(note) }
-        default:
-            throw UsageError("unknown action '\(action)'; expected get or set")
         }
     }
 }

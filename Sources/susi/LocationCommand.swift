@@ -15,24 +15,21 @@ enum LocationCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
-        let action = try arguments.required("an action (get, set or clear)")
+        let action = try arguments.action("get", "set", "clear")
         switch action {
         case "get":
             try arguments.finish()
             context.print(LocationSetting.describe(try context.store.loadOrCreate().location))
         case "set":
-            var words = [try arguments.required("PLACE")]
-            while let more = try arguments.positional() { words.append(more) }
+            let words = [try arguments.required("PLACE")] + (try arguments.words())
             try arguments.finish()
             _ = try context.store.loadOrCreate()
             let outcome = try LocationSetting.apply(words.joined(separator: " "), store: context.store, gazetteer: Gazetteer())
             context.print(outcome.description)
-        case "clear":
+        default:
             try arguments.finish()
             _ = try context.store.loadOrCreate()
             context.print(LocationSetting.describe(try LocationSetting.clear(store: context.store).location))
-        default:
-            throw UsageError("unknown action '\(action)'; expected get, set or clear")
         }
     }
 }

@@ -30,45 +30,12 @@ enum RunCommand: Command {
         try arguments.finish()
         if realtime, input == nil { throw UsageError("--realtime paces --input; the microphone is real time already") }
 
-        let logger = context.logger
-        var sinks: [any EventSink] = []
-        if let eventsPath { sinks.append(JSONLinesEventSink(handle: try eventsHandle(eventsPath))) }
-        if conversation {
-            let toStdout = eventsPath != "-"
-            sinks.append(
-                ConversationPrinter { line in
-                    (toStdout ? FileHandle.standardOutput : FileHandle.standardError).write(Data((line + "\n").utf8))
-                })
-        }
         let runtime = try SpeakerRuntime(
             options: SpeakerRuntime.Options(input: input, output: output, realtime: realtime, server: !noServer),
-            store: context.store, environment: context.environment, logger: logger, sinks: sinks)
-        // SIGTERM or SIGINT: the pipeline cuts its sentence and ends its run, the runtime stops
-        // the server and the player (everything it keeps is saved as it changes), and the
-        // command returns: exit status 0.
-        let stop = runtime.stopHandler
-        let shutdown = runtime.shutdownHandler
-        let watch = TerminationWatch {
-            logger.info("stopping")
-            stop()
-            // The pipeline stops within a chunk of audio, but a brain request in flight cannot
-            // be cut: the process still ends within a second, with the same things stopped.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(800)) {
-                shutdown()
-                logger.warning("the pipeline did not stop in time; exiting")
-                _exit(0)
-            }
-        }
-        defer { withExtendedLifetime(watch) {} }
-        try runtime.run()
-        if !runtime.readsFile { logger.info("stopped") }
-    }
-
-    private static func eventsHandle(_ path: String) throws -> FileHandle {
-        if path == "-" { return .standardOutput }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw AudioError(.unwritable, "cannot write events to \(path)")
-        }
-        return handle
+            store: context.store, environment: context.environment, logger: context.logger,
+            sinks: try RunEventSinks.make(events: eventsPath, conversation: conversation))
+        // SIGTERM or SIGINT: the pipeline and the server stop and the command returns (exit 0).
+        try runtime.runUntilTerminated(logger: context.logger)
+        if !runtime.readsFile { context.logger.info("stopped") }
     }
 }

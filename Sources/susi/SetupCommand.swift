@@ -2,8 +2,6 @@ import Foundation
 import SusiCore
 import SusiServer
 import SusiSpeaker
-import SusiSpeech
-import Synchronization
 
 /// `susi setup serve [--port N] [--bind ADDR]` and `susi setup --reset`: the setup and control
 /// HTTP server for the SUSI apps without the voice pipeline, and the way back to setup mode.
@@ -73,20 +71,12 @@ enum SetupCommand: Command {
     private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?, hotspot: Bool)
         throws
     {
-        let config = try store.loadOrCreate()
-        let logger = context.logger.child("setup")
-        let control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
-        let setup = SetupServer(
-            store: store, control: control, port: port.map { UInt16($0) }, host: bind,
-            hotspot: hotspot ? .forSpeaker(store: store, logger: logger.child("hotspot")) : nil, logger: logger)
-        try setup.start()
-        let server = setup.server
-        let shownHost = server.host == "0.0.0.0" ? "127.0.0.1" : server.host
-        context.print(
-            "serving the setup API at http://\(shownHost):\(server.port ?? UInt16(config.setup.port))/ "
-                + "(setup mode \(setup.service.setupState.isInSetupMode ? "on" : "off"))")
+        let standalone = try StandaloneSetup(
+            store: store, port: port.map { UInt16($0) }, host: bind, hotspot: hotspot, logger: context.logger.child("setup"))
+        try standalone.start()
+        let mode = standalone.setup.service.setupState.isInSetupMode ? "on" : "off"
+        context.print("serving the setup API at \(standalone.url) (setup mode \(mode))")
         waitForTermination()
-        setup.stop()
-        control.shutdown()
+        standalone.stop()
     }
 }

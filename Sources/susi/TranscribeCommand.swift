@@ -23,14 +23,6 @@ enum TranscribeCommand: Command {
         let recognizer = try Assembly.recognizer(
             config, models: models, environment: context.environment, logger: context.logger.child("stt"))
         let transcript = try recognizer.transcribe(audio)
-        guard json else {
-            context.print(transcript.text)
-            return
-        }
-        let words: [[String: Any]] = transcript.words.map {
-            ["word": $0.text, "start_ms": $0.startMilliseconds, "end_ms": $0.endMilliseconds, "confidence": $0.confidence]
-        }
-        let data = try JSONSerialization.data(withJSONObject: ["text": transcript.text, "words": words], options: [.sortedKeys])
-        context.print(String(decoding: data, as: UTF8.self))
+        context.print(json ? try transcript.jsonLine() : transcript.text)
     }
 }

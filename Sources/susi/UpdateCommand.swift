@@ -1,6 +1,6 @@
 import Foundation
 import SusiCore
-import SusiPlayer
+import SusiSpeaker
 
 /// `susi update`: PyPI's newest yt-dlp into the virtualenv beside susi, for when YouTube changed.
 enum UpdateCommand: Command {
@@ -16,14 +16,6 @@ enum UpdateCommand: Command {
         let directory = try arguments.option("--virtualenv")
         let index = try arguments.option("--index-url")
         try arguments.finish()
-        let found = directory.map { YTDLP(virtualenv: $0) } ?? YTDLP.locate()
-        guard let ytdl = found else {
-            throw PlayerError(
-                .updateFailed,
-                "no yt-dlp virtualenv \(directory.map { "in \($0)" } ?? "beside susi") (`make deps` or `make install` makes it)")
-        }
-        let before = ytdl.version() ?? "?"
-        let after = try ytdl.refresh(indexURL: index)
-        context.print("yt-dlp \(before == after ? after + " (unchanged)" : before + " -> " + after) in \(ytdl.virtualenv)")
+        context.print(try YTDLPUpdate.run(virtualenv: directory, indexURL: index))
     }
 }

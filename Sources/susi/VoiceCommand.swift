@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiSpeaker
 import SusiSpeech
 
 /// `susi voice list|get|set NAME [--variant V]`: the eSpeak NG voices and the configured one.
@@ -16,40 +17,22 @@ enum VoiceCommand: Command {
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         let variant = try arguments.option("--variant")
-        let action = try arguments.required("an action (list, get or set)")
+        let action = try arguments.action("list", "get", "set")
         switch action {
         case "list":
             try arguments.finish()
-            let catalog = try ESpeakEngine.shared().catalog
-            for voice in catalog.voices where !voice.needsMBROLA {
-                let language = voice.languages.first?.code ?? "?"
-                context.print(
-                    "\(voice.identifier.padding(toLength: 16, withPad: " ", startingAt: 0)) "
-                        + "\(language.padding(toLength: 8, withPad: " ", startingAt: 0)) "
-                        + "\(voice.name.replacingOccurrences(of: "_", with: " ")) (\(voice.gender.rawValue))")
-            }
-            context.print("accents: " + AccentCatalog.names.joined(separator: ", "))
-            context.print("variants: " + catalog.variants.map(\.identifier).sorted().joined(separator: " "))
+            context.print(VoiceSetting.listing(try ESpeakEngine.shared().catalog))
         case "get":
             try arguments.finish()
             let config = try context.store.load()
             context.print(config.tts.variant.isEmpty ? config.tts.voice : "\(config.tts.voice)+\(config.tts.variant)")
-        case "set":
-            let wanted = try arguments.required("NAME")
-            var words = [wanted]
-            while let more = try arguments.positional() { words.append(more) }
+        default:
+            let words = [try arguments.required("NAME")] + (try arguments.words())
             try arguments.finish()
-            let catalog = try ESpeakEngine.shared().catalog
-            let spoken = words.joined(separator: " ")
-            guard let voice = catalog.resolve(spoken) else {
-                throw SynthesisError(.unknownVoice, "unknown voice '\(spoken)'; `susi voice list` shows the installed ones")
-            }
-            let identifier = voice.languages.first?.code ?? voice.identifier
-            let config = try context.store.set([("tts.voice", identifier)] + (variant.map { [("tts.variant", $0)] } ?? []))
+            let config = try VoiceSetting.apply(
+                words.joined(separator: " "), variant: variant, store: context.store, catalog: try ESpeakEngine.shared().catalog)
             context.print(
                 "tts.voice = \(config.tts.voice)" + (config.tts.variant.isEmpty ? "" : ", tts.variant = \(config.tts.variant)"))
-        default:
-            throw UsageError("unknown action '\(action)'; expected list, get or set")
         }
     }
 }

@@ -1,0 +1,19 @@
+extension ConfigSchema {
+    /// `susi config keys`: every key with its default (`""` shown for an empty one), then an
+    /// indented line with its meaning, what is allowed, and whether `susi run` needs a restart
+    /// to use a change.
+    public static func listing() -> [String] {
+        let defaults = Config()
+        return keys.flatMap { key in
+            let value = key.value(in: defaults).description
+            let restart = key.needsRestart ? "; susi run uses a change after a restart" : ""
+            return ["\(key.name) = \(value.isEmpty ? "\"\"" : value)", "    \(key.summary); \(key.allowed)\(restart)"]
+        }
+    }
+
+    /// `name = value` for each of `names` that is a key, as `config` holds it (after a save:
+    /// what was stored).
+    public static func lines(_ names: [String], in config: Config) -> [String] {
+        names.compactMap { name in key(named: name).map { "\(name) = \($0.value(in: config).description)" } }
+    }
+}

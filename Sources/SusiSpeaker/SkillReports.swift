@@ -1,0 +1,85 @@
+import Foundation
+import SusiBrain
+import SusiCore
+
+/// What `susi skills list|test|lint|compat|bench` print, as lines: the skills and the
+/// measurements of them, worded once here so the command only prints.
+public enum SkillReports {
+    /// Each skill with its intent and example counts, description and example queries, then
+    /// every skipped block.
+    public static func listing(_ brain: Brain) -> [String] {
+        var lines: [String] = []
+        for skill in brain.skills {
+            lines.append("\(skill.id): \(skill.name) (\(skill.intents.count) intents, \(skill.exampleCount) examples)")
+            if !skill.description.isEmpty { lines.append("    \(skill.description)") }
+            for intent in skill.intents {
+                lines += intent.examples.map { "    e.g. \"\($0.query)\"" }
+            }
+        }
+        return lines + brain.diagnostics.map { "skipped: \($0)" }
+    }
+
+    /// Runs every `!example` and checks its `!expect`: a `FAIL` line per failure and a count.
+    /// - Throws: `PipelineError` (`brain-skill-test-failed`), after the lines went to `print`,
+    ///   when an example failed or a skill file has an error.
+    public static func testExamples(_ brain: Brain, print: (String) -> Void) throws(PipelineError) {
+        let results = brain.runExamples()
+        let failures = results.filter { !$0.passed }
+        for failure in failures {
+            print("FAIL \(failure.file):\(failure.line): \"\(failure.query)\": \(failure.problem ?? "")")
+        }
+        print("skills: \(results.count - failures.count) passed, \(failures.count) failed")
+        guard failures.isEmpty, brain.diagnostics.allSatisfy({ $0.severity != .error }) else {
+            throw PipelineError(
+                stage: .brain, code: "brain-skill-test-failed",
+                message: "\(failures.count) of \(results.count) examples failed, \(brain.diagnostics.count) skill file problems")
+        }
+    }
+
+    /// `lint`: every skipped block as `file:line: message`, then the totals.
+    public static func lint(_ brain: Brain) -> [String] {
+        let intents = brain.skills.reduce(0) { $0 + $1.intents.count }
+        return brain.diagnostics.map(\.description)
+            + ["skills: \(brain.skills.count) files, \(intents) intents, \(brain.diagnostics.count) problems"]
+    }
+
+    /// `compat`: load rate, pass rates (all files together and each alone), leaks and timing;
+    /// with `failures`, a `FAIL` line per failing valid example first.
+    public static func compatibility(_ report: SkillCompatibilityReport, failures: Bool) -> [String] {
+        let offline = report.offlineExamples
+        let network = report.networkExamples
+        return (failures ? report.failures.map { "FAIL \($0)" } : []) + [
+            "files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), "
+                + "\(report.intents) intents, \(report.blocksSkipped) blocks skipped",
+            String(
+                format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, offline,
+                percent(report.offlinePassed, offline)),
+            String(
+                format: "network examples: %d of %d valid reach their intent (%.1f%%)", report.networkReached, network,
+                percent(report.networkReached, network)),
+            String(
+                format: "each file alone: offline %d of %d (%.1f%%), network %d of %d (%.1f%%)", report.aloneOfflinePassed,
+                offline, percent(report.aloneOfflinePassed, offline), report.aloneNetworkReached, network,
+                percent(report.aloneNetworkReached, network)),
+            "invalid examples (placeholders, or not matching their own pattern): \(report.invalidExamples)",
+            "answers holding skill syntax: \(report.leakedSyntax)",
+            String(
+                format: "load: %.0f ms; answer: median %.3f ms, p95 %.3f ms, max %.3f ms", report.loadMilliseconds,
+                report.answerMedian, report.answerP95, report.answerMax),
+        ]
+    }
+
+    /// `bench`: sizes, load time and answer time.
+    public static func benchmark(_ result: SkillsBenchmark) -> [String] {
+        [
+            "skills: \(result.skillCount) files, \(result.queryCount) example queries",
+            String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", result.loadMedian, result.loadP95),
+            String(
+                format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", result.answerMedian,
+                result.answerP95, result.queriesPerSecond, result.answerCount),
+        ]
+    }
+
+    /// `part` of `whole` in percent; 0 of nothing is 0 %.
+    static func percent(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 0 : Double(part) * 100 / Double(whole) }
+}

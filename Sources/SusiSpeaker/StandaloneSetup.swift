@@ -1,0 +1,43 @@
+import Foundation
+import SusiCore
+import SusiServer
+
+/// `susi setup serve`: the setup/control server for the SUSI apps without the voice pipeline,
+/// over a control with its own player and sound device (`StandaloneSpeakerControl.standalone`).
+public final class StandaloneSetup {
+    /// The server and its setup state.
+    public let setup: SetupServer
+    private let control: StandaloneSpeakerControl
+    private let configuredPort: Int
+
+    /// A server on `port` and `host` (default `setup.port` and `setup.bind`), driving the
+    /// first-setup hotspot when `hotspot` is true; nothing listens before `start()`.
+    /// - Throws: `ConfigError` when the config cannot be read or made.
+    public init(store: ConfigStore, port: UInt16?, host: String?, hotspot: Bool, logger: Logger) throws {
+        configuredPort = try store.loadOrCreate().setup.port
+        control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
+        setup = SetupServer(
+            store: store, control: control, port: port, host: host,
+            hotspot: hotspot ? .forSpeaker(store: store, logger: logger.child("hotspot")) : nil, logger: logger)
+    }
+
+    /// Listens (and starts the login retry and the hotspot's checks).
+    /// - Throws: `ServerError` when the port cannot be bound.
+    public func start() throws(ServerError) {
+        try setup.start()
+    }
+
+    /// Where a browser on this machine reaches the server once started: the bound address,
+    /// or 127.0.0.1 when bound to every address.
+    public var url: String {
+        let server = setup.server
+        let host = server.host == "0.0.0.0" ? "127.0.0.1" : server.host
+        return "http://\(host):\(server.port ?? UInt16(clamping: configuredPort))/"
+    }
+
+    /// Stops the server, then the control's player and speech.
+    public func stop() {
+        setup.stop()
+        control.shutdown()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import SusiCore
+import SusiTestSupport
+import XCTest
+
+@testable import SusiBrain
+@testable import SusiSpeaker
+
+/// What `susi skills list|test|lint|compat|bench` print.
+final class SkillReportsTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "susi-skill-reports-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func brain(_ skill: String) throws -> Brain {
+        try skill.write(toFile: directory + "/greeter.txt", atomically: false, encoding: .utf8)
+        return try Brain(directory: directory)
+    }
+
+    private static let greeter = """
+        ::name Greeter
+        ::description Says hello
+
+        hello|hi there
+        Hello!
+        !example:hi there
+        !expect:Hello
+
+        """
+
+    func testListingNamesEachSkillWithItsExamples() throws {
+        XCTAssertEqual(
+            SkillReports.listing(try brain(Self.greeter)),
+            ["greeter: Greeter (1 intents, 1 examples)", "    Says hello", "    e.g. \"hi there\""])
+    }
+
+    func testExamplesThatPassPrintTheCountAndDoNotThrow() throws {
+        var lines: [String] = []
+        try SkillReports.testExamples(try brain(Self.greeter)) { lines.append($0) }
+        XCTAssertEqual(lines, ["skills: 1 passed, 0 failed"])
+    }
+
+    func testAFailingExampleIsPrintedThenThrown() throws {
+        let wrong = Self.greeter.replacingOccurrences(of: "!expect:Hello", with: "!expect:Goodbye")
+        var lines: [String] = []
+        XCTAssertThrowsError(try SkillReports.testExamples(try brain(wrong)) { lines.append($0) }) { error in
+            XCTAssertEqual((error as? PipelineError)?.code, "brain-skill-test-failed")
+        }
+        XCTAssertEqual(lines.count, 2, "\(lines)")
+        XCTAssertTrue(lines[0].hasPrefix("FAIL ") && lines[0].contains("\"hi there\""), lines[0])
+        XCTAssertEqual(lines[1], "skills: 0 passed, 1 failed")
+    }
+
+    func testLintEndsWithTheTotals() throws {
+        XCTAssertEqual(SkillReports.lint(try brain(Self.greeter)).last, "skills: 1 files, 1 intents, 0 problems")
+    }
+
+    func testCompatibilityLinesGiveRatesAndNeverDivideByZero() {
+        var report = SkillCompatibilityReport()
+        report.files = 4
+        report.filesLoaded = 3
+        report.offlineExamples = 8
+        report.offlinePassed = 6
+        report.failures = ["a.txt:3: q: wrong"]
+        let lines = SkillReports.compatibility(report, failures: true)
+        XCTAssertEqual(lines.first, "FAIL a.txt:3: q: wrong")
+        XCTAssertTrue(lines.contains("offline examples: 6 of 8 valid pass (75.0%)"), "\(lines)")
+        XCTAssertTrue(lines.contains("network examples: 0 of 0 valid reach their intent (0.0%)"), "\(lines)")
+        XCTAssertFalse(SkillReports.compatibility(report, failures: false).contains { $0.hasPrefix("FAIL") })
+    }
+
+    func testBenchmarkLines() {
+        let result = SkillsBenchmark(
+            skillCount: 2, queryCount: 5, loadMedian: 1.234, loadP95: 2.5, answerMedian: 0.0123, answerP95: 0.5,
+            queriesPerSecond: 999.6, answerCount: 100)
+        XCTAssertEqual(
+            SkillReports.benchmark(result),
+            [
+                "skills: 2 files, 5 example queries", "load all skills: median 1.23 ms, p95 2.50 ms (20 runs)",
+                "answer: median 0.012 ms, p95 0.500 ms, 1000 queries/s (100 answers)",
+            ])
+    }
+}
