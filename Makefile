@@ -62,12 +62,18 @@ PHRASE ?= susi
 wakeword: deps
 	nice -n 10 bench/wakeword/train.sh "$(PHRASE)"
 
+# SwiftPM and the Swift driver leave an empty TemporaryDirectory.XXXXXX (holding only
+# .keep-directory) in $TMPDIR on every run, five per `swift test` (swiftlang/swift-driver#1720).
+# A recipe line starting with $(SCRATCH_TMP) runs with TMPDIR in a directory of its own,
+# removed when the line ends, however it ends.
+SCRATCH_TMP = tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/susi-make.XXXXXX") && trap 'rm -rf "$$tmp"' EXIT && export TMPDIR="$$tmp" &&
+
 build: deps
-	$(SWIFT) build -c release $(BUILD_FLAGS)
+	$(SCRATCH_TMP) $(SWIFT) build -c release $(BUILD_FLAGS)
 
 test: deps lint
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
+	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
+		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
 demo: build
 	scripts/demo.sh $(RELEASE_BIN) demo-out

@@ -115,5 +115,8 @@ final class DeviceRegistrationTests: XCTestCase {
         XCTAssertEqual(device["room"], "Hall")
         XCTAssertEqual(device["access_token"], "tok-abc")
         XCTAssertTrue(DeviceEntry.isMAC(device["macid"] ?? ""), "this machine's primary MAC: \(device)")
+        // The retry thread saves the registration after the server saw it; wait for that, or it
+        // would make the scratch directory again after tearDown removed it.
+        XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: scratch.directory + "/device-registration.json") })
     }
 }

@@ -17,6 +17,20 @@ struct CLIRunner {
     init() throws {
         directory = NSTemporaryDirectory() + "susi-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory + "/run", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The environment `susi` runs with here: the config under the directory, and the runtime
+    /// directory too. eSpeak NG 1.51 opens an audio device when it starts, even for the
+    /// synchronous output susi uses, so every susi that loads a voice connects to PulseAudio;
+    /// without XDG_RUNTIME_DIR libpulse makes a /tmp/pulse-XXXXXXXXXXXX directory for each new
+    /// config home and never removes it.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory
+        environment["XDG_RUNTIME_DIR"] = directory + "/run"
+        return environment
     }
 
     /// The config file the binary uses by default here.
@@ -35,10 +49,7 @@ struct CLIRunner {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = directory
-        environment.merge(extra) { $1 }
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         return process
     }
 

@@ -197,7 +197,7 @@ final class HotspotNamespaceTests: XCTestCase {
             "netns", "exec", speaker, CLIRunner.executable.path, "setup", "serve", "--port", "5000", "--bind", "10.0.0.1",
             "--no-hotspot",
         ]
-        server.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": cli.directory]) { $1 }
+        server.environment = cli.environment
         FileManager.default.createFile(atPath: cli.directory + "/background.out", contents: nil)
         server.standardOutput = FileHandle(forWritingAtPath: cli.directory + "/background.out")
         server.standardError = FileHandle(forWritingAtPath: cli.directory + "/background.out")

@@ -23,9 +23,7 @@ final class SetupCommandTests: XCTestCase {
         init(_ cli: CLIRunner, file: StaticString = #filePath, line: UInt = #line) throws {
             process.executableURL = CLIRunner.executable
             process.arguments = ["setup", "serve", "--port", "0", "--bind", "127.0.0.1"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_CONFIG_HOME"] = cli.directory
-            process.environment = environment
+            process.environment = cli.environment
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
