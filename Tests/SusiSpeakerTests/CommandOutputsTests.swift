@@ -9,15 +9,15 @@ import XCTest
 /// What the commands print, worded in the library: events, transcripts, the doctor's report
 /// and one query's answer.
 final class CommandOutputsTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchConfig!
+    private var directory: String { scratch.directory }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-outputs-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchConfig()
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     func testEventsGoToTheirFileAsJSONLines() throws {
@@ -87,8 +87,6 @@ final class CommandOutputsTests: XCTestCase {
     }
 
     func testTheLocalBrainAnswersWithoutTheNetwork() throws {
-        let scratch = try ScratchConfig()
-        defer { scratch.remove() }
         let brain = try OneQuery.brain(
             config: try scratch.store.load(), mode: .local, server: nil, store: scratch.store,
             environment: ["SUSI_MODELS": repositoryRoot + "/models", "XDG_CACHE_HOME": scratch.directory], logger: .silent)

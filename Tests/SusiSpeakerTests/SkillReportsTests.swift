@@ -8,15 +8,15 @@ import XCTest
 
 /// What `susi skills list|test|lint|compat|bench` print.
 final class SkillReportsTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchConfig!
+    private var directory: String { scratch.directory }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-skill-reports-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchConfig()
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     private func brain(_ skill: String) throws -> Brain {

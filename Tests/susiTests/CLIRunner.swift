@@ -76,7 +76,7 @@ struct CLIRunner {
     /// Starts `susi ARGS` without waiting; its output goes to files in the directory.
     func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let process = makeProcess(arguments, environment: extra)
-        FileManager.default.createFile(atPath: directory + "/background.out", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/background.out", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: directory + "/background.out")
         process.standardError = FileHandle(forWritingAtPath: directory + "/background.out")
         try process.run()

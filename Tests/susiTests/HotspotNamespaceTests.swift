@@ -198,7 +198,7 @@ final class HotspotNamespaceTests: XCTestCase {
             "--no-hotspot",
         ]
         server.environment = cli.environment
-        FileManager.default.createFile(atPath: cli.directory + "/background.out", contents: nil)
+        _ = FileManager.default.createFile(atPath: cli.directory + "/background.out", contents: nil)
         server.standardOutput = FileHandle(forWritingAtPath: cli.directory + "/background.out")
         server.standardError = FileHandle(forWritingAtPath: cli.directory + "/background.out")
         try server.run()
