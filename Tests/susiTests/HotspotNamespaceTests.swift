@@ -306,7 +306,7 @@ final class HotspotNamespaceTests: XCTestCase {
         }
         XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.interface", wifi]).status, 0)
         let environment = [
-            "XDG_CONFIG_HOME": cli.directory,
+            "XDG_CONFIG_HOME": cli.directory, "XDG_RUNTIME_DIR": cli.environment["XDG_RUNTIME_DIR"] ?? "",
             "PATH": stand + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "RESOLV_CONF": cli.directory + "/resolv.conf",
         ]
