@@ -27,7 +27,7 @@ public struct SkillCMSSession: Sendable {
     /// by full address; the text is other people's, so the caller strips terminal codes), or
     /// as one JSON document with `json`.
     public func reviews(of skill: SkillReference, all: Bool, json: Bool) throws -> [String] {
-        let reviews = try explained(skill, "read the reviews of") { () throws(SusiAPIError) in try client.reviews(of: skill) }
+        let reviews = try explained(skill, "read the reviews of") { try client.reviews(of: skill) }
         let shown = all ? reviews : Array(reviews.prefix(Self.defaultReviewCount))
         if json { return [try Self.reviewsJSON(skill, reviews: shown, total: reviews.count)] }
         return Self.reviewLines(skill, reviews: shown, total: reviews.count)
@@ -35,12 +35,10 @@ public struct SkillCMSSession: Sendable {
 
     /// The five-star chart, then your own rating when logged in.
     public func ratings(of skill: SkillReference) throws -> [String] {
-        let ratings = try explained(skill, "read the ratings of") { () throws(SusiAPIError) in try client.ratings(of: skill) }
+        let ratings = try explained(skill, "read the ratings of") { try client.ratings(of: skill) }
         var lines = ["Ratings of \(skill)"] + ratings.chartLines()
         if let login = account.token(for: client.server) {
-            let own = try explained(skill, "read your rating of") { () throws(SusiAPIError) in
-                try client.ownRating(of: skill, token: login)
-            }
+            let own = try explained(skill, "read your rating of") { try client.ownRating(of: skill, token: login) }
             lines.append(own.map { "Your rating: \($0) star\($0 == 1 ? "" : "s")" } ?? "You have not rated it yet.")
         }
         return lines
@@ -50,8 +48,7 @@ public struct SkillCMSSession: Sendable {
     /// - Throws: `SusiAPIError` (`notLoggedIn`, `tokenExpired`) without a login.
     public func rate(_ skill: SkillReference, stars: Int) throws -> String {
         let login = try account.requireToken(for: client.server)
-        let result = try explained(skill, "rate") { () throws(SusiAPIError) in try client.rate(skill, stars: stars, token: login)
-        }
+        let result = try explained(skill, "rate") { try client.rate(skill, stars: stars, token: login) }
         var line = "Rated \(skill.name) \(stars) star\(stars == 1 ? "" : "s")"
         if let ratings = result.ratings, ratings.total > 0 {
             line += "; it now averages \(String(format: "%.1f", ratings.average)) from \(ratings.total) ratings"
@@ -62,14 +59,14 @@ public struct SkillCMSSession: Sendable {
     /// Posts a review.
     public func review(_ skill: SkillReference, text: String) throws -> String {
         let login = try account.requireToken(for: client.server)
-        _ = try explained(skill, "review") { () throws(SusiAPIError) in try client.review(skill, text: text, token: login) }
+        _ = try explained(skill, "review") { try client.review(skill, text: text, token: login) }
         return "Posted your review of \(skill.name)."
     }
 
     /// Reports the skill with `reason`.
     public func report(_ skill: SkillReference, reason: String) throws -> String {
         let login = try account.requireToken(for: client.server)
-        _ = try explained(skill, "report") { () throws(SusiAPIError) in try client.report(skill, reason: reason, token: login) }
+        _ = try explained(skill, "report") { try client.report(skill, reason: reason, token: login) }
         return "Reported \(skill.name); thank you."
     }
 
@@ -114,12 +111,10 @@ public struct SkillCMSSession: Sendable {
     }
 
     /// Runs a CMS call and rewords its failure as one clear line naming the skill.
-    private func explained<T>(_ skill: SkillReference, _ doing: String, _ body: () throws(SusiAPIError) -> T)
-        throws(SkillCMSRequestError) -> T
-    {
+    private func explained<T>(_ skill: SkillReference, _ doing: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch {
+        } catch let error as SusiAPIError {
             throw SkillCMSRequestError(error, skill: skill, doing: doing)
         }
     }
