@@ -31,7 +31,7 @@ var swiftTargets: [Target] = [
         dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
     .executableTarget(
         name: "susi",
-        dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
+        dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain"]),
 
     // Runs one skill's !javascript in its own process, so a runaway script can be stopped.
     .executableTarget(name: "susi-js", dependencies: ["CMuJS"]),
