@@ -52,14 +52,14 @@ public struct ProcessCommandRunner: CommandRunner {
         }
         let outputPath = NSTemporaryDirectory() + "susi-command-\(UUID().uuidString).out"
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-            let output = FileHandle(forWritingAtPath: outputPath)
+            let output = FileHandle(forUpdatingAtPath: outputPath)
         else {
             return CommandResult(status: 127, output: "cannot create a temporary file for the output of \(program)")
         }
-        defer {
-            try? output.close()
-            try? FileManager.default.removeItem(atPath: outputPath)
-        }
+        // Unlinked at once: the open handle keeps it readable, and nothing is left behind even
+        // when this process is killed while the command runs.
+        try? FileManager.default.removeItem(atPath: outputPath)
+        defer { try? output.close() }
         let process = Process()
         if FileManager.default.isExecutableFile(atPath: Self.bash) {
             process.executableURL = URL(fileURLWithPath: Self.bash)
@@ -84,8 +84,9 @@ public struct ProcessCommandRunner: CommandRunner {
             finished.wait()
             return CommandResult(status: 124, output: "\(program) still running after \(Int(timeout)) s; terminated")
         }
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        return CommandResult(status: process.terminationStatus, output: String(decoding: data.prefix(65_536), as: UTF8.self))
+        try? output.seek(toOffset: 0)
+        let data = (try? output.read(upToCount: 65_536)) ?? Data()
+        return CommandResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
     private static let bash = "/bin/bash"
