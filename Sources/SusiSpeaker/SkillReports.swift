@@ -48,7 +48,9 @@ public enum SkillReports {
     public static func compatibility(_ report: SkillCompatibilityReport, failures: Bool) -> [String] {
         let offline = report.offlineExamples
         let network = report.networkExamples
-        return (failures ? report.failures.map { "FAIL \($0)" } : []) + [
+        let failed =
+            failures ? report.failures.map { "FAIL \($0)" } + report.aloneFailures.map { "FAIL ALONE \($0)" } : []
+        return failed + [
             "files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), "
                 + "\(report.intents) intents, \(report.blocksSkipped) blocks skipped",
             String(
@@ -61,6 +63,12 @@ public enum SkillReports {
                 format: "each file alone: offline %d of %d (%.1f%%), network %d of %d (%.1f%%)", report.aloneOfflinePassed,
                 offline, percent(report.aloneOfflinePassed, offline), report.aloneNetworkReached, network,
                 percent(report.aloneNetworkReached, network)),
+            String(
+                format: "together, without examples taken by a twin (an identical intent of another file): "
+                    + "offline %d of %d (%.1f%%), network %d of %d (%.1f%%)",
+                report.offlinePassed, offline - report.offlineTakenByTwin,
+                percent(report.offlinePassed, offline - report.offlineTakenByTwin), report.networkReached,
+                network - report.networkTakenByTwin, percent(report.networkReached, network - report.networkTakenByTwin)),
             "invalid examples (placeholders, or not matching their own pattern): \(report.invalidExamples)",
             "answers holding skill syntax: \(report.leakedSyntax)",
             String(

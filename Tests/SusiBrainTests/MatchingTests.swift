@@ -80,6 +80,37 @@ final class MatchingTests: XCTestCase {
         XCTAssertEqual(say(brain, "play jazz"), "first")
     }
 
+    func testLongerLiteralWordsWinOverShortOnesOfEqualCount() {
+        // Two literal words each and three words swallowed each; "meadow" and "mown" say more
+        // than "who" and "is". The chat intent's shortest pattern is the longer one, so SUSI's
+        // own score alone (and the order before) picked it.
+        let brain = Brain(
+            texts: [
+                ("a_chat", "who is *\nSomeone, I suppose.\n"),
+                ("b_farm", "* meadow mown|hay\nThe meadow is mown in June.\n\nhow many cows\nForty.\n"),
+            ], pick: { _ in 0 })
+        XCTAssertEqual(say(brain, "who is in the meadow mown"), "The meadow is mown in June.")
+        XCTAssertEqual(say(brain, "who is there"), "Someone, I suppose.")
+    }
+
+    func testOnEqualEvidenceTheSmallerSkillWins() {
+        // The same line in a big chat collection and in a focused skill: the focused one
+        // answers, wherever it loads and whatever its other patterns' lengths.
+        let chat = (1...6).map { "chat line \($0)\nReply \($0).\n" }.joined(separator: "\n")
+        let brain = Brain(
+            texts: [
+                ("a_chat", "do you like tea\nSometimes.\n\n" + chat),
+                ("b_drinks", "do you like tea|tea time\nWith milk, please.\n"),
+            ], pick: { _ in 0 })
+        XCTAssertEqual(say(brain, "do you like tea"), "With milk, please.")
+        XCTAssertEqual(brain.match("do you like tea")?.skill, "b_drinks")
+        // More evidence still beats the smaller skill.
+        let exact = Brain(
+            texts: [("a_chat", "do you like green tea\nSometimes.\n\n" + chat), ("b_drinks", "do you like *\nMaybe.\n")],
+            pick: { _ in 0 })
+        XCTAssertEqual(say(exact, "do you like green tea"), "Sometimes.")
+    }
+
     func testMissingValueFallsThroughToNextCandidate() throws {
         let brain = makeBrain(
             """

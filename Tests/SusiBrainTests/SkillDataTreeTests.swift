@@ -20,11 +20,12 @@ final class SkillDataTreeTests: XCTestCase {
     func testEveryExampleOfTheOwnTreePasses() throws {
         let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
         let report = try SkillCompatibility.run(directory: Self.tree, scripts: scripts)
-        XCTAssertEqual(report.files, 5)
-        XCTAssertEqual(report.filesLoaded, 5)
+        XCTAssertEqual(report.files, 8)
+        XCTAssertEqual(report.filesLoaded, 8)
         XCTAssertEqual(report.failures, [])
+        XCTAssertEqual(report.aloneFailures, [])
         XCTAssertEqual(report.offlinePassed, report.offlineExamples)
-        XCTAssertEqual(report.offlineExamples, 19)
+        XCTAssertEqual(report.offlineExamples, 21)
         XCTAssertEqual(report.leakedSyntax, 0)
         XCTAssertEqual(report.invalidExamples, 0)
     }
@@ -33,7 +34,10 @@ final class SkillDataTreeTests: XCTestCase {
         let brain = try Brain(directory: Self.tree, options: .skillData(), pick: { _ in 0 })
         XCTAssertEqual(
             brain.skills.map(\.id),
-            ["Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Reader/en/odd", "Scripts/en/numbers"])
+            [
+                "Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Ordering/en/chitchat",
+                "Ordering/en/lighthouse", "Ordering/en/weather", "Reader/en/odd", "Scripts/en/numbers",
+            ])
         let lint = brain.diagnostics.map { "\(($0.file as NSString).lastPathComponent):\($0.line)" }
         XCTAssertEqual(lint, ["odd.txt:11", "odd.txt:13", "odd.txt:22"])
         // Without the catch-all nothing answers an unknown query, and certainly no syntax.
@@ -42,6 +46,28 @@ final class SkillDataTreeTests: XCTestCase {
         // Read as bundled skills, the lone * loads and stores silently: still nothing spoken.
         let flat = try Brain(directory: Self.tree + "/Reader/en", pick: { _ in 0 })
         XCTAssertEqual(say(flat, "what is the capital of india", context: context()), "")
+    }
+
+    func testCompatibilityCountsExamplesTakenByATwin() throws {
+        // Two copies of one skill: only one copy can answer each query, and the report says
+        // that the other copy's example was taken by a twin, not by a better-fitting intent.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("twins-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "ring the bell\nDing dong.\n!example:ring the bell\n!expect:ding\n"
+        for name in ["Copies/en/bell", "Copies/en/bell_copy", "Other/en/door"] {
+            let file = directory.appendingPathComponent(name + ".txt")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let body = name.hasSuffix("door") ? "ring the bell twice|knock\nNobody home.\n" : text
+            try body.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let report = try SkillCompatibility.run(directory: directory.path)
+        XCTAssertEqual(report.offlineExamples, 2)
+        XCTAssertEqual(report.offlinePassed, 1)
+        XCTAssertEqual(report.offlineTakenByTwin, 1)
+        XCTAssertEqual(report.aloneOfflinePassed, 2)
+        XCTAssertEqual(report.aloneFailures, [])
+        XCTAssertEqual(report.failures.count, 1)
+        XCTAssertTrue(report.failures[0].hasSuffix("(a twin)"), report.failures[0])
     }
 
     func testASilentCatchAllDoesNotSwallowQueries() {

@@ -100,8 +100,10 @@ struct Interpreter: Sendable {
             let rank = MatchRank(
                 prior: intent.prior, size: intent.susiSize, inference: intent.inferenceScore,
                 literals: entry.pattern.literals.count,
+                literalCharacters: entry.pattern.literalCharacters,
                 wildcards: entry.pattern.wildcardCount,
-                capturedWords: words.count - entry.pattern.literals.count)
+                capturedWords: words.count - entry.pattern.literals.count,
+                skillIntents: skills[entry.skill].intents.count)
             let key = entry.skill << 20 | entry.intent
             if let existing = best[key], !(existing.rank < rank) { continue }
             best[key] = (rank, order, entry.skill, entry.intent, captures)

@@ -6,7 +6,7 @@ import Foundation
 /// takes the shortest span that lets the rest match). The words it took are its capture,
 /// `$1$` for the first wildcard and so on.
 struct SkillPattern: Sendable {
-    enum Token: Sendable, Equatable {
+    enum Token: Sendable, Hashable {
         case word(String)
         case wildcard
     }
@@ -16,12 +16,15 @@ struct SkillPattern: Sendable {
     let tokens: [Token]
     /// The literal words, for a quick containment check before matching.
     let literals: [String]
+    /// The characters of the literal words (SUSI's "meat size"; see `MatchRank`).
+    let literalCharacters: Int
 
     /// A pattern from its parts (read back from `SkillCache`).
     init(source: String, tokens: [Token]) {
         self.source = source
         self.tokens = tokens
         literals = tokens.compactMap { if case .word(let word) = $0 { word } else { nil } }
+        literalCharacters = literals.reduce(0) { $0 + $1.count }
     }
 
     init?(_ source: String) {
@@ -30,6 +33,7 @@ struct SkillPattern: Sendable {
         self.source = source.trimmedBlanks
         tokens = words.map { $0 == "*" ? .wildcard : .word($0) }
         literals = words.filter { $0 != "*" }
+        literalCharacters = literals.reduce(0) { $0 + $1.count }
     }
 
     var wildcardCount: Int { tokens.count - literals.count }
@@ -96,27 +100,41 @@ struct SkillPattern: Sendable {
 
 /// How well an intent fits a query, as SUSI orders its ideas; greater is better.
 ///
-/// A `::prior` intent first, as in SUSI. Then the fitting pattern with more literal words,
-/// fewer wildcards and fewer swallowed words; then SUSI's own score as the tie-break: the
-/// kind of work (a script over a memory condition over a console fetch over a plain answer)
-/// and the length of the intent's shortest pattern (`SusiIntent.Score`'s "wholesize"). SUSI
-/// ranks by that score alone, which does not depend on the query; measured on
-/// fossasia/susi_skill_data it passes fewer of the skills' own examples (58.8% against
-/// 64.9% offline, 82.3% against 88.7% reaching network intents) and 22 of the 155 bundled
-/// examples, so it only breaks ties here. A lone `*` has no literals and ranks last.
+/// Compared in this order:
+/// 1. a `::prior` intent first;
+/// 2. the evidence of the fitting pattern: more literal words, then more literal characters
+///    (SUSI's "meat size": `* singapore founded` says more than `how was *`), then fewer
+///    wildcards, then fewer words swallowed by them;
+/// 3. on equal evidence, the intent of the skill with fewer intents: with every skill equally
+///    likely to be meant, each of a focused skill's intents is likelier than each of a
+///    58,000-intent chat collection's, so a weather skill's `is it snowing` wins over the same
+///    line in a general chat file;
+/// 4. then SUSI's own score (`SusiIntent.Score`): the kind of work (a script over a memory
+///    condition over a console fetch over a plain answer) and the length of the intent's
+///    shortest pattern (its "wholesize");
+/// 5. load order.
+///
+/// SUSI ranks by (4) alone, which does not look at the query; measured on
+/// fossasia/susi_skill_data it passes fewer of the skills' own examples (bench/RESULTS.md),
+/// so it only breaks ties here. A lone `*` has no literals and ranks last.
 struct MatchRank: Comparable, Sendable {
     let prior: Bool
     let size: Int
     let inference: Int
     let literals: Int
+    let literalCharacters: Int
     let wildcards: Int
     let capturedWords: Int
+    /// The number of intents of the intent's skill.
+    let skillIntents: Int
 
     static func < (lhs: MatchRank, rhs: MatchRank) -> Bool {
         if lhs.prior != rhs.prior { return !lhs.prior }
         if lhs.literals != rhs.literals { return lhs.literals < rhs.literals }
+        if lhs.literalCharacters != rhs.literalCharacters { return lhs.literalCharacters < rhs.literalCharacters }
         if lhs.wildcards != rhs.wildcards { return lhs.wildcards > rhs.wildcards }
         if lhs.capturedWords != rhs.capturedWords { return lhs.capturedWords > rhs.capturedWords }
+        if lhs.skillIntents != rhs.skillIntents { return lhs.skillIntents > rhs.skillIntents }
         if lhs.inference != rhs.inference { return lhs.inference < rhs.inference }
         return lhs.size < rhs.size
     }

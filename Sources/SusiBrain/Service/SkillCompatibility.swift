@@ -48,6 +48,14 @@ public struct SkillCompatibilityReport: Sendable {
     public var aloneOfflinePassed = 0
     /// Network examples reaching their own intent with each file alone.
     public var aloneNetworkReached = 0
+    /// `file:line: query: problem` for every valid example failing with its file alone.
+    public var aloneFailures: [String] = []
+    /// Offline examples (together) taken by a twin: an intent of another file with exactly
+    /// the same patterns (a copied skill). No order can give both copies their own examples;
+    /// SUSI, too, answers such a query from one of them.
+    public var offlineTakenByTwin = 0
+    /// Network examples (together) taken by a twin, likewise.
+    public var networkTakenByTwin = 0
 }
 
 /// Runs the compatibility measurement (`susi skills compat`, bench/skills-compat.sh).
@@ -70,6 +78,16 @@ public enum SkillCompatibility {
         report.blocksSkipped = brain.diagnostics.filter { $0.severity == .warning && $0.message.contains("skip") }.count
 
         var timings: [Double] = []
+        var skillsByID: [String: Skill] = [:]
+        for skill in brain.skills { skillsByID[skill.id] = skill }
+        // Whether `skill:line` names an intent of another file with the same patterns.
+        let isTwin = { (own: SkillIntent, ownSkill: Skill, other: String?) -> Bool in
+            guard let other, let colon = other.lastIndex(of: ":"), let line = Int(other[other.index(after: colon)...]),
+                let otherSkill = skillsByID[String(other[..<colon])], otherSkill.id != ownSkill.id,
+                let otherIntent = otherSkill.intents.first(where: { $0.line == line })
+            else { return false }
+            return Set(otherIntent.compiledPatterns.map(\.tokens)) == Set(own.compiledPatterns.map(\.tokens))
+        }
         for skill in brain.skills {
             let memory = SkillMemory()
             var context = BrainContext.examples
@@ -92,13 +110,22 @@ public enum SkillCompatibility {
                         report.networkExamples += 1
                         // The intent, whatever else the match reports (words left unchecked).
                         let isOwn = { (match: SkillMatch?) in match?.skill == skill.id && match?.line == intent.line }
-                        if isOwn(alone.match(example.query, context: aloneContext)) { report.aloneNetworkReached += 1 }
+                        let aloneFound = alone.match(example.query, context: aloneContext)
+                        if isOwn(aloneFound) {
+                            report.aloneNetworkReached += 1
+                        } else {
+                            let by = aloneFound.map { "\($0.skill):\($0.line)" } ?? "nothing"
+                            report.aloneFailures.append("\(place): network intent not reached (matched \(by))")
+                        }
                         let found = brain.match(example.query, context: context)
                         if isOwn(found) {
                             report.networkReached += 1
                         } else {
                             let by = found.map { "\($0.skill):\($0.line)" } ?? "nothing"
-                            report.failures.append("\(place): network intent not reached (matched \(by))")
+                            let twin = isTwin(intent, skill, found.map { "\($0.skill):\($0.line)" })
+                            if twin { report.networkTakenByTwin += 1 }
+                            report.failures.append(
+                                "\(place): network intent not reached (matched \(by)\(twin ? ", a twin" : ""))")
                         }
                         continue
                     }
@@ -112,12 +139,18 @@ public enum SkillCompatibility {
                     let aloneResult = alone.check(
                         SkillExample(query: example.query, expect: expect, line: example.line), skill: skill,
                         intent: intent, context: aloneContext)
-                    if aloneResult.passed { report.aloneOfflinePassed += 1 }
+                    if aloneResult.passed {
+                        report.aloneOfflinePassed += 1
+                    } else {
+                        report.aloneFailures.append("\(place): \(aloneResult.problem ?? "")")
+                    }
                     if AnswerSyntax.containsSkillSyntax(result.answer) { report.leakedSyntax += 1 }
                     if result.passed {
                         report.offlinePassed += 1
                     } else {
-                        report.failures.append("\(place): \(result.problem ?? "")")
+                        let twin = isTwin(intent, skill, result.answeredBy)
+                        if twin { report.offlineTakenByTwin += 1 }
+                        report.failures.append("\(place): \(result.problem ?? "")\(twin ? " (a twin)" : "")")
                     }
                 }
             }
