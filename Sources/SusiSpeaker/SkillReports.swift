@@ -49,7 +49,9 @@ public enum SkillReports {
         let offline = report.offlineExamples
         let network = report.networkExamples
         let failed =
-            failures ? report.failures.map { "FAIL \($0)" } + report.aloneFailures.map { "FAIL ALONE \($0)" } : []
+            failures
+            ? report.failures.map { "FAIL \($0)" } + report.aloneFailures.map { "FAIL ALONE \($0)" }
+                + report.invalid.map { "INVALID \($0)" } : []
         return failed + [
             "files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), "
                 + "\(report.intents) intents, \(report.blocksSkipped) blocks skipped",

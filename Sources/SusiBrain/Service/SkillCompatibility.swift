@@ -48,6 +48,9 @@ public struct SkillCompatibilityReport: Sendable {
     public var aloneOfflinePassed = 0
     /// Network examples reaching their own intent with each file alone.
     public var aloneNetworkReached = 0
+    /// `file:line: query` for every example not counted: a CMS placeholder, or one matching
+    /// none of its own intent's patterns.
+    public var invalid: [String] = []
     /// `file:line: query: problem` for every valid example failing with its file alone.
     public var aloneFailures: [String] = []
     /// Offline examples (together) taken by a twin: an intent of another file with exactly
@@ -103,6 +106,7 @@ public enum SkillCompatibility {
                     guard !isPlaceholder(example.query), intent.compiledPatterns.contains(where: { $0.match(words) != nil })
                     else {
                         report.invalidExamples += 1
+                        report.invalid.append("\(skill.file):\(example.line): \"\(example.query)\"")
                         continue
                     }
                     let place = "\(skill.file):\(example.line): \"\(example.query)\""
