@@ -34,6 +34,11 @@ static inline js_State *susi_js_new(susi_js_budget *budget) {
     return js_newstate(susi_js_alloc, budget, 0);
 }
 
+/// Frees an interpreter made by susi_js_new and everything it holds.
+static inline void susi_js_free(js_State *J) {
+    js_freestate(J);
+}
+
 /// Runs `source` as a script; the completion value (as text) or the error message is left on
 /// top of the stack. Returns 0 on success, non-zero on an error (syntax, runtime, memory).
 static inline int susi_js_run(js_State *J, const char *source) {

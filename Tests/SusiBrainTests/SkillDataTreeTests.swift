@@ -295,4 +295,25 @@ final class SkillDataTreeTests: XCTestCase {
         let without = Brain(texts: [("js", text)], pick: { _ in 0 })
         XCTAssertEqual(say(without, "add 2 and 3"), "Fallback.", "no runner: the next candidate answers")
     }
+
+    func testScriptHelpersAreReusedWithAFreshInterpreterEachTime() throws {
+        let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
+        XCTAssertEqual(try scripts.run("var leftover = 41; leftover + 1;"), "42")
+        XCTAssertEqual(scripts.idleHelperCount, 1, "the helper waits for the next script")
+        XCTAssertEqual(try scripts.run("typeof leftover;"), "undefined", "nothing carries over between scripts")
+        XCTAssertEqual(scripts.idleHelperCount, 1, "the same helper ran it")
+        XCTAssertThrowsError(try scripts.run("while (true) {}"))
+        XCTAssertEqual(scripts.idleHelperCount, 0, "the helper that ran out of time is gone")
+        XCTAssertEqual(try scripts.run("6 * 7;"), "42", "a new helper takes over")
+        // Answers on several threads at once each get a helper; at most idleHelpers stay.
+        let results = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { index in
+            let value = (try? scripts.run("\(index) * 2;")) ?? "failed"
+            results.withLock { $0.append(value) }
+        }
+        XCTAssertEqual(results.withLock { $0.sorted() }, ["0", "10", "2", "4", "6", "8"])
+        XCTAssertLessThanOrEqual(scripts.idleHelperCount, ProcessScriptRunner.idleHelpers)
+        for _ in 0..<(ProcessScriptRunner.scriptsPerHelper + 1) { _ = try scripts.run("1;") }
+        XCTAssertGreaterThanOrEqual(scripts.idleHelperCount, 1, "a worn-out helper is replaced, not lost")
+    }
 }

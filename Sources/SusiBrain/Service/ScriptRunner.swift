@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the script of a `!javascript:` intent; its completion value becomes `$!$`.
 ///
@@ -9,8 +10,14 @@ public protocol ScriptRunner: Sendable {
     func run(_ script: String) throws(BrainError) -> String
 }
 
-/// Runs each script in a fresh `susi-js` process (mujs from Debian): neither mujs nor
-/// duktape can interrupt a running script, but a process can always be ended.
+/// Runs scripts in `susi-js` helper processes (mujs from Debian): neither mujs nor duktape
+/// can interrupt a running script, but a process can always be ended.
+///
+/// A started helper is kept (`susi-js --serve`) and runs the next script in a fresh
+/// interpreter, so an answer does not wait for a process to start; a helper whose script
+/// failed by running out of time, or that has run `scriptsPerHelper` scripts, is ended and
+/// the next script starts a new one. Up to `idleHelpers` wait between answers; answers on more
+/// threads at once start more.
 ///
 /// Limits per script: `timeLimit` of CPU time (enforced inside the helper by a virtual
 /// timer), `memoryLimit` bytes of heap, no file, socket or process (see `susi-js`), and a
@@ -22,9 +29,14 @@ public struct ProcessScriptRunner: ScriptRunner {
     public static let memoryLimit = 16 << 20
     /// Extra wall time for starting the process on a busy machine.
     public static let startAllowance = 0.5
+    /// Scripts one helper runs before it is replaced (bounds its CPU time and any leak).
+    public static let scriptsPerHelper = 64
+    /// Helpers kept waiting between answers.
+    public static let idleHelpers = 2
 
     /// The `susi-js` executable.
     public let executable: String
+    private let pool = HelperPool()
 
     /// A runner using `executable`; nil when it is not an executable file.
     public init?(executable: String) {
@@ -40,36 +52,126 @@ public struct ProcessScriptRunner: ScriptRunner {
             executable: program.deletingLastPathComponent().appendingPathComponent("susi-js").path)
     }
 
-    /// Runs `script` in a new `susi-js` process; see the type's limits.
+    /// How many helpers wait for a script now (for tests).
+    var idleHelperCount: Int { pool.count }
+
+    /// Runs `script` in a waiting helper, or a new one; see the type's limits.
     public func run(_ script: String) throws(BrainError) -> String {
-        let process = Process()
+        let helper: ScriptHelper
+        if let waiting = pool.take() {
+            helper = waiting
+        } else {
+            helper = try ScriptHelper(executable: executable)
+        }
+        let reply: String
+        do throws(BrainError) {
+            reply = try helper.run(Data(script.utf8.prefix(65_536)), deadline: Self.timeLimit + Self.startAllowance)
+        } catch {
+            helper.stop()
+            throw error
+        }
+        pool.give(helper)
+        if reply.hasPrefix("ok\n") { return reply.dropFirst(3).trimmedBlanks }
+        throw BrainError(.scriptFailed, "script error: \(reply.hasPrefix("error\n") ? String(reply.dropFirst(6)) : reply)")
+    }
+}
+
+/// The helpers waiting for a script.
+private final class HelperPool: Sendable {
+    private let idle = Mutex<[ScriptHelper]>([])
+
+    func take() -> ScriptHelper? { idle.withLock { $0.popLast() } }
+
+    var count: Int { idle.withLock { $0.count } }
+
+    /// Keeps `helper` for the next script, unless it is worn out or enough wait already.
+    func give(_ helper: ScriptHelper) {
+        let kept =
+            helper.scriptsRun < ProcessScriptRunner.scriptsPerHelper
+            && idle.withLock { helpers in
+                guard helpers.count < ProcessScriptRunner.idleHelpers else { return false }
+                helpers.append(helper)
+                return true
+            }
+        if !kept { helper.stop() }
+    }
+}
+
+/// One `susi-js --serve` process. Used by one thread at a time: the pool hands it out and
+/// takes it back.
+private final class ScriptHelper: @unchecked Sendable {
+    // @unchecked: the pool's mutex hands the helper to one thread at a time, and
+    // `scriptsRun` changes only on that thread.
+    private let process = Process()
+    private let input: FileHandle
+    private let output: FileHandle
+    private(set) var scriptsRun = 0
+
+    init(executable: String) throws(BrainError) {
+        let inputPipe = Pipe()
+        let outputPipe = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [String(Int(Self.timeLimit * 1000)), String(Self.memoryLimit)]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
+        process.arguments = [
+            String(Int(ProcessScriptRunner.timeLimit * 1000)), String(ProcessScriptRunner.memoryLimit), "--serve",
+        ]
+        process.standardInput = inputPipe
+        process.standardOutput = outputPipe
         process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
             throw BrainError(.scriptFailed, "cannot start \(executable): \(error.localizedDescription)")
         }
-        // The helper reads at most 64 KiB and the pipe holds that much, so this cannot block.
-        input.fileHandleForWriting.write(Data(script.utf8.prefix(65_536)))
-        try? input.fileHandleForWriting.close()
-        if finished.wait(timeout: .now() + Self.timeLimit + Self.startAllowance) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            throw BrainError(.scriptFailed, "the script ran past its time limit")
+        input = inputPipe.fileHandleForWriting
+        output = outputPipe.fileHandleForReading
+    }
+
+    deinit {
+        // End of input ends a waiting helper.
+        try? input.close()
+        try? output.close()
+    }
+
+    /// Sends one script and waits up to `deadline` seconds for the framed reply.
+    func run(_ script: Data, deadline: Double) throws(BrainError) -> String {
+        scriptsRun += 1
+        // The helper reads the whole request before it runs anything, so this cannot block
+        // for long; a helper that ended shows as a failed read below.
+        do {
+            try input.write(contentsOf: Data("\(script.count)\n".utf8) + script)
+        } catch {
+            throw BrainError(.scriptFailed, "the script helper is gone")
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw BrainError(.scriptFailed, "the script ran out of time")
+        let end = ContinuousClock.now.advanced(by: .milliseconds(Int(deadline * 1000)))
+        var received: [UInt8] = []
+        var expected: Int?
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while expected.map({ received.count < $0 }) ?? true {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { throw BrainError(.scriptFailed, "the script ran past its time limit") }
+            var ready = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&ready, 1, milliseconds) >= 0 || errno == EINTR else {
+                throw BrainError(.scriptFailed, "cannot read the script helper")
+            }
+            guard ready.revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(output.fileDescriptor, $0.baseAddress, $0.count) }
+            // The helper ended mid-script: its CPU timer (or memory) stopped the script.
+            guard count > 0 else { throw BrainError(.scriptFailed, "the script ran out of time") }
+            received += buffer[0..<count]
+            if expected == nil, let newline = received.firstIndex(of: 10) {
+                guard let length = Int(String(decoding: received[..<newline], as: UTF8.self)) else {
+                    throw BrainError(.scriptFailed, "the script helper answered out of turn")
+                }
+                received.removeSubrange(...newline)
+                expected = length
+            }
         }
-        if text.hasPrefix("ok\n") { return text.dropFirst(3).trimmedBlanks }
-        throw BrainError(.scriptFailed, "script error: \(text.hasPrefix("error\n") ? String(text.dropFirst(6)) : text)")
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Ends the helper now (its script ran too long, or it is retired).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
