@@ -195,7 +195,7 @@ final class InterpreterTests: XCTestCase {
             {"url":"http://t/text","path":"$"}
             eol
 
-            * in *
+            * weather *
             !console:$x$
             {"url":"http://t/empty","path":"$.items"}
             eol

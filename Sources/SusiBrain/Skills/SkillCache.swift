@@ -245,6 +245,7 @@ enum SkillCache {
         mutating func content() -> (skills: [Skill], diagnostics: [SkillDiagnostic])? {
             var skills: [Skill] = []
             let skillCount = count()
+            skills.reserveCapacity(skillCount)
             for _ in 0..<skillCount {
                 let id = string()
                 let name = string()
@@ -255,7 +256,11 @@ enum SkillCache {
                     headers[key] = string()
                 }
                 var intents: [SkillIntent] = []
-                for _ in 0..<count() {
+                let intentCount = count()
+                // Grown step by step, a 58,000-intent skill's array was reallocated and freed
+                // over and over, and each large free made malloc consolidate its free lists.
+                intents.reserveCapacity(intentCount)
+                for _ in 0..<intentCount {
                     guard let intent = intent(), !failed else { return nil }
                     intents.append(intent)
                 }
