@@ -11,8 +11,10 @@ public enum OneQuery {
         config: Config, mode: ChatBrainFactory.Mode?, server: String?, store: ConfigStore, environment: [String: String],
         logger: Logger
     ) throws -> any ChatBrain & Sendable {
-        let local = LocalChatBrain(
-            brain: try Assembly.brain(environment: environment, logger: logger), context: { Assembly.brainContext(config) })
+        let skills = try Assembly.brain(environment: environment, logger: logger)
+        // One query, then the process ends: freeing a large skill set on the way out is wasted.
+        skills.keepUntilExit()
+        let local = LocalChatBrain(brain: skills, context: { Assembly.brainContext(config) })
         return Assembly.chatBrain(config: config, mode: mode, server: server, local: local, store: store, logger: logger) {
             error in logger.warning("the SUSI server failed (\(error.code)): \(error.message); answering offline")
         }

@@ -100,4 +100,17 @@ final class SkillCacheTests: XCTestCase {
             XCTAssertEqual(say(brain, "hello"), "Changed.")
         }
     }
+
+    func testAKeptBrainOutlivesItsLastReference() {
+        weak var kept: Brain?
+        weak var dropped: Brain?
+        do {
+            let one = Brain(texts: [("a", "hello\nHi!\n")])
+            one.keepUntilExit()
+            kept = one
+            dropped = Brain(texts: [("b", "hello\nHi!\n")])
+        }
+        XCTAssertNotNil(kept, "kept for the rest of the process, so exit frees nothing")
+        XCTAssertNil(dropped, "others are freed as usual")
+    }
 }
