@@ -33,6 +33,9 @@ final class MatchingTests: XCTestCase {
         XCTAssertNil(pattern.match(QueryNormalizer.words("for ten euros I can sell a book")))
         let middle = try XCTUnwrap(SkillPattern("* plus *"))
         XCTAssertEqual(middle.match(["what", "is", "two", "plus", "three"]), ["what is two", "three"])
+        // Greedy, as SUSI's `(.*)`: the first wildcard runs to the last "in".
+        let greedy = try XCTUnwrap(SkillPattern("* in *"))
+        XCTAssertEqual(greedy.match(QueryNormalizer.words("weather in new york in winter")), ["weather in new york", "winter"])
         let empty = try XCTUnwrap(SkillPattern("* time *"))
         XCTAssertEqual(empty.match(["time"]), ["", ""], "a wildcard may match no words")
         XCTAssertNil(SkillPattern(" ?! "))

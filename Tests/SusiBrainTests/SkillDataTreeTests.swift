@@ -209,8 +209,9 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertNil(pattern?.match(words))
         XCTAssertEqual(pattern?.wildcardCount, 10)
         XCTAssertLessThan(clock.now - started, .seconds(1))
-        // Captures are unchanged: each wildcard takes the shortest span that lets the rest match.
-        XCTAssertEqual(SkillPattern("* the * of *")?.match(["a", "the", "b", "of", "c", "of", "d"]), ["a", "b", "c of d"])
+        // Captures as SUSI's greedy groups: each wildcard takes the longest span that lets the
+        // rest match.
+        XCTAssertEqual(SkillPattern("* the * of *")?.match(["a", "the", "b", "of", "c", "of", "d"]), ["a", "b of c", "d"])
         XCTAssertEqual(SkillPattern("* b")?.match(["b"]), [""])
         XCTAssertNil(SkillPattern("a *")?.match(["b"]))
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// One compiled pattern alternative: literal words and `*` wildcards.
 ///
-/// A wildcard matches zero or more words, as few as possible (so with two wildcards the first
-/// takes the shortest span that lets the rest match). The words it took are its capture,
-/// `$1$` for the first wildcard and so on.
+/// A wildcard matches zero or more words, as many as possible, as SUSI's greedy `(.*)` does
+/// (so in `* in *` the first takes everything up to the last "in"). The words it took are
+/// its capture, `$1$` for the first wildcard and so on.
 struct SkillPattern: Sendable {
     enum Token: Sendable, Hashable {
         case word(String)
@@ -56,8 +56,8 @@ struct SkillPattern: Sendable {
     ///
     /// Linear in tokens times words, however many wildcards: a table of which pattern suffix
     /// can match which query suffix is filled once from the end, then each wildcard takes the
-    /// shortest span after which the rest still matches (the same captures the plain
-    /// backtracking search finds, without its exponential worst case).
+    /// longest span after which the rest still matches (the same captures a backtracking
+    /// regular expression's greedy groups find, without its exponential worst case).
     func match(_ words: [String]) -> [String]? {
         let width = words.count + 1
         var reach = [Bool](repeating: false, count: (tokens.count + 1) * width)
@@ -88,8 +88,8 @@ struct SkillPattern: Sendable {
                 wordIndex += 1
             case .wildcard:
                 let nextRow = (tokenIndex + 1) * width
-                var end = wordIndex
-                while !reach[nextRow + end] { end += 1 }
+                var end = words.count
+                while !reach[nextRow + end] { end -= 1 }
                 captures.append(words[wordIndex..<end].joined(separator: " "))
                 wordIndex = end
             }
