@@ -100,8 +100,8 @@ private final class HelperPool: Sendable {
 /// One `susi-js --serve` process. Used by one thread at a time: the pool hands it out and
 /// takes it back.
 private final class ScriptHelper: @unchecked Sendable {
-    // @unchecked: the pool's mutex hands the helper to one thread at a time, and
-    // `scriptsRun` changes only on that thread.
+    // @unchecked: it wraps a child process and its pipes; the pool's mutex hands it to one
+    // thread at a time, and `scriptsRun` changes only on that thread.
     private let process = Process()
     private let input: FileHandle
     private let output: FileHandle
