@@ -78,7 +78,8 @@ func runScript(_ source: [UInt8]) -> String {
     defer { output.deallocate() }
     susi_js_install_print(state, output)
     // Nashorn's Annex B date method, which skills use and mujs leaves out.
-    _ = susi_js_run(state, "if (!Date.prototype.getYear) Date.prototype.getYear = function () { return this.getFullYear() - 1900; };")
+    _ = susi_js_run(
+        state, "if (!Date.prototype.getYear) Date.prototype.getYear = function () { return this.getFullYear() - 1900; };")
     var timer = itimerval(
         it_interval: timeval(tv_sec: 0, tv_usec: 0),
         it_value: timeval(tv_sec: timeMilliseconds / 1000, tv_usec: __suseconds_t((timeMilliseconds % 1000) * 1000)))

@@ -46,9 +46,10 @@ struct Interpreter: Sendable {
         self.scripts = scripts
         self.logger = logger
         var entries: [Entry] = []
-        entries.reserveCapacity(skills.reduce(0) { total, skill in
-            total + skill.intents.reduce(0) { $0 + $1.compiledPatterns.count }
-        })
+        entries.reserveCapacity(
+            skills.reduce(0) { total, skill in
+                total + skill.intents.reduce(0) { $0 + $1.compiledPatterns.count }
+            })
         for (skillIndex, skill) in skills.enumerated() {
             for (intentIndex, intent) in skill.intents.enumerated() {
                 for pattern in intent.compiledPatterns {
