@@ -23,6 +23,9 @@ public enum Hearing {
         public var wakeEngine: String
         /// The neural detector's threshold; nil for the head's own (`hotword.neural_threshold`).
         public var neuralWakeThreshold: Double?
+        /// Whether the neural front end runs on XNNPACK's kernels when it can (the benchmark
+        /// turns it off to compare).
+        public var neuralWakeAccelerated = true
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -188,7 +191,8 @@ public enum Hearing {
     ) throws(SpeechError) -> any WakeWordDetector {
         let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
         let detector = try NeuralWakeWordDetector(
-            frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold, logger: logger)
+            frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
+            accelerated: settings.neuralWakeAccelerated, logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         return try VerifiedWakeWordDetector(

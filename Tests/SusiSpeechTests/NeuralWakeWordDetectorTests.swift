@@ -117,6 +117,34 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
             accuracy: 80)
     }
 
+    func testXNNPACKGivesTheReferenceKernelsEmbeddings() throws {
+        _ = try detector()
+        let fast = try WakeWordFrontEnd(directory: files.frontEnd)
+        let reference = try WakeWordFrontEnd(directory: files.frontEnd, accelerated: false)
+        XCTAssertTrue(fast.isAccelerated, "the pinned library has XNNPACK")
+        XCTAssertFalse(reference.isAccelerated)
+        let audio = [Int16](repeating: 0, count: 8000) + (try TestAudio.spoken("susi, what time is it"))
+        var embeddings: [[Float]] = [[], []]
+        for (index, frontEnd) in [fast, reference].enumerated() {
+            for start in stride(from: 0, to: audio.count, by: 1600) {
+                try frontEnd.process(Array(audio[start..<min(audio.count, start + 1600)])) { values, _ in
+                    embeddings[index] += values
+                }
+            }
+        }
+        XCTAssertEqual(embeddings[0].count, embeddings[1].count)
+        XCTAssertGreaterThan(embeddings[0].count, 10 * WakeWordFrontEnd.features)
+        let largest = zip(embeddings[0], embeddings[1]).map { abs($0 - $1) }.max() ?? .infinity
+        XCTAssertLessThan(largest, 1e-3, "the same embeddings, up to rounding")
+        XCTAssertGreaterThan(embeddings[0].map(abs).max() ?? 0, 1, "not all near zero")
+        // And the detector on either wakes at the same place with the same score.
+        let plain = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, accelerated: false)
+        let accelerated = try detector()
+        XCTAssertTrue(accelerated.isAccelerated)
+        XCTAssertEqual(try detections(plain, audio), try detections(accelerated, audio))
+        XCTAssertEqual(plain.highestScore, accelerated.highestScore, accuracy: 1e-4)
+    }
+
     func testHeadFilesAreCheckedOnLoading() throws {
         _ = try detector()
         XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/none.json")) {

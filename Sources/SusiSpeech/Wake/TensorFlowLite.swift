@@ -8,6 +8,11 @@ import Foundation
 /// so that the speaker builds and runs without it (the wake word then falls back to
 /// PocketSphinx). Only the dozen functions the wake word's front end needs are looked up.
 ///
+/// The XNNPACK delegate (TensorFlow Lite's optimised CPU kernels, in the same library) is
+/// looked up too, but optional: a library without it still runs the models, about three
+/// times slower (the embedding model: 4.4 against 1.5 ms per call here, same results to
+/// 1e-6; `bench/RESULTS.md`).
+///
 /// The library stays loaded for the life of the process. Not thread-safe: one thread at a
 /// time, like the detectors that use it.
 final class TensorFlowLite {
@@ -22,6 +27,8 @@ final class TensorFlowLite {
     typealias CopyFromBuffer = @convention(c) (OpaquePointer?, UnsafeRawPointer, Int) -> Int32
     typealias CopyToBuffer = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer, Int) -> Int32
     typealias ByteSize = @convention(c) (OpaquePointer?) -> Int
+    typealias DelegateCreate = @convention(c) (UnsafeRawPointer?) -> OpaquePointer?
+    typealias AddDelegate = @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
 
     let modelCreateFromFile: ModelCreateFromFile
     let modelDelete: Delete
@@ -38,6 +45,8 @@ final class TensorFlowLite {
     let copyFromBuffer: CopyFromBuffer
     let copyToBuffer: CopyToBuffer
     let byteSize: ByteSize
+    /// XNNPACK's delegate with its default options (one thread); nil when the library lacks it.
+    let xnnpack: (create: DelegateCreate, delete: Delete, add: AddDelegate)?
 
     /// Loads the library at `path`.
     ///
@@ -68,6 +77,14 @@ final class TensorFlowLite {
         copyFromBuffer = try symbol("TfLiteTensorCopyFromBuffer", CopyFromBuffer.self)
         copyToBuffer = try symbol("TfLiteTensorCopyToBuffer", CopyToBuffer.self)
         byteSize = try symbol("TfLiteTensorByteSize", ByteSize.self)
+        if let create = try? symbol("TfLiteXNNPackDelegateCreate", DelegateCreate.self),
+            let delete = try? symbol("TfLiteXNNPackDelegateDelete", Delete.self),
+            let add = try? symbol("TfLiteInterpreterOptionsAddDelegate", AddDelegate.self)
+        {
+            xnnpack = (create, delete, add)
+        } else {
+            xnnpack = nil
+        }
     }
 }
 
@@ -76,16 +93,23 @@ final class TensorFlowLiteModel {
     private let library: TensorFlowLite
     private let model: OpaquePointer
     private let interpreter: OpaquePointer
+    /// The XNNPACK delegate the interpreter runs on, deleted after the interpreter; nil for
+    /// TensorFlow Lite's reference kernels.
+    private let delegate: OpaquePointer?
+    /// Whether the model runs on XNNPACK's kernels.
+    var isAccelerated: Bool { delegate != nil }
     /// Values the model returns per run.
     let outputCount: Int
     /// Values the model takes per run.
     let inputCount: Int
 
-    /// Loads the `.tflite` file at `path` and fixes its first input to `inputShape`.
+    /// Loads the `.tflite` file at `path` and fixes its first input to `inputShape`; with
+    /// `accelerated`, on XNNPACK's kernels when the library has them (else, or when XNNPACK
+    /// refuses the model, on the reference kernels).
     ///
     /// - Throws: `wake-model-missing` (no such file), `wake-init-failed` (TensorFlow Lite
     ///   refused the model or the shape).
-    init(library: TensorFlowLite, path: String, inputShape: [Int32]) throws(SpeechError) {
+    init(library: TensorFlowLite, path: String, inputShape: [Int32], accelerated: Bool = true) throws(SpeechError) {
         self.library = library
         guard FileManager.default.fileExists(atPath: path) else {
             throw SpeechError(.wakeModelMissing, "no wake word model at \(path)")
@@ -93,15 +117,28 @@ final class TensorFlowLiteModel {
         guard let model = library.modelCreateFromFile(path) else {
             throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot read \(path)")
         }
-        let options = library.optionsCreate()
-        library.optionsSetNumThreads(options, 1)
-        defer { library.optionsDelete(options) }
-        guard let interpreter = library.interpreterCreate(model, options) else {
+        /// An interpreter on one thread, with `delegate` if one is given.
+        func interpreter(delegate: OpaquePointer?) -> OpaquePointer? {
+            let options = library.optionsCreate()
+            defer { library.optionsDelete(options) }
+            library.optionsSetNumThreads(options, 1)
+            if let delegate, let xnnpack = library.xnnpack { xnnpack.add(options, delegate) }
+            return library.interpreterCreate(model, options)
+        }
+        var delegate = accelerated ? library.xnnpack?.create(nil) : nil
+        var made = interpreter(delegate: delegate)
+        if made == nil, let unused = delegate {
+            library.xnnpack?.delete(unused)
+            delegate = nil
+            made = interpreter(delegate: nil)
+        }
+        guard let interpreter = made else {
             library.modelDelete(model)
             throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot run \(path)")
         }
         self.model = model
         self.interpreter = interpreter
+        self.delegate = delegate
         let resized = inputShape.withUnsafeBufferPointer { dims -> Int32 in
             guard let first = dims.baseAddress else { return 1 }
             return library.resizeInputTensor(interpreter, 0, first, Int32(dims.count))
@@ -118,6 +155,7 @@ final class TensorFlowLiteModel {
 
     deinit {
         library.interpreterDelete(interpreter)
+        if let delegate { library.xnnpack?.delete(delegate) }
         library.modelDelete(model)
     }
 

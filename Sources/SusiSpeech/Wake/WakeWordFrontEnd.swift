@@ -38,18 +38,22 @@ final class WakeWordFrontEnd {
     /// The mel frames `rememberQuiet` kept, which `forgetHistory` restores.
     private var quietMels: [Float]?
 
+    /// Whether both models run on XNNPACK's kernels (`TensorFlowLiteModel`).
+    var isAccelerated: Bool { melModel.isAccelerated && embeddingModel.isAccelerated }
+
     /// Loads `libtensorflowlite_c.so`, `melspectrogram.tflite` and `embedding_model.tflite`
-    /// from `directory`.
+    /// from `directory`; `accelerated` runs them on XNNPACK when the library has it.
     ///
     /// - Throws: `wake-model-missing` when one is absent, `wake-init-failed` when TensorFlow
     ///   Lite refuses it.
-    init(directory: String) throws(SpeechError) {
+    init(directory: String, accelerated: Bool = true) throws(SpeechError) {
         let library = try TensorFlowLite(path: directory + "/" + Self.libraryFile)
         melModel = try TensorFlowLiteModel(
-            library: library, path: directory + "/" + Self.melspectrogramFile, inputShape: [1, Int32(Self.melInputLength)])
+            library: library, path: directory + "/" + Self.melspectrogramFile, inputShape: [1, Int32(Self.melInputLength)],
+            accelerated: accelerated)
         embeddingModel = try TensorFlowLiteModel(
             library: library, path: directory + "/" + Self.embeddingFile,
-            inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1])
+            inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1], accelerated: accelerated)
         guard melModel.outputCount == Self.melFramesPerChunk * Self.bands, embeddingModel.outputCount == Self.features
         else {
             throw SpeechError(

@@ -84,7 +84,8 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "baseline_models": break
+        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels": break
+        case "xnnpack": settings.neuralWakeAccelerated = flag
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -308,8 +309,12 @@ func compareWakeEngines() throws -> String {
     let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
     // Neural, and the same candidates through the verifier, in one pass; `--set
-    // baseline_models=DIR` adds another head (DIR's) to the same run, for a before/after.
-    func neuralEngines(_ modelsDirectory: String, label: String) throws -> [(String, EngineFigures)] {
+    // baseline_models=DIR` adds another head (DIR's) to the same run, for a before/after, and
+    // `--set baseline_kernels=reference` the same head on TensorFlow Lite's reference kernels
+    // (no XNNPACK).
+    func neuralEngines(
+        _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
+    ) throws -> [(String, EngineFigures)] {
         try WakeComparison.run(corpora) {
             let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: modelsDirectory, settings: neuralSettings)
             let inner = RecordingDetector(detector)
@@ -323,10 +328,15 @@ func compareWakeEngines() throws -> String {
         }
     }
     let baseline = options.settings.first { $0.0 == "baseline_models" }?.1
+    var referenceSettings = neuralSettings
+    referenceSettings.neuralWakeAccelerated = false
+    let reference =
+        options.settings.contains { $0 == ("baseline_kernels", "reference") }
+        ? try neuralEngines(options.models, label: " (reference kernels)", settings: referenceSettings) : []
     let neural =
         !engines.contains("neural")
         ? []
-        : try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? [])
+        : try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? []) + reference
             + neuralEngines(options.models, label: "")
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
     let keyphrase =
