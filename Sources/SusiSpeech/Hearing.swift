@@ -26,6 +26,10 @@ public enum Hearing {
         /// Whether the neural front end runs on XNNPACK's kernels when it can (the benchmark
         /// turns it off to compare).
         public var neuralWakeAccelerated = true
+        /// The neural detector's `stride` and `gate` (embeddings every `stride`th step while
+        /// no candidate is near).
+        public var neuralWakeStride = NeuralWakeWordDetector.defaultStride
+        public var neuralWakeGate = NeuralWakeWordDetector.defaultGate
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -192,7 +196,8 @@ public enum Hearing {
         let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
         let detector = try NeuralWakeWordDetector(
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
-            accelerated: settings.neuralWakeAccelerated, logger: logger)
+            accelerated: settings.neuralWakeAccelerated, stride: settings.neuralWakeStride, gate: settings.neuralWakeGate,
+            logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         return try VerifiedWakeWordDetector(

@@ -145,6 +145,42 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(plain.highestScore, accelerated.highestScore, accuracy: 1e-4)
     }
 
+    func testAStrideFindsWhatEveryStepFindsWithFewerEmbeddings() throws {
+        _ = try detector()
+        let quiet = [Int16](repeating: 0, count: 16_000)
+        let audio =
+            quiet + (try TestAudio.spoken("the weather is nice today and the children are playing outside")) + quiet
+            + (try TestAudio.spoken("susi, what time is it")) + (try TestAudio.spoken("I had sushi for lunch on tuesday"))
+            + (try TestAudio.spoken("susi play some music"))
+        let every = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, stride: 1)
+        let expected = try detections(every, audio)
+        XCTAssertEqual(expected.count, 2, "\(expected)")
+        for stride in [2, 3] {
+            let strided = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, stride: stride)
+            let found = try detections(strided, audio)
+            XCTAssertEqual(found.map(\.endMilliseconds), expected.map(\.endMilliseconds), "stride \(stride)")
+            // Decided no earlier, and at most stride - 1 steps later.
+            for (late, early) in zip(found, expected) {
+                XCTAssertGreaterThanOrEqual(late.decidedAtMilliseconds, early.decidedAtMilliseconds)
+                XCTAssertLessThanOrEqual(late.decidedAtMilliseconds - early.decidedAtMilliseconds, (stride - 1) * 80)
+            }
+            XCTAssertEqual(strided.highestScore, every.highestScore, accuracy: 1e-6, "the peaks are scored exactly")
+            XCTAssertLessThan(
+                Double(strided.embeddingsComputed), Double(every.embeddingsComputed) * 0.8,
+                "stride \(stride): \(strided.embeddingsComputed) of \(every.embeddingsComputed) embeddings")
+        }
+        XCTAssertEqual(every.embeddingsComputed, audio.count / WakeWordFrontEnd.chunkLength)
+        // A gate no rough score reaches: nothing is scored exactly, nothing wakes.
+        let shut = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, stride: 2, gate: 1.1)
+        XCTAssertEqual(try detections(shut, audio), [])
+        XCTAssertEqual(shut.embeddingsComputed, audio.count / WakeWordFrontEnd.chunkLength / 2)
+        // After a reset the strided detector starts as a fresh one does.
+        let reused = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, stride: 3)
+        _ = try detections(reused, try TestAudio.spoken("susi"))
+        try reused.reset()
+        XCTAssertEqual(try detections(reused, audio).count, 2)
+    }
+
     func testHeadFilesAreCheckedOnLoading() throws {
         _ = try detector()
         XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/none.json")) {

@@ -9,19 +9,41 @@ import SusiCore
 /// head's number of windows in a row (one or two); its end is placed the head's measured
 /// decision delay earlier, its start 600 ms before that (an estimate: the network does not
 /// say where the word began). After a detection no other is made for a window's length
-/// (1.28 s), so the same word does not wake twice. Not thread-safe: one thread at a time.
+/// (1.28 s), so the same word does not wake twice.
+///
+/// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
+/// `stride`th step while nothing is near: the head then scores a window whose skipped steps
+/// hold the embedding before them, and only when that rough score reaches `gate` are the
+/// skipped embeddings computed (the mel frames are kept for it) and every step scored
+/// exactly, until the score falls below `gate` again. Detections are those of every step
+/// scored, as long as the rough score reaches the gate wherever an exact one would reach the
+/// threshold (`bench/RESULTS.md` measures both); they come back up to `stride - 1` steps
+/// later. Not thread-safe: one thread at a time.
 public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The phrase the head was trained for.
     public let phrase: String
     /// The score at or above which the phrase counts.
     public let threshold: Double
+    /// Embeddings are computed every `stride`th step while no candidate is near (1: every step).
+    public let stride: Int
+    /// The rough score (skipped steps held) at or above which every step is scored exactly.
+    public let gate: Double
     private let frontEnd: WakeWordFrontEnd
     private let head: WakeWordHead
     private let logger: Logger
-    /// The last `head.windowLength` embeddings, oldest first, flattened.
-    private var window: [Float]
-    /// The window of a quiet room, which `reset` and the start begin from.
-    private let quietWindow: [Float]
+    /// The embeddings of the last `head.windowLength + stride - 1` steps, oldest first; nil
+    /// where a step was skipped.
+    private var slots: [[Float]?]
+    /// Where each slot's step ends, in samples fed to the front end.
+    private var slotEnds: [Int]
+    /// The slots of a quiet room, which `reset` and the start begin from.
+    private let quietSlots: [[Float]?]
+    /// Steps since the start (to pick every `stride`th).
+    private var stepCount = 0
+    /// Steps at the end of `slots` not scored yet (skipped while nothing was near).
+    private var unscored = 0
+    /// Whether every step is being scored exactly (a candidate is near).
+    private var exact: Bool
     /// Samples the front end heard before the first input (the quiet room).
     private let warmUpSamples: Int
     private var samplesConsumed = 0
@@ -29,10 +51,21 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     private var run = 0
     /// Steps left in which no detection is made, after one.
     private var cooldown = 0
+    /// Embeddings computed since creation, the quiet room's excepted (for benchmarks and tests:
+    /// the embedding model is most of the cost).
+    public private(set) var embeddingsComputed = 0
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
     /// The scores of the last few detections, by the time they were decided.
     private var recentScores: [(decided: Int, score: Double)] = []
+    /// Every step's score over the last `stepHistory` steps, by the time it was decided.
+    private var stepScores: [(decided: Int, score: Double)] = []
+    /// Steps `scores(from:through:)` can look back over (3.2 s).
+    static let stepHistory = 40
+
+    /// The default `stride` and `gate` (measured: `bench/RESULTS.md`).
+    public static let defaultStride = 1
+    public static let defaultGate = 0.1
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
@@ -58,10 +91,16 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     ///   cannot be used.
     public init(
         frontEndDirectory: String, headPath: String, threshold: Double? = nil, accelerated: Bool = true,
+        stride: Int = NeuralWakeWordDetector.defaultStride, gate: Double = NeuralWakeWordDetector.defaultGate,
         logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
-        frontEnd = try WakeWordFrontEnd(directory: frontEndDirectory, accelerated: accelerated)
+        self.stride = max(1, stride)
+        self.gate = gate
+        exact = self.stride == 1
+        // The oldest unscored step's window reaches `windowLength + stride - 2` steps back.
+        frontEnd = try WakeWordFrontEnd(
+            directory: frontEndDirectory, accelerated: accelerated, reach: head.windowLength + self.stride)
         phrase = head.phrase
         self.threshold = threshold ?? head.threshold
         self.logger = logger
@@ -70,15 +109,20 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         // voice gate opens) is heard; the training phrases came after quiet or speech too.
         var generator = QuietRoom()
         let quiet = (0..<Self.warmUpLength).map { _ in generator.next() }
-        var embeddings: [Float] = []
-        try frontEnd.process(quiet) { embedding, _ in embeddings += embedding }
-        let width = head.windowLength * WakeWordFrontEnd.features
-        guard embeddings.count >= width else {
-            throw SpeechError(.wakeInitFailed, "the wake word front end gave no embeddings")
+        var embeddings: [[Float]?] = []
+        var ends: [Int] = []
+        try frontEnd.process(quiet) { embedding, end in
+            embeddings.append(embedding)
+            ends.append(end)
+        }
+        let count = head.windowLength + self.stride - 1
+        guard embeddings.count >= count else {
+            throw SpeechError(.wakeInitFailed, "the wake word front end gave too few embeddings")
         }
         frontEnd.rememberQuiet()
-        quietWindow = Array(embeddings.suffix(width))
-        window = quietWindow
+        quietSlots = Array(embeddings.suffix(count))
+        slots = quietSlots
+        slotEnds = Array(ends.suffix(count))
         warmUpSamples = Self.warmUpLength
         logger.debug(
             "listening for \"\(phrase)\" with the neural detector at \(self.threshold)"
@@ -102,42 +146,112 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
         samplesConsumed += samples.count
         var detections: [WakeWordDetection] = []
-        try frontEnd.process(samples) { embedding, endSample throws(SpeechError) in
-            window.removeFirst(WakeWordFrontEnd.features)
-            window += embedding
-            let score = head.score(window)
-            highestScore = max(highestScore, score)
-            run = score >= threshold ? run + 1 : 0
-            if cooldown > 0 { cooldown -= 1 }
-            guard run >= head.steps, cooldown == 0 else { return }
-            let decided = (endSample - warmUpSamples) / 16
-            let end = max(0, decided - head.decisionDelayMilliseconds)
-            let detection = WakeWordDetection(
-                phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds),
-                endMilliseconds: end, decidedAtMilliseconds: decided)
-            logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
-            detections.append(detection)
-            recentScores.append((decided, score))
-            if recentScores.count > 8 { recentScores.removeFirst() }
-            // The same word keeps scoring high for a few steps: one window's worth of rest.
-            cooldown = head.windowLength
-            run = 0
+        try frontEnd.process(samples) { end throws(SpeechError) in
+            slots.removeFirst()
+            slotEnds.removeFirst()
+            slots.append(nil)
+            slotEnds.append(end)
+            stepCount += 1
+            unscored += 1
+            guard exact || stepCount % stride == 0 else { return }
+            slots[slots.count - 1] = try frontEnd.embedding()
+            embeddingsComputed += 1
+            if !exact {
+                // A rough score first: each skipped step holds the embedding before it.
+                guard head.score(window(endingAt: slots.count - 1)) >= gate else {
+                    for _ in 0..<unscored { pass(score: nil) }
+                    unscored = 0
+                    return
+                }
+                exact = true
+                for index in slots.indices where slots[index] == nil {
+                    slots[index] = try frontEnd.embedding(stepsBack: slots.count - 1 - index)
+                    embeddingsComputed += 1
+                }
+            }
+            // Every step not scored yet, oldest first, exactly.
+            var last = 0.0
+            for index in (slots.count - unscored)..<slots.count {
+                last = head.score(window(endingAt: index))
+                if let detection = pass(score: last, stepEnd: slotEnds[index], decidedEnd: end) {
+                    detections.append(detection)
+                }
+            }
+            unscored = 0
+            if stride > 1, last < gate, run == 0 { exact = false }
         }
         return detections
+    }
+
+    /// The `head.windowLength` embeddings ending at slot `last`, flattened; a skipped slot
+    /// holds the embedding before it (or, at the start, the first one after it).
+    private func window(endingAt last: Int) -> [Float] {
+        var values: [Float] = []
+        values.reserveCapacity(head.windowLength * WakeWordFrontEnd.features)
+        let first = last - head.windowLength + 1
+        var held = slots[first...last].first { $0 != nil } ?? nil
+        for index in first...last {
+            if let embedding = slots[index] { held = embedding }
+            values += held ?? []
+        }
+        return values
+    }
+
+    /// One step's score (nil: skipped, taken to be below the gate): the run, the rest after a
+    /// detection, and the detection itself once the run is long enough. `stepEnd` is where
+    /// the step's audio ends, `decidedEnd` how far the input had been heard when it was scored.
+    @discardableResult
+    private func pass(score: Double?, stepEnd: Int = 0, decidedEnd: Int = 0) -> WakeWordDetection? {
+        if cooldown > 0 { cooldown -= 1 }
+        guard let score else {
+            run = 0
+            return nil
+        }
+        highestScore = max(highestScore, score)
+        let stepMilliseconds = (stepEnd - warmUpSamples) / 16
+        stepScores.append((stepMilliseconds, score))
+        if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
+        run = score >= threshold ? run + 1 : 0
+        guard run >= head.steps, cooldown == 0 else { return nil }
+        let decided = (decidedEnd - warmUpSamples) / 16
+        let end = max(0, stepMilliseconds - head.decisionDelayMilliseconds)
+        let detection = WakeWordDetection(
+            phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds),
+            endMilliseconds: end, decidedAtMilliseconds: decided)
+        logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
+        recentScores.append((decided, score))
+        if recentScores.count > 8 { recentScores.removeFirst() }
+        // The same word keeps scoring high for a few steps: one window's worth of rest.
+        cooldown = head.windowLength
+        run = 0
+        return detection
+    }
+
+    /// The score of `detection`, one of the last few this detector made; nil for another.
+    public func score(of detection: WakeWordDetection) -> Double? {
+        recentScores.last { $0.decided == detection.decidedAtMilliseconds }?.score
     }
 
     /// Whether `detection` (one of the last few this detector made) scored at or above the
     /// head's sure threshold, where the validation negatives gave no false wake: a second
     /// check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
     public func isSure(_ detection: WakeWordDetection) -> Bool {
-        recentScores.contains { $0.decided == detection.decidedAtMilliseconds && $0.score >= head.sureThreshold }
+        (score(of: detection) ?? 0) >= head.sureThreshold
+    }
+
+    /// The scores of the steps whose audio ends from `from` through `through` milliseconds,
+    /// oldest first, of those scored exactly in the last 3.2 s (for benchmarks and logs).
+    public func scores(from: Int, through: Int) -> [Double] {
+        stepScores.filter { $0.decided >= from && $0.decided <= through }.map(\.score)
     }
 
     /// Forgets any partly heard phrase (the window and the front end's recent frames are a
     /// quiet room's again); positions keep counting.
     public func reset() throws(SpeechError) {
-        window = quietWindow
+        slots = quietSlots
         frontEnd.forgetHistory()
+        unscored = 0
+        exact = stride == 1
         run = 0
         cooldown = 0
     }

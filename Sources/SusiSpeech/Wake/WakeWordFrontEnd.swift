@@ -26,9 +26,11 @@ final class WakeWordFrontEnd {
 
     private let melModel: TensorFlowLiteModel
     private let embeddingModel: TensorFlowLiteModel
+    /// How many steps back `embedding(stepsBack:)` can reach (the mel frames kept for it).
+    let reach: Int
     /// Samples not yet turned into mel frames, with the 480 the next step also reads.
     private var pending: [Float]
-    /// The last `melWindow` mel frames, oldest first, flattened.
+    /// The last `melWindow + melFramesPerChunk * reach` mel frames, oldest first, flattened.
     private var mels: [Float]
     /// Mel frames computed since the start (embeddings begin at 80).
     private var melFrames = 0
@@ -42,11 +44,12 @@ final class WakeWordFrontEnd {
     var isAccelerated: Bool { melModel.isAccelerated && embeddingModel.isAccelerated }
 
     /// Loads `libtensorflowlite_c.so`, `melspectrogram.tflite` and `embedding_model.tflite`
-    /// from `directory`; `accelerated` runs them on XNNPACK when the library has it.
+    /// from `directory`; `accelerated` runs them on XNNPACK when the library has it. `reach`:
+    /// how many steps back an embedding may still be asked for (`embedding(stepsBack:)`).
     ///
     /// - Throws: `wake-model-missing` when one is absent, `wake-init-failed` when TensorFlow
     ///   Lite refuses it.
-    init(directory: String, accelerated: Bool = true) throws(SpeechError) {
+    init(directory: String, accelerated: Bool = true, reach: Int = 0) throws(SpeechError) {
         let library = try TensorFlowLite(path: directory + "/" + Self.libraryFile)
         melModel = try TensorFlowLiteModel(
             library: library, path: directory + "/" + Self.melspectrogramFile, inputShape: [1, Int32(Self.melInputLength)],
@@ -61,8 +64,9 @@ final class WakeWordFrontEnd {
                 "the wake word front end in \(directory) is not openWakeWord's (outputs \(melModel.outputCount), \(embeddingModel.outputCount))"
             )
         }
+        self.reach = max(0, reach)
         pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
-        mels = [Float](repeating: 0, count: Self.melWindow * Self.bands)
+        mels = [Float](repeating: 0, count: (Self.melWindow + Self.melFramesPerChunk * self.reach) * Self.bands)
         melOutput = [Float](repeating: 0, count: melModel.outputCount)
     }
 
@@ -71,9 +75,10 @@ final class WakeWordFrontEnd {
         quietMels = mels
     }
 
-    /// Replaces the last 775 ms that the next embeddings would still hear with the quiet
-    /// room `rememberQuiet` kept, so that audio from before a reset cannot complete a
-    /// phrase after it. At most the last 110 ms not yet turned into frames stay.
+    /// Replaces the mel frames that the next embeddings would still hear (the last 775 ms, and
+    /// `reach` steps before) with the quiet room `rememberQuiet` kept, so that audio from
+    /// before a reset cannot complete a phrase after it. At most the last 110 ms not yet
+    /// turned into frames stay.
     func forgetHistory() {
         if let quietMels { mels = quietMels }
     }
@@ -81,6 +86,14 @@ final class WakeWordFrontEnd {
     /// Consumes 16 kHz samples; calls `embedding` with each new embedding (96 values) and the
     /// sample count at which its audio ends.
     func process(_ samples: [Int16], embedding: ([Float], Int) throws(SpeechError) -> Void) throws(SpeechError) {
+        try process(samples) { end throws(SpeechError) in try embedding(try self.embedding(), end) }
+    }
+
+    /// Consumes 16 kHz samples and turns them into mel frames; calls `step` with the sample
+    /// count at which each new 80 ms step ends, once there are frames enough for an
+    /// embedding. `step` may ask for the embeddings it wants (`embedding(stepsBack:)`): the
+    /// mel frames are cheap, the embedding model is most of the front end's cost.
+    func process(_ samples: [Int16], step: (Int) throws(SpeechError) -> Void) throws(SpeechError) {
         pending.reserveCapacity(pending.count + samples.count)
         for sample in samples { pending.append(Float(sample)) }
         var start = 0
@@ -96,14 +109,26 @@ final class WakeWordFrontEnd {
             for value in melOutput { mels.append(value / 10 + 2) }
             melFrames += Self.melFramesPerChunk
             guard melFrames >= Self.melWindow + 4 else { continue }
-            var values = [Float](repeating: 0, count: Self.features)
-            try mels.withUnsafeBufferPointer { input throws(SpeechError) in
-                try values.withUnsafeMutableBufferPointer { out throws(SpeechError) in
-                    try embeddingModel.run(input, into: out)
-                }
-            }
-            try embedding(values, samplesDone)
+            try step(samplesDone)
         }
         pending.removeFirst(start)
+    }
+
+    /// The embedding of the step `stepsBack` steps before the last one `process` reported
+    /// (0: the last), from the mel frames kept (`reach`).
+    ///
+    /// - Throws: `wake-decode-failed` when TensorFlow Lite fails, or the step is out of reach.
+    func embedding(stepsBack: Int = 0) throws(SpeechError) -> [Float] {
+        guard stepsBack >= 0, stepsBack <= reach else {
+            throw SpeechError(.wakeDecodeFailed, "wake word front end asked for \(stepsBack) steps back, keeps \(reach)")
+        }
+        let end = mels.count - stepsBack * Self.melFramesPerChunk * Self.bands
+        var values = [Float](repeating: 0, count: Self.features)
+        try mels.withUnsafeBufferPointer { all throws(SpeechError) in
+            try values.withUnsafeMutableBufferPointer { out throws(SpeechError) in
+                try embeddingModel.run(UnsafeBufferPointer(rebasing: all[(end - Self.melWindow * Self.bands)..<end]), into: out)
+            }
+        }
+        return values
     }
 }

@@ -8,6 +8,9 @@ import SusiSpeech
 final class RecordingDetector: WakeWordDetector {
     let inner: any WakeWordDetector
     private(set) var heard: [(detection: WakeWordDetection, returnedAt: Int)] = []
+    /// For `BENCH_CANDIDATES`: a description of a detection (a neural detector's scores
+    /// around it), asked once the file it is in has been fed.
+    var describe: ((WakeWordDetection) -> String)?
 
     init(_ inner: any WakeWordDetector) { self.inner = inner }
 
@@ -60,6 +63,32 @@ enum WakeComparison {
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
         var figures = probe.views.map { ($0.0, EngineFigures()) }
+        // `BENCH_CANDIDATES=FILE`: every candidate of a view that can describe its own, one
+        // line each (view, corpus, file, condition, where it ended after the name's start,
+        // whether it hit, which views reported it, the description), for offline analysis.
+        let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
+            _ = FileManager.default.createFile(atPath: $0, contents: nil)
+            return FileHandle(forWritingAtPath: $0)
+        }
+        func log(
+            _ corpus: String, _ file: String, _ condition: String, _ offset: Int, _ wakeMs: Int?,
+            _ heard: [[(detection: WakeWordDetection, returnedAt: Int)]]
+        ) {
+            guard let candidateLog else { return }
+            for (index, view) in probe.views.enumerated() {
+                guard let describe = view.1.describe else { continue }
+                for (detection, _) in heard[index] {
+                    let reportedBy = probe.views.indices.filter { other in
+                        heard[other].contains { $0.detection.decidedAtMilliseconds == detection.decidedAtMilliseconds }
+                    }.map { probe.views[$0].0 }
+                    let fields = [
+                        view.0, corpus, file, condition, wakeMs.map { "\(detection.endMilliseconds - offset - $0)" } ?? "-",
+                        reportedBy.joined(separator: ","), describe(detection),
+                    ]
+                    candidateLog.write(Data((fields.joined(separator: "\t") + "\n").utf8))
+                }
+            }
+        }
         func feed(_ samples: [Int16]) throws -> [[(detection: WakeWordDetection, returnedAt: Int)]] {
             let before = probe.views.map { $0.1.heard.count }
             for start in stride(from: 0, to: samples.count, by: 1600) {
@@ -71,6 +100,7 @@ enum WakeComparison {
             for row in rows {
                 let offset = probe.feed.position
                 let heard = try feed(try Corpus.samples(row.file))
+                log(corpus, row.file, row.condition, offset, row.wake_ms, heard)
                 for (index, found) in heard.enumerated() {
                     let key = "\(corpus)/\(row.condition)"
                     var hit = false
@@ -90,6 +120,7 @@ enum WakeComparison {
         }
         for row in corpora.commandsOnly {
             let heard = try feed(try Corpus.samples(row.file))
+            log("commands", row.file, row.condition, 0, nil, heard)
             for (index, found) in heard.enumerated() {
                 figures[index].1.commandWakes[row.condition, default: (0, 0)].files += 1
                 if !found.isEmpty { figures[index].1.commandWakes[row.condition, default: (0, 0)].woke += 1 }
@@ -102,6 +133,7 @@ enum WakeComparison {
         for negative in corpora.negatives {
             let samples = try Corpus.samples(negative.file)
             let heard = try feed(samples)
+            log("negatives", negative.file, "-", 0, nil, heard)
             for (index, found) in heard.enumerated() { figures[index].1.negativeWakes += found.count }
             seconds += Double(samples.count) / 16_000
             if benchDebug { print(negative.file, heard.map(\.count)) }

@@ -84,8 +84,10 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels": break
+        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "extra_strides": break
         case "xnnpack": settings.neuralWakeAccelerated = flag
+        case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
+        case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -318,6 +320,14 @@ func compareWakeEngines() throws -> String {
         try WakeComparison.run(corpora) {
             let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: modelsDirectory, settings: neuralSettings)
             let inner = RecordingDetector(detector)
+            if let neural = detector as? NeuralWakeWordDetector {
+                // The score at the decision, then the steps from 240 ms before its end to 400 ms after.
+                inner.describe = { found in
+                    let around = neural.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
+                    return String(format: "%.3f", neural.score(of: found) ?? -1) + "\t"
+                        + around.map { String(format: "%.3f", $0) }.joined(separator: ",")
+                }
+            }
             // As Hearing wires it: the neural detector's surest candidates skip the verifier.
             let verified = RecordingDetector(
                 try VerifiedWakeWordDetector(
@@ -333,10 +343,20 @@ func compareWakeEngines() throws -> String {
     let reference =
         options.settings.contains { $0 == ("baseline_kernels", "reference") }
         ? try neuralEngines(options.models, label: " (reference kernels)", settings: referenceSettings) : []
+    // `--set extra_strides=1,3:0.05` adds the same head at other strides (and gates).
+    var strides: [(String, Hearing.Settings)] = []
+    for item in (options.settings.first { $0.0 == "extra_strides" }?.1 ?? "").split(separator: ",") {
+        let parts = item.split(separator: ":")
+        var variant = neuralSettings
+        variant.neuralWakeStride = Int(parts[0]) ?? 1
+        if parts.count > 1 { variant.neuralWakeGate = Double(parts[1]) ?? variant.neuralWakeGate }
+        strides.append((" (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate))", variant))
+    }
     let neural =
         !engines.contains("neural")
         ? []
         : try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? []) + reference
+            + strides.flatMap { try neuralEngines(options.models, label: $0.0, settings: $0.1) }
             + neuralEngines(options.models, label: "")
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
     let keyphrase =
