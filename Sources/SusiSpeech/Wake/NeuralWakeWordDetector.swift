@@ -64,7 +64,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     static let stepHistory = 40
 
     /// The default `stride` and `gate` (measured: `bench/RESULTS.md`).
-    public static let defaultStride = 1
+    public static let defaultStride = 2
     public static let defaultGate = 0.1
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.

@@ -14,10 +14,27 @@ final class RecordingDetector: WakeWordDetector {
 
     init(_ inner: any WakeWordDetector) { self.inner = inner }
 
+    /// `describe`'s text of each detection, by when it was decided: asked once 500 ms of audio
+    /// after its end have been fed (or at the end of its file), while the detector still
+    /// remembers the scores around it.
+    private(set) var descriptions: [Int: String] = [:]
+
     func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
         let found = try inner.process(samples)
         heard += found.map { ($0, inner.position) }
+        if let describe {
+            for (detection, _) in heard.suffix(4)
+            where descriptions[detection.decidedAtMilliseconds] == nil && inner.position >= detection.endMilliseconds + 500 {
+                descriptions[detection.decidedAtMilliseconds] = describe(detection)
+            }
+        }
         return found
+    }
+
+    /// The description of `detection` (see `descriptions`).
+    func description(of detection: WakeWordDetection) -> String? {
+        guard let describe else { return nil }
+        return descriptions[detection.decidedAtMilliseconds] ?? describe(detection)
     }
 
     func reset() throws { try inner.reset() }
@@ -75,15 +92,14 @@ enum WakeComparison {
             _ heard: [[(detection: WakeWordDetection, returnedAt: Int)]]
         ) {
             guard let candidateLog else { return }
-            for (index, view) in probe.views.enumerated() {
-                guard let describe = view.1.describe else { continue }
+            for (index, view) in probe.views.enumerated() where view.1.describe != nil {
                 for (detection, _) in heard[index] {
                     let reportedBy = probe.views.indices.filter { other in
                         heard[other].contains { $0.detection.decidedAtMilliseconds == detection.decidedAtMilliseconds }
                     }.map { probe.views[$0].0 }
                     let fields = [
                         view.0, corpus, file, condition, wakeMs.map { "\(detection.endMilliseconds - offset - $0)" } ?? "-",
-                        reportedBy.joined(separator: ","), describe(detection),
+                        reportedBy.joined(separator: ","), view.1.description(of: detection) ?? "",
                     ]
                     candidateLog.write(Data((fields.joined(separator: "\t") + "\n").utf8))
                 }
