@@ -30,6 +30,9 @@ public enum Hearing {
         /// no candidate is near).
         public var neuralWakeStride = NeuralWakeWordDetector.defaultStride
         public var neuralWakeGate = NeuralWakeWordDetector.defaultGate
+        /// The neural detector's `confirmSteps` and `confirmThreshold`.
+        public var neuralWakeConfirmSteps = NeuralWakeWordDetector.defaultConfirmSteps
+        public var neuralWakeConfirmThreshold = NeuralWakeWordDetector.defaultConfirmThreshold
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -197,6 +200,7 @@ public enum Hearing {
         let detector = try NeuralWakeWordDetector(
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
             accelerated: settings.neuralWakeAccelerated, stride: settings.neuralWakeStride, gate: settings.neuralWakeGate,
+            confirmSteps: settings.neuralWakeConfirmSteps, confirmThreshold: settings.neuralWakeConfirmThreshold,
             logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.

@@ -181,6 +181,29 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(try detections(reused, audio).count, 2)
     }
 
+    func testAConfirmedDetectionComesLaterAtTheSameEndOrNotAtAll() throws {
+        _ = try detector()
+        let audio = [Int16](repeating: 0, count: 16_000) + (try TestAudio.spoken("susi, what time is it"))
+        func make(_ steps: Int, _ threshold: Double) throws -> NeuralWakeWordDetector {
+            try NeuralWakeWordDetector(
+                frontEndDirectory: files.frontEnd, headPath: files.head, confirmSteps: steps, confirmThreshold: threshold)
+        }
+        let unconfirmed = try detections(try make(0, 0.5), audio)
+        XCTAssertEqual(unconfirmed.count, 1)
+        let confirming = try make(2, 0.5)
+        let confirmed = try detections(confirming, audio)
+        XCTAssertEqual(confirmed.map(\.endMilliseconds), unconfirmed.map(\.endMilliseconds))
+        XCTAssertGreaterThanOrEqual(
+            (confirmed.first?.decidedAtMilliseconds ?? 0) - (unconfirmed.first?.decidedAtMilliseconds ?? 0), 160,
+            "two 80 ms steps later")
+        XCTAssertEqual(confirming.unconfirmedCount, 0)
+        XCTAssertNotNil(confirmed.first.flatMap { confirming.score(of: $0) }, "remembered for the sure check")
+        // A score no step keeps: the candidate is dropped.
+        let strict = try make(2, 1.01)
+        XCTAssertEqual(try detections(strict, audio), [])
+        XCTAssertEqual(strict.unconfirmedCount, 1)
+    }
+
     func testHeadFilesAreCheckedOnLoading() throws {
         _ = try detector()
         XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/none.json")) {

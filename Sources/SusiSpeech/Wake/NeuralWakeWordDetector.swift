@@ -9,7 +9,11 @@ import SusiCore
 /// head's number of windows in a row (one or two); its end is placed the head's measured
 /// decision delay earlier, its start 600 ms before that (an estimate: the network does not
 /// say where the word began). After a detection no other is made for a window's length
-/// (1.28 s), so the same word does not wake twice.
+/// (1.28 s), so the same word does not wake twice. With `confirmSteps` above 0 a detection
+/// is held that many steps more and counts only if the score is still at or above
+/// `confirmThreshold` then: the name keeps scoring near 1 for a few hundred milliseconds
+/// after its end, while most speech that reached the threshold falls back at once
+/// (`bench/RESULTS.md`).
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
 /// `stride`th step while nothing is near: the head then scores a window whose skipped steps
@@ -24,6 +28,14 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public let phrase: String
     /// The score at or above which the phrase counts.
     public let threshold: Double
+    /// Steps a detection is held before it counts (0: none), and the score it must still
+    /// have then.
+    public let confirmSteps: Int
+    public let confirmThreshold: Double
+    /// A detection held for confirmation: the steps still to go and its score.
+    private var held: (detection: WakeWordDetection, stepsLeft: Int, score: Double)?
+    /// Candidates dropped because the score fell before the confirmation (for benchmarks).
+    public private(set) var unconfirmedCount = 0
     /// Embeddings are computed every `stride`th step while no candidate is near (1: every step).
     public let stride: Int
     /// The rough score (skipped steps held) at or above which every step is scored exactly.
@@ -66,6 +78,10 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The default `stride` and `gate` (measured: `bench/RESULTS.md`).
     public static let defaultStride = 2
     public static let defaultGate = 0.1
+    /// The default `confirmSteps` and `confirmThreshold` (chosen on the dev corpus's voices:
+    /// `bench/RESULTS.md`).
+    public static let defaultConfirmSteps = 0
+    public static let defaultConfirmThreshold = 0.5
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
@@ -92,9 +108,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public init(
         frontEndDirectory: String, headPath: String, threshold: Double? = nil, accelerated: Bool = true,
         stride: Int = NeuralWakeWordDetector.defaultStride, gate: Double = NeuralWakeWordDetector.defaultGate,
-        logger: Logger = .silent
+        confirmSteps: Int = NeuralWakeWordDetector.defaultConfirmSteps,
+        confirmThreshold: Double = NeuralWakeWordDetector.defaultConfirmThreshold, logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
+        self.confirmSteps = max(0, confirmSteps)
+        self.confirmThreshold = confirmThreshold
         self.stride = max(1, stride)
         self.gate = gate
         exact = self.stride == 1
@@ -178,7 +197,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
                 }
             }
             unscored = 0
-            if stride > 1, last < gate, run == 0 { exact = false }
+            if stride > 1, last < gate, run == 0, held == nil { exact = false }
         }
         return detections
     }
@@ -209,21 +228,44 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         }
         highestScore = max(highestScore, score)
         let stepMilliseconds = (stepEnd - warmUpSamples) / 16
+        let decided = (decidedEnd - warmUpSamples) / 16
         stepScores.append((stepMilliseconds, score))
         if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
         run = score >= threshold ? run + 1 : 0
+        if var candidate = held {
+            candidate.stepsLeft -= 1
+            held = candidate.stepsLeft > 0 ? candidate : nil
+            if candidate.stepsLeft == 0 {
+                guard score >= confirmThreshold else {
+                    unconfirmedCount += 1
+                    logger.debug("wake candidate at \(candidate.detection.endMilliseconds) ms fell to \(score): not the name")
+                    return nil
+                }
+                return accept(candidate.detection, score: candidate.score, decided: decided)
+            }
+        }
         guard run >= head.steps, cooldown == 0 else { return nil }
-        let decided = (decidedEnd - warmUpSamples) / 16
         let end = max(0, stepMilliseconds - head.decisionDelayMilliseconds)
         let detection = WakeWordDetection(
             phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds),
             endMilliseconds: end, decidedAtMilliseconds: decided)
-        logger.info("heard \"\(phrase)\" ending at \(end) ms (score \(score))")
-        recentScores.append((decided, score))
-        if recentScores.count > 8 { recentScores.removeFirst() }
         // The same word keeps scoring high for a few steps: one window's worth of rest.
         cooldown = head.windowLength
         run = 0
+        guard confirmSteps == 0 else {
+            held = (detection, confirmSteps, score)
+            return nil
+        }
+        return accept(detection, score: score, decided: decided)
+    }
+
+    /// `detection` as decided at `decided` milliseconds, remembered with its `score`.
+    private func accept(_ detection: WakeWordDetection, score: Double, decided: Int) -> WakeWordDetection {
+        var detection = detection
+        detection.decidedAtMilliseconds = decided
+        logger.info("heard \"\(phrase)\" ending at \(detection.endMilliseconds) ms (score \(score))")
+        recentScores.append((decided, score))
+        if recentScores.count > 8 { recentScores.removeFirst() }
         return detection
     }
 
@@ -252,6 +294,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         frontEnd.forgetHistory()
         unscored = 0
         exact = stride == 1
+        held = nil
         run = 0
         cooldown = 0
     }

@@ -84,10 +84,15 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "extra_strides": break
+        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "variants": break
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
         case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
+        case "wake.confirm":
+            // STEPS:THRESHOLD, or 0 for none.
+            let parts = value.split(separator: ":")
+            settings.neuralWakeConfirmSteps = Int(parts.first ?? "0") ?? 0
+            if parts.count > 1 { settings.neuralWakeConfirmThreshold = Double(parts[1]) ?? settings.neuralWakeConfirmThreshold }
         case "prior": settings.wakeVerifierPrior = Double(value) ?? settings.wakeVerifierPrior
         case "verify_margin": settings.wakeVerifierMargin = Int(value) ?? settings.wakeVerifierMargin
         case "floor": settings.recognizerNoiseFloor = Double(value)
@@ -343,20 +348,27 @@ func compareWakeEngines() throws -> String {
     let reference =
         options.settings.contains { $0 == ("baseline_kernels", "reference") }
         ? try neuralEngines(options.models, label: " (reference kernels)", settings: referenceSettings) : []
-    // `--set extra_strides=1,3:0.05` adds the same head at other strides (and gates).
-    var strides: [(String, Hearing.Settings)] = []
-    for item in (options.settings.first { $0.0 == "extra_strides" }?.1 ?? "").split(separator: ",") {
-        let parts = item.split(separator: ":")
+    // `--set variants=1,3:0.05,2:0.1:2:0.5` adds the same head with other settings:
+    // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD]]] each.
+    var variants: [(String, Hearing.Settings)] = []
+    for item in (options.settings.first { $0.0 == "variants" }?.1 ?? "").split(separator: ",") {
+        let parts = item.split(separator: ":").map(String.init)
         var variant = neuralSettings
         variant.neuralWakeStride = Int(parts[0]) ?? 1
         if parts.count > 1 { variant.neuralWakeGate = Double(parts[1]) ?? variant.neuralWakeGate }
-        strides.append((" (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate))", variant))
+        if parts.count > 2 { variant.neuralWakeConfirmSteps = Int(parts[2]) ?? variant.neuralWakeConfirmSteps }
+        if parts.count > 3 { variant.neuralWakeConfirmThreshold = Double(parts[3]) ?? variant.neuralWakeConfirmThreshold }
+        var label = " (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate)"
+        label +=
+            variant.neuralWakeConfirmSteps > 0
+            ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold))" : ", unconfirmed)"
+        variants.append((label, variant))
     }
     let neural =
         !engines.contains("neural")
         ? []
         : try (baseline.map { try neuralEngines($0, label: " (baseline head)") } ?? []) + reference
-            + strides.flatMap { try neuralEngines(options.models, label: $0.0, settings: $0.1) }
+            + variants.flatMap { try neuralEngines(options.models, label: $0.0, settings: $0.1) }
             + neuralEngines(options.models, label: "")
     print("neural engines measured after \(Int(Date().timeIntervalSince(started))) s")
     let keyphrase =
