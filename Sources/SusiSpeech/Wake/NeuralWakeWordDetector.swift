@@ -80,8 +80,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public static let defaultGate = 0.1
     /// The default `confirmSteps` and `confirmThreshold` (chosen on the dev corpus's voices:
     /// `bench/RESULTS.md`).
-    public static let defaultConfirmSteps = 0
-    public static let defaultConfirmThreshold = 0.5
+    public static let defaultConfirmSteps = 1
+    public static let defaultConfirmThreshold = 0.6
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
