@@ -33,6 +33,8 @@ public enum Hearing {
         /// The neural detector's `confirmSteps` and `confirmThreshold`.
         public var neuralWakeConfirmSteps = NeuralWakeWordDetector.defaultConfirmSteps
         public var neuralWakeConfirmThreshold = NeuralWakeWordDetector.defaultConfirmThreshold
+        /// The neural detector's `steadySteps`.
+        public var neuralWakeSteadySteps = NeuralWakeWordDetector.defaultSteadySteps
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -201,7 +203,7 @@ public enum Hearing {
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
             accelerated: settings.neuralWakeAccelerated, stride: settings.neuralWakeStride, gate: settings.neuralWakeGate,
             confirmSteps: settings.neuralWakeConfirmSteps, confirmThreshold: settings.neuralWakeConfirmThreshold,
-            logger: logger)
+            steadySteps: settings.neuralWakeSteadySteps, logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         return try VerifiedWakeWordDetector(

@@ -204,6 +204,27 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(strict.unconfirmedCount, 1)
     }
 
+    func testVerdictsOnACandidate() {
+        func verdict(_ score: Double, _ after: [Double], confirm: Int = 1, steady: Int = 2) -> NeuralWakeWordDetector.Verdict {
+            NeuralWakeWordDetector.verdict(
+                score: score, after: after, confirmSteps: confirm, confirmThreshold: 0.6, steadySteps: steady,
+                sureThreshold: 0.82)
+        }
+        // Sure by its own score: counts once confirmed, not steady.
+        XCTAssertEqual(verdict(0.9, []), .wait)
+        XCTAssertEqual(verdict(0.9, [0.95]), .accept(steady: false))
+        XCTAssertEqual(verdict(0.9, [0.3]), .drop, "fell back at once")
+        // Not sure by its score: waits for two steps; steady if both stayed at the sure threshold.
+        XCTAssertEqual(verdict(0.5, [0.9]), .wait)
+        XCTAssertEqual(verdict(0.5, [0.9, 0.99]), .accept(steady: true))
+        XCTAssertEqual(verdict(0.5, [0.9, 0.7]), .accept(steady: false), "left to the verifier")
+        XCTAssertEqual(verdict(0.5, [0.59]), .drop)
+        // Without confirmation or steadiness: counts at once.
+        XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 0), .accept(steady: false))
+        XCTAssertEqual(verdict(0.9, [], confirm: 0, steady: 2), .accept(steady: false))
+        XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 2), .wait)
+    }
+
     func testHeadFilesAreCheckedOnLoading() throws {
         _ = try detector()
         XCTAssertThrowsError(try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: directory + "/none.json")) {

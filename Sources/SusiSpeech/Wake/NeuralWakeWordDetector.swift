@@ -13,7 +13,9 @@ import SusiCore
 /// is held that many steps more and counts only if the score is still at or above
 /// `confirmThreshold` then: the name keeps scoring near 1 for a few hundred milliseconds
 /// after its end, while most speech that reached the threshold falls back at once
-/// (`bench/RESULTS.md`).
+/// (`bench/RESULTS.md`). A detection whose own score is under the head's sure threshold
+/// but whose next `steadySteps` scores are all at or above it is sure as well (`isSure`):
+/// the name said in a voice the head scores lower still settles near 1.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
 /// `stride`th step while nothing is near: the head then scores a window whose skipped steps
@@ -32,8 +34,11 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// have then.
     public let confirmSteps: Int
     public let confirmThreshold: Double
-    /// A detection held for confirmation: the steps still to go and its score.
-    private var held: (detection: WakeWordDetection, stepsLeft: Int, score: Double)?
+    /// Steps a detection not sure by its score is held to see whether it stays at or above
+    /// the head's sure threshold (then `isSure` says so); 0: not held for it.
+    public let steadySteps: Int
+    /// A detection held: its score and the scores of the steps since.
+    private var held: (detection: WakeWordDetection, score: Double, after: [Double])?
     /// Candidates dropped because the score fell before the confirmation (for benchmarks).
     public private(set) var unconfirmedCount = 0
     /// Embeddings are computed every `stride`th step while no candidate is near (1: every step).
@@ -69,7 +74,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
     /// The scores of the last few detections, by the time they were decided.
-    private var recentScores: [(decided: Int, score: Double)] = []
+    private var recentScores: [(decided: Int, score: Double, steady: Bool)] = []
     /// Every step's score over the last `stepHistory` steps, by the time it was decided.
     private var stepScores: [(decided: Int, score: Double)] = []
     /// Steps `scores(from:through:)` can look back over (3.2 s).
@@ -82,6 +87,9 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// `bench/RESULTS.md`).
     public static let defaultConfirmSteps = 1
     public static let defaultConfirmThreshold = 0.6
+    /// The default `steadySteps`: the two steps after the decision (the head's sure
+    /// threshold applied to them, untuned; `bench/RESULTS.md`).
+    public static let defaultSteadySteps = 2
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
@@ -109,10 +117,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         frontEndDirectory: String, headPath: String, threshold: Double? = nil, accelerated: Bool = true,
         stride: Int = NeuralWakeWordDetector.defaultStride, gate: Double = NeuralWakeWordDetector.defaultGate,
         confirmSteps: Int = NeuralWakeWordDetector.defaultConfirmSteps,
-        confirmThreshold: Double = NeuralWakeWordDetector.defaultConfirmThreshold, logger: Logger = .silent
+        confirmThreshold: Double = NeuralWakeWordDetector.defaultConfirmThreshold,
+        steadySteps: Int = NeuralWakeWordDetector.defaultSteadySteps, logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
         self.confirmSteps = max(0, confirmSteps)
+        self.steadySteps = max(0, steadySteps)
         self.confirmThreshold = confirmThreshold
         self.stride = max(1, stride)
         self.gate = gate
@@ -233,15 +243,18 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
         run = score >= threshold ? run + 1 : 0
         if var candidate = held {
-            candidate.stepsLeft -= 1
-            held = candidate.stepsLeft > 0 ? candidate : nil
-            if candidate.stepsLeft == 0 {
-                guard score >= confirmThreshold else {
-                    unconfirmedCount += 1
-                    logger.debug("wake candidate at \(candidate.detection.endMilliseconds) ms fell to \(score): not the name")
-                    return nil
-                }
-                return accept(candidate.detection, score: candidate.score, decided: decided)
+            candidate.after.append(score)
+            held = candidate
+            switch verdict(score: candidate.score, after: candidate.after) {
+            case .wait: break
+            case .drop:
+                held = nil
+                unconfirmedCount += 1
+                logger.debug("wake candidate at \(candidate.detection.endMilliseconds) ms fell to \(score): not the name")
+                return nil
+            case .accept(let steady):
+                held = nil
+                return accept(candidate.detection, score: candidate.score, steady: steady, decided: decided)
             }
         }
         guard run >= head.steps, cooldown == 0 else { return nil }
@@ -252,19 +265,48 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         // The same word keeps scoring high for a few steps: one window's worth of rest.
         cooldown = head.windowLength
         run = 0
-        guard confirmSteps == 0 else {
-            held = (detection, confirmSteps, score)
+        guard case .accept(let steady) = verdict(score: score, after: []) else {
+            held = (detection, score, [])
             return nil
         }
-        return accept(detection, score: score, decided: decided)
+        return accept(detection, score: score, steady: steady, decided: decided)
     }
 
-    /// `detection` as decided at `decided` milliseconds, remembered with its `score`.
-    private func accept(_ detection: WakeWordDetection, score: Double, decided: Int) -> WakeWordDetection {
+    /// What becomes of a candidate: wait for more steps, drop it, or let it count (and
+    /// whether it stayed sure).
+    enum Verdict: Equatable {
+        case wait, drop
+        case accept(steady: Bool)
+    }
+
+    /// The verdict on a candidate that scored `score` when decided and `after` in the steps
+    /// since: dropped if the score `confirmSteps` later is under `confirmThreshold`; then
+    /// counted at once if `score` is sure, else after `steadySteps`, steady if all of them
+    /// were at or above the head's sure threshold.
+    func verdict(score: Double, after: [Double]) -> Verdict {
+        Self.verdict(
+            score: score, after: after, confirmSteps: confirmSteps, confirmThreshold: confirmThreshold,
+            steadySteps: steadySteps, sureThreshold: head.sureThreshold)
+    }
+
+    static func verdict(
+        score: Double, after: [Double], confirmSteps: Int, confirmThreshold: Double, steadySteps: Int,
+        sureThreshold: Double
+    ) -> Verdict {
+        if confirmSteps > 0, after.count >= confirmSteps, after[confirmSteps - 1] < confirmThreshold { return .drop }
+        guard after.count >= confirmSteps else { return .wait }
+        if score >= sureThreshold || steadySteps == 0 { return .accept(steady: false) }
+        guard after.count >= steadySteps else { return .wait }
+        return .accept(steady: after.prefix(steadySteps).allSatisfy { $0 >= sureThreshold })
+    }
+
+    /// `detection` as decided at `decided` milliseconds, remembered with its `score` and
+    /// whether it stayed sure (`steadySteps`).
+    private func accept(_ detection: WakeWordDetection, score: Double, steady: Bool, decided: Int) -> WakeWordDetection {
         var detection = detection
         detection.decidedAtMilliseconds = decided
-        logger.info("heard \"\(phrase)\" ending at \(detection.endMilliseconds) ms (score \(score))")
-        recentScores.append((decided, score))
+        logger.info("heard \"\(phrase)\" ending at \(detection.endMilliseconds) ms (score \(score)\(steady ? ", steady" : ""))")
+        recentScores.append((decided, score, steady))
         if recentScores.count > 8 { recentScores.removeFirst() }
         return detection
     }
@@ -275,10 +317,14 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     }
 
     /// Whether `detection` (one of the last few this detector made) scored at or above the
-    /// head's sure threshold, where the validation negatives gave no false wake: a second
-    /// check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
+    /// head's sure threshold, where the validation negatives gave no false wake, or stayed at
+    /// or above it for the `steadySteps` after: a second check can let it through
+    /// (`VerifiedWakeWordDetector`'s `trusted`).
     public func isSure(_ detection: WakeWordDetection) -> Bool {
-        (score(of: detection) ?? 0) >= head.sureThreshold
+        guard let remembered = recentScores.last(where: { $0.decided == detection.decidedAtMilliseconds }) else {
+            return false
+        }
+        return remembered.score >= head.sureThreshold || remembered.steady
     }
 
     /// The scores of the steps whose audio ends from `from` through `through` milliseconds,

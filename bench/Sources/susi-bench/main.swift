@@ -88,6 +88,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
         case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
+        case "wake.steady": settings.neuralWakeSteadySteps = Int(value) ?? settings.neuralWakeSteadySteps
         case "wake.confirm":
             // STEPS:THRESHOLD, or 0 for none.
             let parts = value.split(separator: ":")
@@ -317,8 +318,8 @@ func compareWakeEngines() throws -> String {
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
     // Neural, and the same candidates through the verifier, in one pass; `--set
     // baseline_models=DIR` adds another head (DIR's) to the same run, for a before/after, and
-    // `--set baseline_kernels=reference` the same head on TensorFlow Lite's reference kernels
-    // (no XNNPACK).
+    // `--set baseline_kernels=reference` the same head as the detector ran before 2026-12-01's
+    // changes (TensorFlow Lite's reference kernels, every step, no confirmation).
     func neuralEngines(
         _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
     ) throws -> [(String, EngineFigures)] {
@@ -343,13 +344,17 @@ func compareWakeEngines() throws -> String {
         }
     }
     let baseline = options.settings.first { $0.0 == "baseline_models" }?.1
+    // The detector as it was before XNNPACK, strides, confirmation and steadiness.
     var referenceSettings = neuralSettings
     referenceSettings.neuralWakeAccelerated = false
+    referenceSettings.neuralWakeStride = 1
+    referenceSettings.neuralWakeConfirmSteps = 0
+    referenceSettings.neuralWakeSteadySteps = 0
     let reference =
         options.settings.contains { $0 == ("baseline_kernels", "reference") }
-        ? try neuralEngines(options.models, label: " (reference kernels)", settings: referenceSettings) : []
+        ? try neuralEngines(options.models, label: " (before: reference kernels, every step, unconfirmed)", settings: referenceSettings) : []
     // `--set variants=1,3:0.05,2:0.1:2:0.5` adds the same head with other settings:
-    // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD]]] each.
+    // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD[:STEADY_STEPS]]]] each.
     var variants: [(String, Hearing.Settings)] = []
     for item in (options.settings.first { $0.0 == "variants" }?.1 ?? "").split(separator: ",") {
         let parts = item.split(separator: ":").map(String.init)
@@ -358,10 +363,12 @@ func compareWakeEngines() throws -> String {
         if parts.count > 1 { variant.neuralWakeGate = Double(parts[1]) ?? variant.neuralWakeGate }
         if parts.count > 2 { variant.neuralWakeConfirmSteps = Int(parts[2]) ?? variant.neuralWakeConfirmSteps }
         if parts.count > 3 { variant.neuralWakeConfirmThreshold = Double(parts[3]) ?? variant.neuralWakeConfirmThreshold }
+        if parts.count > 4 { variant.neuralWakeSteadySteps = Int(parts[4]) ?? variant.neuralWakeSteadySteps }
         var label = " (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate)"
         label +=
             variant.neuralWakeConfirmSteps > 0
-            ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold))" : ", unconfirmed)"
+            ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold)" : ", unconfirmed"
+        label += variant.neuralWakeSteadySteps > 0 ? ", sure if steady \(variant.neuralWakeSteadySteps) steps)" : ")"
         variants.append((label, variant))
     }
     let neural =
