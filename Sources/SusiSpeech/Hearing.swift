@@ -26,14 +26,16 @@ public enum Hearing {
         /// Whether the neural front end runs on XNNPACK's kernels when it can (the benchmark
         /// turns it off to compare).
         public var neuralWakeAccelerated = true
-        /// The neural detector's `stride` and `gate` (embeddings every `stride`th step while
-        /// no candidate is near).
+        /// The neural detector's `stride`: embeddings every `stride`th step while no
+        /// candidate is near.
         public var neuralWakeStride = NeuralWakeWordDetector.defaultStride
+        /// The neural detector's `gate`: the rough score at which every step is scored again.
         public var neuralWakeGate = NeuralWakeWordDetector.defaultGate
-        /// The neural detector's `confirmSteps` and `confirmThreshold`.
+        /// The neural detector's `confirmSteps` (0: a candidate counts at once).
         public var neuralWakeConfirmSteps = NeuralWakeWordDetector.defaultConfirmSteps
+        /// The neural detector's `confirmThreshold`.
         public var neuralWakeConfirmThreshold = NeuralWakeWordDetector.defaultConfirmThreshold
-        /// The neural detector's `steadySteps`.
+        /// The neural detector's `steadySteps` (0: only the score itself makes a candidate sure).
         public var neuralWakeSteadySteps = NeuralWakeWordDetector.defaultSteadySteps
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double

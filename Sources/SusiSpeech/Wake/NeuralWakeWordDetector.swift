@@ -30,9 +30,9 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public let phrase: String
     /// The score at or above which the phrase counts.
     public let threshold: Double
-    /// Steps a detection is held before it counts (0: none), and the score it must still
-    /// have then.
+    /// Steps a detection is held before it counts (0: none).
     public let confirmSteps: Int
+    /// The score a detection must still have `confirmSteps` after it was decided.
     public let confirmThreshold: Double
     /// Steps a detection not sure by its score is held to see whether it stays at or above
     /// the head's sure threshold (then `isSure` says so); 0: not held for it.
@@ -80,12 +80,15 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Steps `scores(from:through:)` can look back over (3.2 s).
     static let stepHistory = 40
 
-    /// The default `stride` and `gate` (measured: `bench/RESULTS.md`).
+    /// The default `stride`: stride 2 found what every step finds, stride 3 lost a one-breath
+    /// wake word (`bench/RESULTS.md`).
     public static let defaultStride = 2
+    /// The default `gate`, a quarter of the "susi" head's threshold (0.37).
     public static let defaultGate = 0.1
-    /// The default `confirmSteps` and `confirmThreshold` (chosen on the dev corpus's voices:
-    /// `bench/RESULTS.md`).
+    /// The default `confirmSteps`: one step (80 ms) after the decision.
     public static let defaultConfirmSteps = 1
+    /// The default `confirmThreshold`: the highest (in steps of 0.1) that kept every wake word
+    /// of the dev corpus's voices (eSpeak NG, flite slt) the detector found (`bench/RESULTS.md`).
     public static let defaultConfirmThreshold = 0.6
     /// The default `steadySteps`: the two steps after the decision (the head's sure
     /// threshold applied to them, untuned; `bench/RESULTS.md`).
@@ -109,7 +112,10 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The front end's files in `frontEndDirectory` (`libtensorflowlite_c.so`,
     /// `melspectrogram.tflite`, `embedding_model.tflite`) and the head at `headPath`;
     /// `threshold` overrides the head's own. `accelerated` runs the front end on XNNPACK's
-    /// kernels when the library has them (the same scores, a third of the CPU time).
+    /// kernels when the library has them (the same scores, a third of the CPU time);
+    /// `stride` and `gate` skip embeddings while nothing is near; `confirmSteps`,
+    /// `confirmThreshold` and `steadySteps` decide which candidates count and which are sure
+    /// (see the type's description).
     ///
     /// - Throws: `wake-model-missing` when a file is absent, `wake-init-failed` when one
     ///   cannot be used.
@@ -289,6 +295,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
             steadySteps: steadySteps, sureThreshold: head.sureThreshold)
     }
 
+    /// The same with every setting given (for tests).
     static func verdict(
         score: Double, after: [Double], confirmSteps: Int, confirmThreshold: Double, steadySteps: Int,
         sureThreshold: Double
