@@ -352,7 +352,8 @@ func compareWakeEngines() throws -> String {
     referenceSettings.neuralWakeSteadySteps = 0
     let reference =
         options.settings.contains { $0 == ("baseline_kernels", "reference") }
-        ? try neuralEngines(options.models, label: " (before: reference kernels, every step, unconfirmed)", settings: referenceSettings) : []
+        ? try neuralEngines(
+            options.models, label: " (before: reference kernels, every step, unconfirmed)", settings: referenceSettings) : []
     // `--set variants=1,3:0.05,2:0.1:2:0.5` adds the same head with other settings:
     // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD[:STEADY_STEPS]]]] each.
     var variants: [(String, Hearing.Settings)] = []
@@ -367,7 +368,8 @@ func compareWakeEngines() throws -> String {
         var label = " (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate)"
         label +=
             variant.neuralWakeConfirmSteps > 0
-            ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold)" : ", unconfirmed"
+            ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold)"
+            : ", unconfirmed"
         label += variant.neuralWakeSteadySteps > 0 ? ", sure if steady \(variant.neuralWakeSteadySteps) steps)" : ")"
         variants.append((label, variant))
     }
