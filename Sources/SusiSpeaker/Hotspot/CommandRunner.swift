@@ -1,10 +1,11 @@
 import Foundation
+import SusiCore
 
 /// What a finished command left: its exit status and its output (stdout and stderr together).
 public struct CommandResult: Sendable, Equatable {
     /// The exit status; 127 when the program could not be started.
     public var status: Int32
-    /// stdout and stderr, at most 64 KiB.
+    /// stdout and stderr, at most 64 KiB (the first and last halves of longer output).
     public var output: String
 
     /// A result.
@@ -30,10 +31,10 @@ public protocol CommandRunner: Sendable {
 ///
 /// `hostapd -B`, `wpa_supplicant -B` and `udhcpc -b` leave daemons behind, and a daemon that
 /// keeps an inherited descriptor open would keep Foundation from seeing the command end (it
-/// watches a socket the child inherits). So each command starts through a bash trampoline that
-/// closes every descriptor above stderr and then `exec`s the program with its arguments as
-/// they are (never as shell text). Output goes to a temporary file rather than a pipe, for the
-/// same reason. A command still running after `timeout` seconds is terminated.
+/// watches a socket the child inherits). So each command runs as a `ChildProcess` that closes
+/// every descriptor above stderr before it `exec`s the program with its arguments as they are
+/// (never as shell text), with its output in an unlinked temporary file rather than a pipe, for
+/// the same reason. A command still running after `timeout` seconds is terminated (status 124).
 public struct ProcessCommandRunner: CommandRunner {
     /// Seconds one command may run.
     public var timeout: Double
@@ -50,49 +51,16 @@ public struct ProcessCommandRunner: CommandRunner {
         guard let program = arguments.first, let path = Self.locate(program) else {
             return CommandResult(status: 127, output: "\(arguments.first ?? "(nothing)"): program not found")
         }
-        let outputPath = NSTemporaryDirectory() + "susi-command-\(UUID().uuidString).out"
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-            let output = FileHandle(forUpdatingAtPath: outputPath)
-        else {
-            return CommandResult(status: 127, output: "cannot create a temporary file for the output of \(program)")
+        let result = ChildProcess(
+            path, arguments: Array(arguments.dropFirst()), environment: environment, timeout: timeout,
+            closesInheritedDescriptors: true, outputName: "susi-command"
+        ).run()
+        switch result.end {
+        case .notStarted(let reason): return CommandResult(status: 127, output: reason)
+        case .timedOut: return CommandResult(status: 124, output: "\(program) still running after \(Int(timeout)) s; terminated")
+        case .exited(let status), .signalled(let status): return CommandResult(status: status, output: result.text)
         }
-        // Unlinked at once: the open handle keeps it readable, and nothing is left behind even
-        // when this process is killed while the command runs.
-        try? FileManager.default.removeItem(atPath: outputPath)
-        defer { try? output.close() }
-        let process = Process()
-        if FileManager.default.isExecutableFile(atPath: Self.bash) {
-            process.executableURL = URL(fileURLWithPath: Self.bash)
-            process.arguments = ["-c", Self.closeDescriptors, "susi-command", path] + arguments.dropFirst()
-        } else {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = Array(arguments.dropFirst())
-        }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            return CommandResult(status: 127, output: "\(program) could not start: \(error.localizedDescription)")
-        }
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            finished.wait()
-            return CommandResult(status: 124, output: "\(program) still running after \(Int(timeout)) s; terminated")
-        }
-        try? output.seek(toOffset: 0)
-        let data = (try? output.read(upToCount: 65_536)) ?? Data()
-        return CommandResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
-
-    private static let bash = "/bin/bash"
-    /// Closes descriptors 3 and up, then runs "$@" (dash allows only one-digit descriptors).
-    private static let closeDescriptors =
-        #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
 
     /// The executable for `program`: itself when it holds a `/`, else the first match in
     /// `PATH`, `/usr/sbin` and `/sbin`.
