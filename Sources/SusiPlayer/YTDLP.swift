@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SusiCore
 
 /// The yt-dlp that mpv's ytdl hook runs for "play ..." searches and YouTube: the virtualenv
 /// that `make deps` makes in `.build/yt-dlp` and `make install` beside the binary
@@ -60,7 +60,7 @@ public struct YTDLP: Sendable, Equatable {
     /// `indexURL`, a PEP 503 index), as `susi update` does when YouTube has changed; returns
     /// the version now installed.
     ///
-    /// Blocks until pip is done (at most `timeout` seconds; it is killed then).
+    /// Blocks until pip is done (at most `timeout` seconds; it is stopped then).
     /// - Throws: `player-update-failed` with pip's last words when pip fails or takes too long.
     public func refresh(indexURL: String? = nil, timeout: TimeInterval = 300) throws(PlayerError) -> String {
         let arguments =
@@ -69,13 +69,13 @@ public struct YTDLP: Sendable, Equatable {
                 "--upgrade", "--no-deps",
             ]
             + (indexURL.map { ["--index-url", $0] } ?? []) + ["yt-dlp", "yt-dlp-ejs"]
-        guard
-            let pip = ToolRun.run(
-                virtualenv + "/bin/python3", arguments: arguments, reading: .standardError, timeout: timeout)
-        else {
+        let pip = ChildProcess(
+            virtualenv + "/bin/python3", arguments: arguments, capture: .standardError, timeout: timeout
+        ).run()
+        if case .notStarted = pip.end {
             throw PlayerError(.updateFailed, "cannot run pip in \(virtualenv)")
         }
-        let lastWords = pip.output.split(whereSeparator: \.isNewline).suffix(2).joined(separator: " ")
+        let lastWords = pip.text.split(whereSeparator: \.isNewline).suffix(2).joined(separator: " ")
         guard pip.succeeded else {
             throw PlayerError(
                 .updateFailed,
@@ -96,59 +96,11 @@ public struct YTDLP: Sendable, Equatable {
 /// The first line a tool prints for its version, for `susi doctor`.
 public enum ToolVersion {
     /// The first non-empty line `executable arguments` prints on standard output; nil when it
-    /// cannot be started, fails, or takes longer than `timeout` seconds (it is killed then).
+    /// cannot be started, fails, or takes longer than `timeout` seconds (it is stopped then).
     public static func firstLine(of executable: String, arguments: [String], timeout: TimeInterval = 10) -> String? {
-        guard let run = ToolRun.run(executable, arguments: arguments, reading: .standardOutput, timeout: timeout),
-            run.succeeded
-        else { return nil }
-        return run.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let run = ChildProcess(executable, arguments: arguments, capture: .standardOutput, timeout: timeout).run()
+        guard run.succeeded else { return nil }
+        return run.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty }
-    }
-}
-
-/// One run of a helper tool (pip, `--version`), bounded in time, with one of its output
-/// streams read while it runs, so a full pipe never stalls it.
-struct ToolRun {
-    enum Stream { case standardOutput, standardError }
-
-    /// What the stream said.
-    var output: String
-    /// Whether the tool exited by itself with status 0 within the time.
-    var succeeded: Bool
-
-    /// Runs `executable arguments` (no input, the other stream discarded); a run still going
-    /// after `timeout` seconds is terminated and counts as failed. Nil when it cannot start.
-    static func run(_ executable: String, arguments: [String], reading stream: Stream, timeout: TimeInterval) -> ToolRun? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = stream == .standardOutput ? pipe : FileHandle.nullDevice
-        process.standardError = stream == .standardError ? pipe : FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let said = Mutex(Data())
-        let collected = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading
-        Thread.detachNewThread {
-            let data = handle.readDataToEndOfFile()
-            said.withLock { $0 = data }
-            collected.signal()
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        let late = process.isRunning
-        if late {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        collected.wait()
-        return ToolRun(
-            output: String(decoding: said.withLock { $0 }, as: UTF8.self),
-            succeeded: !late && process.terminationReason == .exit && process.terminationStatus == 0)
     }
 }
