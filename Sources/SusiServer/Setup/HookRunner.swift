@@ -8,13 +8,14 @@ import Synchronization
 /// (`SUSI_WIFI_SSID`, ...); values are never put into the command text, so an SSID like
 /// `x; rm -rf ~` is only ever data. Passwords are never passed. The hook's output is discarded
 /// and its exit status logged; a hook still running after `timeout` seconds is terminated.
-/// `run` returns at once, so the reply to the app goes out before a hook that reboots.
+/// `run` returns once the hook has started, so the reply to the app goes out before a hook that
+/// reboots.
 public final class HookRunner: Sendable {
     /// Seconds a hook may run before it is terminated.
     public let timeout: Double
     private let logger: Logger
-    /// Hooks still running, so they stay referenced until they end and `waitForAll` can wait.
-    private let running = Mutex<[ObjectIdentifier: HookProcess]>([:])
+    /// How many hooks are still running, so `waitForAll` can wait for them.
+    private let running = Mutex(0)
 
     /// A runner; `timeout` bounds each hook.
     public init(timeout: Double = 120, logger: Logger = .silent) {
@@ -27,64 +28,54 @@ public final class HookRunner: Sendable {
     @discardableResult
     public func run(_ name: String, command: String, environment: [String: String]) -> Bool {
         guard !command.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let hook = HookProcess(process)
-        let key = ObjectIdentifier(hook)
+        let hook = ChildProcess(
+            "/bin/sh", arguments: ["-c", command], environment: environment, capture: .nothing, timeout: timeout)
+        let start = HookStart()
         let logger = self.logger
-        process.terminationHandler = { [weak self] finished in
-            let status = finished.terminationStatus
-            if finished.terminationReason == .exit, status == 0 {
-                logger.info("\(name) hook finished")
-            } else {
-                logger.warning("\(name) hook ended with status \(status)")
+        let timeout = self.timeout
+        // Counted before it starts: a quick hook may end before `run` returns.
+        running.withLock { $0 += 1 }
+        Thread.detachNewThread { [self] in
+            defer { running.withLock { $0 -= 1 } }
+            let result = hook.run { pid in
+                logger.info("\(name) hook started (pid \(pid))")
+                start.report(true)
             }
-            self?.running.withLock { _ = $0.removeValue(forKey: key) }
+            switch result.end {
+            case .notStarted(let reason):
+                logger.error("\(name) hook could not start: \(reason)")
+                start.report(false)
+            case .exited(0): logger.info("\(name) hook finished")
+            case .exited(let status), .signalled(let status): logger.warning("\(name) hook ended with status \(status)")
+            case .timedOut: logger.warning("\(name) hook still running after \(Int(timeout)) s; terminated it")
+            }
         }
-        // Registered before it starts: a quick hook may end before `run()` returns.
-        running.withLock { $0[key] = hook }
-        do {
-            try process.run()
-        } catch {
-            running.withLock { _ = $0.removeValue(forKey: key) }
-            logger.error("\(name) hook could not start: \(error.localizedDescription)")
-            return false
-        }
-        logger.info("\(name) hook started (pid \(process.processIdentifier))")
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
-            guard let self, let late = self.running.withLock({ $0[key] }) else { return }
-            logger.warning("\(name) hook still running after \(Int(self.timeout)) s; terminating it")
-            late.terminate()
-        }
-        return true
+        return start.wait()
     }
 
     /// Waits until every started hook has ended, at most `seconds`; returns whether all did.
     public func waitForAll(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if running.withLock({ $0.isEmpty }) { return true }
+            if running.withLock({ $0 == 0 }) { return true }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        return running.withLock { $0.isEmpty }
+        return running.withLock { $0 == 0 }
     }
 }
 
-/// A running hook's `Process`: started before it is shared, afterwards only terminated, which
-/// Foundation allows from any thread.
-private final class HookProcess: Sendable {
-    private let process: Process
+/// Whether a hook started, handed from the thread that runs it to the caller of `run`.
+private final class HookStart: Sendable {
+    private let started = Mutex<Bool?>(nil)
+    private let known = DispatchSemaphore(value: 0)
 
-    init(_ process: Process) {
-        self.process = process
+    func report(_ value: Bool) {
+        started.withLock { $0 = value }
+        known.signal()
     }
 
-    func terminate() {
-        if process.isRunning { process.terminate() }
+    func wait() -> Bool {
+        known.wait()
+        return started.withLock { $0 } ?? false
     }
 }
