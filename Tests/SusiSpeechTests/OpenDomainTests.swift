@@ -65,13 +65,60 @@ final class OpenDomainTests: XCTestCase {
         XCTAssertGreaterThan(queries.classes["country"]?.count ?? 0, 200)
     }
 
+    func testTheTrieModelsUnigramsReadDirectlyAreSphinxbasesOwn() throws {
+        let generic = Hearing.genericModelPath
+        guard FileManager.default.fileExists(atPath: generic) else { throw XCTSkip("no en-us.lm.bin") }
+        let direct = try GenericUnigrams(contentsOf: generic)
+        XCTAssertTrue(direct.readDirectly)
+        let whole = try SphinxDecoder.unigrams(ofLanguageModel: generic).filter { !$0.key.hasPrefix("<") }
+        XCTAssertGreaterThan(whole.count, 50_000)
+        XCTAssertEqual(Set(direct.log10Probabilities.keys), Set(whole.keys), "the same words")
+        var largest = 0.0
+        for (word, probability) in whole {
+            largest = max(largest, abs((direct.log10Probabilities[word] ?? 0) - probability))
+        }
+        // sphinxbase rounds to whole log units (base 1.0001): 4.3e-5 in log10.
+        XCTAssertLessThan(largest, 1e-4, "the same probabilities")
+        let frequent = direct.frequentWords(limit: 200)
+        XCTAssertEqual(frequent.count, 200)
+        XCTAssertEqual(frequent.first, whole.max { $0.value < $1.value }?.key)
+        let lowest = frequent.compactMap { direct.log10Probabilities[$0] }.min() ?? 0
+        XCTAssertLessThanOrEqual(whole.values.filter { $0 > lowest + 1e-4 }.count, 200, "no likelier word left out")
+
+        // Another format (an ARPA text model) is read by sphinxbase.
+        let arpa = FileManager.default.temporaryDirectory.appendingPathComponent("susi-unigrams-\(UUID().uuidString).arpa")
+        try """
+        \\data\\
+        ngram 1=4
+
+        \\1-grams:
+        -1.0 <s> 0
+        -1.0 </s> 0
+        -0.5 hello 0
+        -0.7 world 0
+
+        \\end\\
+
+        """.write(to: arpa, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: arpa) }
+        let text = try GenericUnigrams(contentsOf: arpa.path)
+        XCTAssertFalse(text.readDirectly)
+        XCTAssertEqual(text.log10Probabilities["hello"] ?? 0, -0.5, accuracy: 1e-3)
+        XCTAssertEqual(text.frequentWords(limit: 1), ["hello"])
+        XCTAssertNil(text.log10Probabilities["<s>"])
+    }
+
     func testGenericUnigramsSitUnderTheSentencesAndLetOtherWordsBeHeard() throws {
         let generic = Hearing.genericModelPath
         guard FileManager.default.fileExists(atPath: generic) else { throw XCTSkip("no en-us.lm.bin") }
-        let unigrams = try SphinxDecoder.unigrams(ofLanguageModel: generic, vocabulary: ["the", "weather", "house", "zzzqx"])
+        let all = try GenericUnigrams(contentsOf: generic)
+        XCTAssertTrue(all.readDirectly, "en-us.lm.bin is in the trie format")
+        let unigrams = ["the", "weather", "house", "zzzqx"].reduce(into: [String: Double]()) {
+            $0[$1] = all.log10Probabilities[$1]
+        }
         XCTAssertNil(unigrams["zzzqx"], "a word the generic model lacks is left out")
         XCTAssertNotNil(unigrams["weather"])
-        let frequent = try SphinxDecoder.frequentWords(ofLanguageModel: generic, limit: 5)
+        let frequent = all.frequentWords(limit: 5)
         XCTAssertTrue(frequent.contains("the"), "\(frequent)")
 
         let sentences = [(words: ["what", "is", "the", "weather"], weight: 1.0)]

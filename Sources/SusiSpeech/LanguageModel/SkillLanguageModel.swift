@@ -98,13 +98,16 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     ) throws(SpeechError) -> (arpa: String, dictionary: String, result: SkillLanguageModel) {
         var spelled = SkillSentences.sentences(from: phrasings)
         var backgroundWords: [String] = []
+        var generic: GenericUnigrams?
         if let openDomain {
             spelled += openDomain.queries.sentences(weight: openDomain.queryWeight)
             spelled += openDomain.examples.map(SkillSentences.words(of:)).filter { !$0.isEmpty }.map {
                 SkillSentences.Sentence(words: $0, weight: openDomain.exampleWeight)
             }
-            if let generic = openDomain.genericModelPath, openDomain.genericWords > 0 {
-                backgroundWords = try SphinxDecoder.frequentWords(ofLanguageModel: generic, limit: openDomain.genericWords)
+            if let path = openDomain.genericModelPath, openDomain.genericWords > 0 {
+                let unigrams = try GenericUnigrams(contentsOf: path)
+                backgroundWords = unigrams.frequentWords(limit: openDomain.genericWords)
+                generic = unigrams
             }
         }
         var lexicon = try Lexicon(cmudictPath: cmudictPath, words: Set(spelled.flatMap(\.words) + backgroundWords))
@@ -150,9 +153,10 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         // Generic English at the bottom of the interpolation: the generic model's unigrams of
         // its frequent words, so they can be heard outside the sentences too.
         var background: [String: Double] = [:]
-        if let generic = openDomain?.genericModelPath, !backgroundWords.isEmpty {
-            let known = backgroundWords.filter(usable.contains)
-            background = try SphinxDecoder.unigrams(ofLanguageModel: generic, vocabulary: known).mapValues { pow(10, $0) }
+        if let generic {
+            for word in backgroundWords where usable.contains(word) {
+                if let log10Probability = generic.log10Probabilities[word] { background[word] = pow(10, log10Probability) }
+            }
         }
         let model = NGramModel(sentences: kept, order: 3, background: background)
         let result = SkillLanguageModel(

@@ -128,45 +128,24 @@ public final class SphinxDecoder {
         }
     }
 
-    /// The unigram log10 probabilities a large language model file gives the words of
-    /// `vocabulary`; words the model lacks are left out.
+    /// The unigram log10 probability of every word of a language model file, sentence
+    /// markers included (`GenericUnigrams` reads PocketSphinx's own binary models faster).
     ///
-    /// sphinxbase 5prealpha can neither iterate nor write its binary models, so this asks the
-    /// model for each word.
+    /// sphinxbase 5prealpha can neither iterate nor write its binary models: word ids count up
+    /// to the number of unigrams, and the model is asked for each.
     ///
     /// - Throws: `stt-model-missing`, or `stt-init-failed` when it cannot be read.
-    public static func unigrams(ofLanguageModel path: String, vocabulary: [String]) throws(SpeechError) -> [String: Double] {
+    public static func unigrams(ofLanguageModel path: String) throws(SpeechError) -> [String: Double] {
         try withModel(path) { model in
             let toLog10 = log10(1.0001)
-            let unknown = ngram_unknown_wid(model)
             var unigrams: [String: Double] = [:]
-            for word in vocabulary {
-                let wid = ngram_wid(model, word)
-                guard wid != unknown, wid >= 0 else { continue }
-                var used: Int32 = 0
-                unigrams[word] = Double(ngram_ng_prob(model, wid, nil, 0, &used)) * toLog10
-            }
-            return unigrams
-        }
-    }
-
-    /// The `limit` likeliest words of a language model file by unigram probability, most
-    /// likely first, sentence markers and `<UNK>` left out.
-    ///
-    /// - Throws: `stt-model-missing`, or `stt-init-failed` when it cannot be read.
-    public static func frequentWords(ofLanguageModel path: String, limit: Int) throws(SpeechError) -> [String] {
-        try withModel(path) { model in
-            var scored: [(word: String, score: Int32)] = []
-            // sphinxbase 5prealpha exports no n-gram iterator; word ids count up to the unigrams.
-            guard let counts = ngram_model_get_counts(model) else { return [] }
+            guard let counts = ngram_model_get_counts(model) else { return [:] }
             for wid in 0..<Int32(counts[0]) {
                 guard let text = ngram_word(model, wid) else { continue }
-                let word = String(cString: text)
-                guard !word.hasPrefix("<") else { continue }
                 var used: Int32 = 0
-                scored.append((word, ngram_ng_prob(model, wid, nil, 0, &used)))
+                unigrams[String(cString: text)] = Double(ngram_ng_prob(model, wid, nil, 0, &used)) * toLog10
             }
-            return scored.sorted { $0.score > $1.score }.prefix(limit).map(\.word)
+            return unigrams
         }
     }
 
