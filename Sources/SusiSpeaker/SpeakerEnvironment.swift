@@ -64,8 +64,9 @@ final class SpeakerEnvironment: PipelineEnvironment {
         }
     }
 
-    /// The recogniser kept the command's audio: it decodes it again with the open model.
-    func transcribeAgain(_ samples: [Int16]) throws -> String? {
+    /// The recogniser's open-question decoder heard the command beside the skills' search:
+    /// its final pass gives the reading.
+    func transcribeAgain() throws -> String? {
         guard live.current.stt.openQuestions, let openQuestions else { return nil }
         return try openQuestions.decodeAgain().text
     }

@@ -13,6 +13,8 @@ public enum Hearing {
     public struct Settings: Sendable, Equatable {
         /// Extra PocketSphinx options for the command recogniser (keys with the dash).
         public var recognizerOptions: [String: String]
+        /// Extra PocketSphinx options for the open-question decoder (keys with the dash).
+        public var openRecognizerOptions: [String: String]
         /// speexdsp preprocessing in front of the recogniser; nil for none.
         public var recognizerPreprocessing: SpeexPreprocessor.Settings?
         /// The noise floor kept under the recogniser's input, in dB under the speech (`NoiseFloor`); nil for none.
@@ -66,6 +68,7 @@ public enum Hearing {
         /// The measured defaults, adjusted by `config` (`hotword.*`, `stt.*`).
         public init(config: Config = Config()) {
             recognizerOptions = Hearing.defaultRecognizerOptions
+            openRecognizerOptions = Hearing.defaultOpenRecognizerOptions
             recognizerPreprocessing = config.stt.noiseSuppression ? SpeexPreprocessor.Settings() : nil
             recognizerNoiseFloor = Hearing.defaultNoiseFloor
             wakeNoiseFloor = nil
@@ -109,6 +112,10 @@ public enum Hearing {
     /// commands in noise better, at about 30 ms more to finish a command.
     public static let defaultRecognizerOptions: [String: String] = ["-lw": "4", "-topn": "8"]
 
+    /// PocketSphinx options for the open-question decoder, chosen on the open-question
+    /// benchmark's dev split (bench/RESULTS.md).
+    public static let defaultOpenRecognizerOptions: [String: String] = ["-lw": "4", "-topn": "8"]
+
     /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
     public static let defaultGenericWords = 5000
     /// A query-domain template's weight (bench/RESULTS.md).
@@ -127,10 +134,10 @@ public enum Hearing {
     /// afterwards. `modelsDirectory` is the repository's `models` (for the hotword
     /// dictionary); the acoustic model is `SphinxConfiguration.defaultModelDirectory`'s.
     ///
-    /// With `Settings.openQuestions`, a second search holds the open-domain model (the skills,
-    /// the query domain, SUSI.AI's skill examples, over generic English's frequent words):
-    /// `SphinxRecognizer.decodeAgain` decodes a command with it when no skill understands the
-    /// first reading. One model for both was measured to cost the skills nine points of intent
+    /// With `Settings.openQuestions`, a second decoder holds the open-domain model (the skills,
+    /// the query domain, SUSI.AI's skill examples, over generic English's frequent words). It
+    /// decodes each command beside the skills' search as the audio comes;
+    /// `SphinxRecognizer.decodeAgain` gives its reading when no skill is sure of the first one. One model for both was measured to cost the skills nine points of intent
     /// accuracy (bench/RESULTS.md); two passes leave the skills' figures as they were.
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
@@ -153,16 +160,18 @@ public enum Hearing {
                 skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
                 openDomain: openDomain, logger: logger)
         }
-        let search = SphinxConfiguration.Search.languageModel(path: model.languageModelPath)
-        var configuration = SphinxConfiguration(search: search)
-        // The open model's dictionary holds the skills' words too; a search only uses the
-        // words its model knows.
-        configuration.dictionaryPath = open?.dictionaryPath ?? model.dictionaryPath
+        var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
+        configuration.dictionaryPath = model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
         let recognizer = try SphinxRecognizer(
             configuration: configuration, preprocessors: steps, logger: logger)
-        if let open { try recognizer.setSecondSearch(.languageModel(path: open.languageModelPath)) }
+        if let open {
+            var second = SphinxConfiguration(search: .languageModel(path: open.languageModelPath))
+            second.dictionaryPath = open.dictionaryPath
+            second.extraOptions = settings.openRecognizerOptions
+            try recognizer.setSecondSearch(second)
+        }
         return recognizer
     }
 

@@ -215,7 +215,7 @@ final class VoicePipelineTests: XCTestCase {
         var performing: (ChatAction) -> ActionOutcome = { _ in .done }
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
-        var secondPass: (([Int16]) throws -> String)?
+        var secondPass: (() throws -> String)?
         /// Endpointing handed out as commands begin, first to last; nil once used up.
         var endpointings: [EndpointerSettings] = []
         /// A wake word detector to switch to, handed out once (or a failure to make one).
@@ -235,7 +235,7 @@ final class VoicePipelineTests: XCTestCase {
         func perform(_ action: ChatAction) -> ActionOutcome { performing(action) }
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
-        func transcribeAgain(_ samples: [Int16]) throws -> String? { try secondPass?(samples) }
+        func transcribeAgain() throws -> String? { try secondPass?() }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
         func replacementWakeDetector() throws -> (any WakeWordDetector)? {
             defer { replacement = nil }
@@ -660,9 +660,9 @@ final class VoicePipelineTests: XCTestCase {
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "who road romeo and"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
             environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
-        var passes: [Int] = []
-        environment.secondPass = { samples in
-            passes.append(samples.count)
+        var passes = 0
+        environment.secondPass = {
+            passes += 1
             return "who wrote romeo and juliet"
         }
         try pipeline.run()
@@ -670,8 +670,7 @@ final class VoicePipelineTests: XCTestCase {
             if case .transcript(let text) = event.kind { return text } else { return nil }
         }
         XCTAssertEqual(transcripts, ["what time is it", "who wrote romeo and juliet"])
-        XCTAssertEqual(passes.count, 1, "only the command no skill matched is decoded again")
-        XCTAssertGreaterThan(passes[0], 800 * 16, "with the whole command's audio")
+        XCTAssertEqual(passes, 1, "only the command no skill matched is decoded again")
     }
 
     func testAReadingOwedToLooseWildcardsIsHeardAgainAndAFewCheckedWordsAreNot() throws {
@@ -690,7 +689,7 @@ final class VoicePipelineTests: XCTestCase {
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
             environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
         var passes = 0
-        environment.secondPass = { _ in
+        environment.secondPass = {
             passes += 1
             return "what is the weather in berlin"
         }

@@ -107,6 +107,56 @@ final class SphinxRecognizerTests: XCTestCase {
         }
     }
 
+    func testTheSecondSearchHearsTheWholeUtteranceAcrossAPause() throws {
+        // The main search knows other sentences only; the second one, the generic model,
+        // decodes beside it as the audio comes.
+        let samples = try TestAudio.raw("goforward.raw")
+        let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.greetingGrammar)))
+        XCTAssertFalse(recognizer.hasSecondSearch)
+        try recognizer.start()
+        try recognizer.process(samples)
+        _ = try recognizer.finish()
+        XCTAssertThrowsError(try recognizer.decodeAgain(), "no second search yet")
+
+        try recognizer.setSecondSearch(SphinxConfiguration())
+        XCTAssertTrue(recognizer.hasSecondSearch)
+        try recognizer.start()
+        let half = samples.count / 2
+        try recognizer.process(Array(samples[..<half]))
+        // A pause: the main search's final decoding, then the person goes on.
+        _ = try recognizer.finish()
+        try recognizer.resume()
+        try recognizer.process(Array(samples[half...]))
+        XCTAssertThrowsError(try recognizer.decodeAgain(), "not during an utterance")
+        XCTAssertNotEqual(try recognizer.finish().text, "go forward ten meters")
+        // Heard once: resuming the main search does not feed the second one the audio again.
+        let again = try recognizer.decodeAgain()
+        XCTAssertEqual(again.text, "go forward ten meters")
+        XCTAssertEqual(try recognizer.decodeAgain(), again, "kept until the next utterance")
+
+        // The next utterance, whose second decoding nobody asked for, then one that is.
+        XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("good morning")).text, "good morning")
+        try recognizer.start()
+        try recognizer.process(Array(samples[..<half]))
+        _ = try recognizer.finish()
+        // The cut falls at the start of "ten", which the generic model may hear as "to".
+        let heard = try recognizer.decodeAgain().text
+        XCTAssertTrue(heard.hasPrefix("go forward") && !heard.contains("meters"), "this utterance's audio only: \(heard)")
+
+        // A recording too long to keep is not decoded twice.
+        try recognizer.start()
+        try recognizer.process([Int16](repeating: 0, count: SphinxRecognizer.resumableSamples + 1))
+        _ = try recognizer.finish()
+        XCTAssertThrowsError(try recognizer.decodeAgain())
+    }
+
+    /// Sentences unlike the test recording's, for a main search that cannot hear it.
+    static let greetingGrammar = """
+        #JSGF V1.0;
+        grammar greetings;
+        public <greeting> = hello world | good morning | thank you | good night;
+        """
+
     func testRecognisesSynthesizedGoForwardWithACommandGrammar() throws {
         // The generic 5 MB language model hears eSpeak's formant voice saying this as "so far
         // would you use"; the device decodes with a model of the skills' phrasings, which a

@@ -26,10 +26,11 @@ public protocol PipelineEnvironment: AnyObject {
     /// while idle.
     func dueAnnouncements() -> [String]
 
-    /// The command's words as a second recogniser hears them, for commands no skill
-    /// understood (open questions); `samples` is the command's audio in
-    /// `SamplePosition.format`. Nil when there is no second recogniser.
-    func transcribeAgain(_ samples: [Int16]) throws -> String?
+    /// The command's words as a second recogniser heard them, for commands no skill is sure
+    /// of (open questions). The second recogniser decodes the command beside the first one as
+    /// its audio comes (it is the pipeline's recogniser's own), so only its final pass is
+    /// left and no copy of the audio is handed over. Nil when there is no second recogniser.
+    func transcribeAgain() throws -> String?
 
     /// The endpointing for the next command, asked as each command begins (after
     /// `attentionChanged(to: true)`), so a change of the `stt.*` keys counts from the next
@@ -58,7 +59,7 @@ extension PipelineEnvironment {
     public func dueAnnouncements() -> [String] { [] }
 
     /// No second recogniser.
-    public func transcribeAgain(_ samples: [Int16]) throws -> String? { nil }
+    public func transcribeAgain() throws -> String? { nil }
 
     /// The endpointing the pipeline was made with, always.
     public var endpointing: EndpointerSettings? { nil }

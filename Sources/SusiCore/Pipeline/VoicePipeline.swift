@@ -93,8 +93,7 @@ public final class VoicePipeline {
         self.logger = logger
         self.clock = clock
         self.status = status
-        // Enough for the longest command with the longest wait before it: the open-question
-        // pass decodes a command's whole audio again.
+        // Enough for the longest command with the longest wait before it.
         let keptMs = max(3_000, endpointing.noSpeechTimeoutMs + endpointing.maxUtteranceMs + 1_000)
         history = AudioHistory(capacity: SamplePosition.format.frames(milliseconds: keptMs))
         wakeGate = WakeGate(detector: stages.wake)
@@ -260,7 +259,7 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            if !command.isSure, let again = try environment.transcribeAgain(history.samples(from: wake.end)) {
+            if !command.isSure, let again = try environment.transcribeAgain() {
                 logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
             }

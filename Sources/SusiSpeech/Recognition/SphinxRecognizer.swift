@@ -61,44 +61,54 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.setSearch(search)
     }
 
-    /// The search of `decodeAgain`, when one was added.
-    private var secondSearch: String?
+    /// The decoder of `decodeAgain` (the open-question model), when one was added. It hears
+    /// the same cleaned audio as the main decoder while the utterance is spoken, so that
+    /// `decodeAgain` only has its final pass left to run.
+    private var second: SphinxDecoder?
+    /// Whether `second` has heard all of the current utterance (it stops following one too
+    /// long to resume, as `decoded` does).
+    private var secondFollows = false
+    /// What `decodeAgain` heard in the current utterance, once asked.
+    private var secondTranscript: Transcript?
 
-    /// Whether `decodeAgain` has a search to decode with.
-    public var hasSecondSearch: Bool { secondSearch != nil }
+    /// Whether `decodeAgain` has a decoder to decode with.
+    public var hasSecondSearch: Bool { second != nil }
 
-    /// Adds the search `decodeAgain` uses (e.g. the open-question model); the words it needs
-    /// must be in the dictionary already. Not during an utterance.
+    /// Adds the decoder `decodeAgain` uses (e.g. the open-question model, with its own
+    /// dictionary and options), a second PocketSphinx decoder with its own copy of the
+    /// acoustic model. From the next `start`, it decodes every utterance beside the main one.
+    /// Not during an utterance.
     ///
-    /// - Throws: as `SphinxDecoder.addSearch`.
-    public func setSecondSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) {
-        secondSearch = try decoder.addSearch(search)
+    /// - Throws: as `SphinxDecoder.init`.
+    public func setSecondSearch(_ configuration: SphinxConfiguration) throws(SpeechError) {
+        guard !decoder.isInUtterance else {
+            throw SpeechError(.initFailed, "cannot add a second search during an utterance")
+        }
+        second = try SphinxDecoder(configuration: configuration)
+        secondFollows = false
+        secondTranscript = nil
     }
 
-    /// Decodes the utterance `finish` ended once more, with the second search, from the front
-    /// end's state as the utterance began; the main search is active again afterwards and the
-    /// front end as `finish` left it. Costs a full decoding of the utterance (a few tenths of
-    /// its length in time).
+    /// The utterance `finish` ended, as the second decoder heard it. It decoded the audio as
+    /// it came, so this costs its final pass only (tens of milliseconds for a command); the
+    /// result is kept until the next `start`.
     ///
     /// - Throws: `stt-decode-failed` without a second search, during an utterance, or for an
     ///   utterance too long to keep; PocketSphinx's errors.
     public func decodeAgain() throws(SpeechError) -> Transcript {
-        guard let secondSearch, !decoder.isInUtterance, canResume else {
+        guard let second, !decoder.isInUtterance else {
             throw SpeechError(.decodeFailed, "no finished utterance to decode again with a second search")
         }
-        let afterFirst = decoder.frontEndState
-        try decoder.activate(secondSearch)
-        defer {
-            try? decoder.activate(nil)
-            decoder.restore(afterFirst)
+        if let secondTranscript { return secondTranscript }
+        guard secondFollows, second.isInUtterance else {
+            throw SpeechError(.decodeFailed, "the second search did not hear the whole utterance")
         }
-        if let frontEndAtStart { decoder.restore(frontEndAtStart) }
-        try decoder.startUtterance()
-        try decoder.process(decoded)
-        try decoder.endUtterance()
-        var transcript = Self.transcript(from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
-        transcript.alternatives = otherReadings(than: transcript.text)
+        secondFollows = false
+        try second.endUtterance()
+        var transcript = Self.transcript(from: second.segments, framesPerSecond: second.configuration.framesPerSecond)
+        transcript.alternatives = Self.otherReadings(of: second, than: transcript.text)
         logger.debug("second search heard \"\(transcript.text)\"")
+        secondTranscript = transcript
         return transcript
     }
 
@@ -117,6 +127,9 @@ public final class SphinxRecognizer: SpeechRecognizer {
         samplesProcessed = 0
         decoded.removeAll(keepingCapacity: true)
         tooLongToResume = false
+        secondTranscript = nil
+        // The last utterance's second decoding, when nobody asked for it, ends unread.
+        if let second, second.isInUtterance { try second.endUtterance() }
         if !recent.isEmpty {
             // Adapts the front end to the room; the words are not wanted.
             try decoder.startUtterance()
@@ -125,6 +138,12 @@ public final class SphinxRecognizer: SpeechRecognizer {
         }
         frontEndAtStart = decoder.frontEndState
         try decoder.startUtterance()
+        if let second, let frontEndAtStart {
+            // Adapted as the main decoder is, without decoding the recent audio twice.
+            second.restore(frontEndAtStart)
+            try second.startUtterance()
+            secondFollows = true
+        }
     }
 
     /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
@@ -137,10 +156,13 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.process(cleaned)
         guard !tooLongToResume else { return }
         if decoded.count + cleaned.count > Self.resumableSamples {
-            // A long recording (`susi transcribe`), not a command: not worth a copy.
+            // A long recording (`susi transcribe`), not a command: not worth a copy, nor a
+            // second decoding.
             tooLongToResume = true
+            secondFollows = false
             decoded = []
         } else {
+            if secondFollows, let second { try second.process(cleaned) }
             decoded += cleaned
         }
     }
@@ -165,11 +187,12 @@ public final class SphinxRecognizer: SpeechRecognizer {
         hypothesis.split(separator: " ").map { SphinxDecoder.baseWord(String($0)) }.filter { !isFiller($0) }
     }
 
-    /// The lattice's readings other than `best`, words only, within `alternativesMargin`.
-    private func otherReadings(than best: String) -> [String] {
-        let readings = decoder.alternatives(limit: Self.alternativesLimit)
+    /// The lattice's readings of `decoder` other than `best`, words only, within
+    /// `alternativesMargin`.
+    private static func otherReadings(of decoder: SphinxDecoder, than best: String) -> [String] {
+        let readings = decoder.alternatives(limit: alternativesLimit)
         var alternatives: [String] = []
-        for reading in SphinxDecoder.texts(of: readings, within: Self.alternativesMargin) {
+        for reading in SphinxDecoder.texts(of: readings, within: alternativesMargin) {
             let text = Self.words(of: reading).joined(separator: " ")
             if !text.isEmpty, text != best, !alternatives.contains(text) { alternatives.append(text) }
         }
@@ -185,7 +208,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
         try decoder.endUtterance()
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
-        transcript.alternatives = otherReadings(than: transcript.text)
+        transcript.alternatives = Self.otherReadings(of: decoder, than: transcript.text)
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
     }

@@ -116,6 +116,8 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         default:
             if key.hasPrefix("rec.-") {
                 settings.recognizerOptions[String(key.dropFirst(4))] = value
+            } else if key.hasPrefix("open.-") {
+                settings.openRecognizerOptions[String(key.dropFirst(5))] = value
             } else if key.hasPrefix("wake.-") {
                 settings.wakeOptions[String(key.dropFirst(5))] = value
             } else {
