@@ -12,7 +12,7 @@ reports, side by side in one run:
     wake word, start-up cost subtracted) and peak resident memory.
 Writes bench/out/pipeline.json (or --json) and prints a Markdown table.
 
-usage: bench/pipeline.py [--susi BIN] [--corpus DIR] [--every N] [--realtime-files N]
+usage: bench/pipeline.py [--susi BIN] [--baseline BIN] [--corpus DIR] [--every N] [--realtime-files N]
 """
 import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time, wave
 
@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=60)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
     parser.add_argument("--accuracy-only", action="store_true", help="skip the real-time latency and idle runs")
+    parser.add_argument("--baseline", help="another susi binary whose real-time latency and memory are measured "
+                        "on the same files, each right after this one's run")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/pipeline.json"), help="where the results go")
     opts = parser.parse_args()
     ensure_corpus(opts.corpus, opts.negatives)
@@ -122,16 +124,25 @@ def main():
         return
 
     latencies = []
+    # With --baseline, the other binary runs each file right after this one (its own cache),
+    # so both meet the same load on a shared machine.
+    baseline = dict(latencies=[], rss=0.0)
+    baseline_env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "baseline-cache"))
     for row in rows[:opts.realtime_files]:
-        events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav, "--realtime"])
-        peak_rss = max(peak_rss, rss)
-        ready = next((e["wall_ms"] for e in events if e["event"] == "ready"), None)
-        # The answer's speech, not an announcement (e.g. a timer from an earlier run) before it.
-        answered = next((i for i, e in enumerate(events) if e["event"] == "answer"), len(events))
-        speak = next((e["wall_ms"] for e in events[answered:] if e["event"] == "speak_start"), None)
-        if ready is not None and speak is not None:
-            latencies.append(speak - ready - row["speech_end_ms"])
-            print(f"  latency {row['id']}: {latencies[-1]} ms", file=sys.stderr)
+        runs = [(opts.susi, latencies, None)] + ([(opts.baseline, baseline["latencies"], baseline_env)] if opts.baseline else [])
+        for binary, into, env in runs:
+            events, _, rss = run_susi(binary, config, ["--input", row["file"], "--output", answer_wav, "--realtime"], env)
+            if env is None:
+                peak_rss = max(peak_rss, rss)
+            else:
+                baseline["rss"] = max(baseline["rss"], rss)
+            ready = next((e["wall_ms"] for e in events if e["event"] == "ready"), None)
+            # The answer's speech, not an announcement (e.g. a timer from an earlier run) before it.
+            answered = next((i for i, e in enumerate(events) if e["event"] == "answer"), len(events))
+            speak = next((e["wall_ms"] for e in events[answered:] if e["event"] == "speak_start"), None)
+            if ready is not None and speak is not None:
+                into.append(speak - ready - row["speech_end_ms"])
+                print(f"  latency {row['id']}{' (baseline)' if env else ''}: {into[-1]} ms", file=sys.stderr)
 
     # Idle listening, real time, start-up cost subtracted: a quiet room (faint pink noise) and
     # continuous speech without the wake word (ordinary conversation in the room).
@@ -158,6 +169,11 @@ def main():
                             answered=s["answered"] / s["files"], files=s["files"]) for c, s in by_condition.items()},
         latency_ms=dict(median=percentile(latencies, 0.5), p95=percentile(latencies, 0.95), runs=len(latencies)),
         idle=idle, peak_rss_mib=peak_rss)
+    if opts.baseline:
+        result["baseline"] = dict(
+            binary=opts.baseline, peak_rss_mib=baseline["rss"],
+            latency_ms=dict(median=percentile(baseline["latencies"], 0.5), p95=percentile(baseline["latencies"], 0.95),
+                            runs=len(baseline["latencies"])))
     os.makedirs(os.path.dirname(os.path.abspath(opts.json)), exist_ok=True)
     with open(opts.json, "w") as f:
         json.dump(result, f, indent=2)
@@ -172,6 +188,11 @@ def main():
     lat = result["latency_ms"]
     print(f"end of speech to first answer audio (--realtime, {lat['runs']} runs): median {lat['median']:.0f} ms, "
           f"p95 {lat['p95']:.0f} ms")
+    if opts.baseline:
+        base = result["baseline"]
+        print(f"baseline {opts.baseline}, the same files right after each: median {base['latency_ms']['median']:.0f} ms, "
+              f"p95 {base['latency_ms']['p95']:.0f} ms ({base['latency_ms']['runs']} runs), "
+              f"peak resident memory {base['peak_rss_mib']:.0f} MiB")
     for name, figures in idle.items():
         print(f"idle listening, {name}: {figures['cpu_per_audio_second']:.4f} CPU s per audio s over "
               f"{figures['seconds']:.0f} s ({figures['wakes']} wakes)")

@@ -166,5 +166,23 @@ final class OpenDomainTests: XCTestCase {
         // Both models stay cached side by side.
         let files = try FileManager.default.contentsOfDirectory(atPath: cache)
         XCTAssertTrue(files.contains { $0.hasPrefix("skills-") } && files.contains { $0.hasPrefix("open-") }, "\(files)")
+
+        // The open decoder has options of its own.
+        var settings = Hearing.Settings(config: hybrid)
+        settings.openRecognizerOptions["-no_such_option"] = "1"
+        XCTAssertThrowsError(
+            try Hearing.makeRecognizer(
+                config: hybrid, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+                cacheDirectory: cache, settings: settings)
+        ) { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-init-failed")
+        }
+        settings.openRecognizerOptions = [:]
+        settings.recognizerOptions["-lw"] = "9"
+        XCTAssertTrue(
+            try Hearing.makeRecognizer(
+                config: hybrid, modelsDirectory: TestAudio.modelsDirectory, skillsDirectory: directory + "/skills",
+                cacheDirectory: cache, settings: settings
+            ).hasSecondSearch, "the skills' options are not the open decoder's")
     }
 }
