@@ -150,6 +150,17 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertThrowsError(try recognizer.decodeAgain())
     }
 
+    func testTheBackgroundDecoderReportsQueuedFailuresAtTheEnd() throws {
+        let background = try BackgroundDecoder(configuration: SphinxConfiguration(search: .grammar(Self.greetingGrammar)))
+        background.process([0, 0, 0])
+        XCTAssertThrowsError(try background.finish(), "audio outside an utterance") { error in
+            XCTAssertEqual((error as? SpeechError)?.code, "stt-decode-failed")
+        }
+        background.start(adaptingTo: [])
+        background.process(try TestAudio.spoken("good morning"))
+        XCTAssertEqual(try background.finish().text, "good morning", "a new utterance starts without the old failure")
+    }
+
     /// Sentences unlike the test recording's, for a main search that cannot hear it.
     static let greetingGrammar = """
         #JSGF V1.0;

@@ -62,9 +62,9 @@ public final class SphinxRecognizer: SpeechRecognizer {
     }
 
     /// The decoder of `decodeAgain` (the open-question model), when one was added. It hears
-    /// the same cleaned audio as the main decoder while the utterance is spoken, so that
-    /// `decodeAgain` only has its final pass left to run.
-    private var second: SphinxDecoder?
+    /// the same cleaned audio as the main decoder while the utterance is spoken, on a thread
+    /// of its own, so that `decodeAgain` only has its final pass left to run.
+    private var second: BackgroundDecoder?
     /// Whether `second` has heard all of the current utterance (it stops following one too
     /// long to resume, as `decoded` does).
     private var secondFollows = false
@@ -76,22 +76,22 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Adds the decoder `decodeAgain` uses (e.g. the open-question model, with its own
     /// dictionary and options), a second PocketSphinx decoder with its own copy of the
-    /// acoustic model. From the next `start`, it decodes every utterance beside the main one.
-    /// Not during an utterance.
+    /// acoustic model. From the next `start`, it decodes every utterance beside the main one,
+    /// on a thread of its own. Not during an utterance.
     ///
     /// - Throws: as `SphinxDecoder.init`.
     public func setSecondSearch(_ configuration: SphinxConfiguration) throws(SpeechError) {
         guard !decoder.isInUtterance else {
             throw SpeechError(.initFailed, "cannot add a second search during an utterance")
         }
-        second = try SphinxDecoder(configuration: configuration)
+        second = try BackgroundDecoder(configuration: configuration)
         secondFollows = false
         secondTranscript = nil
     }
 
     /// The utterance `finish` ended, as the second decoder heard it. It decoded the audio as
-    /// it came, so this costs its final pass only (tens of milliseconds for a command); the
-    /// result is kept until the next `start`.
+    /// it came, so this waits for it to catch up and for its final pass only; the result is
+    /// kept until the next `start`.
     ///
     /// - Throws: `stt-decode-failed` without a second search, during an utterance, or for an
     ///   utterance too long to keep; PocketSphinx's errors.
@@ -100,13 +100,11 @@ public final class SphinxRecognizer: SpeechRecognizer {
             throw SpeechError(.decodeFailed, "no finished utterance to decode again with a second search")
         }
         if let secondTranscript { return secondTranscript }
-        guard secondFollows, second.isInUtterance else {
+        guard secondFollows else {
             throw SpeechError(.decodeFailed, "the second search did not hear the whole utterance")
         }
         secondFollows = false
-        try second.endUtterance()
-        var transcript = Self.transcript(from: second.segments, framesPerSecond: second.configuration.framesPerSecond)
-        transcript.alternatives = Self.otherReadings(of: second, than: transcript.text)
+        let transcript = try second.finish()
         logger.debug("second search heard \"\(transcript.text)\"")
         secondTranscript = transcript
         return transcript
@@ -128,24 +126,21 @@ public final class SphinxRecognizer: SpeechRecognizer {
         decoded.removeAll(keepingCapacity: true)
         tooLongToResume = false
         secondTranscript = nil
-        // The last utterance's second decoding, when nobody asked for it, ends unread.
-        if let second, second.isInUtterance { try second.endUtterance() }
-        let decoders = [decoder] + (second.map { [$0] } ?? [])
-        if !recent.isEmpty {
-            // Adapts the front ends to the room; the words are not wanted. The second decoder
-            // too: its noise tracking, not only its cepstral mean, is what counts in noise
-            // (with the main decoder's mean alone, key-word recall fell 5 points at 10 dB on
-            // the open-question dev split).
-            let cleaned = preprocessors.process(recent) + preprocessors.flush()
-            for each in decoders {
-                try each.startUtterance()
-                try each.process(cleaned)
-                try each.endUtterance()
-            }
+        // Adapts the front ends to the room; the words are not wanted. The second decoder too
+        // (its thread also ends the last utterance's decoding, when nobody asked for it): its
+        // noise tracking, not only its cepstral mean, is what counts in noise (with the main
+        // decoder's mean alone, key-word recall fell 5 points at 10 dB on the open-question
+        // dev split).
+        let cleaned = recent.isEmpty ? [] : preprocessors.process(recent) + preprocessors.flush()
+        second?.start(adaptingTo: cleaned)
+        secondFollows = second != nil
+        if !cleaned.isEmpty {
+            try decoder.startUtterance()
+            try decoder.process(cleaned)
+            try decoder.endUtterance()
         }
         frontEndAtStart = decoder.frontEndState
-        for each in decoders { try each.startUtterance() }
-        secondFollows = second != nil
+        try decoder.startUtterance()
     }
 
     /// Decodes the next samples (mono, `SphinxConfiguration.sampleRate`) as they arrive.
@@ -164,7 +159,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
             secondFollows = false
             decoded = []
         } else {
-            if secondFollows, let second { try second.process(cleaned) }
+            if secondFollows, let second { second.process(cleaned) }
             decoded += cleaned
         }
     }
@@ -191,7 +186,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// The lattice's readings of `decoder` other than `best`, words only, within
     /// `alternativesMargin`.
-    private static func otherReadings(of decoder: SphinxDecoder, than best: String) -> [String] {
+    static func otherReadings(of decoder: SphinxDecoder, than best: String) -> [String] {
         let readings = decoder.alternatives(limit: alternativesLimit)
         var alternatives: [String] = []
         for reading in SphinxDecoder.texts(of: readings, within: alternativesMargin) {

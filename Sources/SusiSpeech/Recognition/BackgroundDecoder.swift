@@ -1,0 +1,79 @@
+import Dispatch
+import SusiCore
+import Synchronization
+
+/// A `SphinxDecoder` that decodes on a thread of its own: the recogniser's second decoder
+/// (the open-question model) keeps up with a command on the other core while the pipeline's
+/// thread decodes with the skills' model, and ends an utterance nobody asked about without
+/// holding the pipeline up.
+///
+/// Calls are queued in order; `finish` waits for the queue and gives the utterance's words.
+/// A failure in queued work is kept and thrown by `finish`.
+final class BackgroundDecoder: @unchecked Sendable {
+    // @unchecked: the PocketSphinx handle inside `decoder` is only touched on `queue`.
+    private let decoder: SphinxDecoder
+    private let queue = DispatchQueue(label: "susi.open-decoder")
+    /// The first failure of the utterance's queued work.
+    private let failure = Mutex<SpeechError?>(nil)
+
+    /// Loads the model as `SphinxDecoder.init` does.
+    ///
+    /// - Throws: as `SphinxDecoder.init`.
+    init(configuration: SphinxConfiguration) throws(SpeechError) {
+        decoder = try SphinxDecoder(configuration: configuration)
+    }
+
+    /// The configuration the decoder was created from.
+    var configuration: SphinxConfiguration { decoder.configuration }
+
+    /// Ends the last utterance if it is still open, decodes `adapting` (cleaned audio before
+    /// the command, possibly empty) for its front end only, and opens an utterance.
+    func start(adaptingTo adapting: [Int16]) {
+        queue.async { [self] in
+            failure.withLock { $0 = nil }
+            run { () throws(SpeechError) in
+                if decoder.isInUtterance { try decoder.endUtterance() }
+                if !adapting.isEmpty {
+                    try decoder.startUtterance()
+                    try decoder.process(adapting)
+                    try decoder.endUtterance()
+                }
+                try decoder.startUtterance()
+            }
+        }
+    }
+
+    /// Decodes the next cleaned samples of the utterance.
+    func process(_ samples: [Int16]) {
+        queue.async { [self] in run { () throws(SpeechError) in try decoder.process(samples) } }
+    }
+
+    /// Waits for the queued audio, closes the utterance and returns its words, with the
+    /// lattice's other readings as `SphinxRecognizer.finish` gives them.
+    ///
+    /// - Throws: the first failure of the utterance's queued work, or of closing it.
+    func finish() throws(SpeechError) -> Transcript {
+        let result: Result<Transcript, SpeechError> = queue.sync {
+            if let failed = failure.withLock({ $0 }) { return .failure(failed) }
+            do throws(SpeechError) {
+                try decoder.endUtterance()
+                var transcript = SphinxRecognizer.transcript(
+                    from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+                transcript.alternatives = SphinxRecognizer.otherReadings(of: decoder, than: transcript.text)
+                return .success(transcript)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `work` on the queue, keeping its first failure.
+    private func run(_ work: () throws(SpeechError) -> Void) {
+        do throws(SpeechError) {
+            try work()
+        } catch {
+            failure.withLock { if $0 == nil { $0 = error } }
+        }
+    }
+}
