@@ -116,9 +116,7 @@ public enum Hearing {
     /// benchmark's dev split (bench/RESULTS.md): its own first-pass language weight of 6.5
     /// (PocketSphinx's), not the skills' 4, which lets more of what the sounds say into the
     /// lattice for the skills to pick from; free questions have no skill to pick for them.
-    /// No flat-lexicon second pass (`-fwdflat no`): as accurate there, and what is left to do
-    /// when the command ends is the lattice's best path only.
-    public static let defaultOpenRecognizerOptions: [String: String] = ["-lw": "6.5", "-topn": "8", "-fwdflat": "no"]
+    public static let defaultOpenRecognizerOptions: [String: String] = ["-lw": "6.5", "-topn": "8"]
 
     /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
     public static let defaultGenericWords = 5000
