@@ -1,4 +1,5 @@
 import Foundation
+import SusiTestSupport
 import Synchronization
 import XCTest
 
@@ -7,15 +8,15 @@ import XCTest
 /// Whole-file writes under a lock: parallel writers from threads and from other processes
 /// never lose each other's data, and no temporary file is left behind.
 final class AtomicFileTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
+    private var directory: String { scratch.path }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-atomic-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-atomic")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     /// Runs `body(index)` on `count` threads started together; waits for all.

@@ -2,20 +2,21 @@ import Foundation
 import SusiCore
 import SusiNet
 import SusiServer
+import SusiTestSupport
 import Synchronization
 import XCTest
 
 /// The chat client against loopback servers replying with recorded SUSI-shaped bodies.
 final class SusiChatClientTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
+    private var directory: String { scratch.path }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-chat-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-chat")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     /// A server answering chat.json with `body` and recording the query it got.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiTestSupport
 import XCTest
 
 @testable import SusiServer
@@ -7,15 +8,15 @@ import XCTest
 /// The wpa_supplicant file: quoting and hex encoding, checked against the real wpa_supplicant
 /// reader when it is installed.
 final class SetupWiFiTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
+    private var directory: String { scratch.path }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-wifi-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-wifi")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     func testPlainNetworkBlock() throws {

@@ -11,15 +11,15 @@ import XCTest
 /// `susi doctor`'s checks with the real models, eSpeak NG, mpv and yt-dlp, a loopback SUSI
 /// server and sound devices given by the test.
 final class DoctorTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
+    private var directory: String { scratch.path }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-doctor-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-doctor")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     private static let microphone = AudioDevice(

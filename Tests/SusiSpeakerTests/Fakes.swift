@@ -113,13 +113,13 @@ final class FakeHTTPClient: HTTPClient {
 
 /// A scratch directory with a config file in it, removed by `remove()`.
 struct ScratchConfig {
-    let directory: String
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
     let store: ConfigStore
 
     init() throws {
-        directory = NSTemporaryDirectory() + "susi-speaker-test-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = ConfigStore(path: directory + "/config.json")
+        scratch = try ScratchDirectory("susi-speaker-test")
+        store = ConfigStore(path: scratch.path + "/config.json")
         _ = try store.loadOrCreate()
     }
 
@@ -137,6 +137,6 @@ struct ScratchConfig {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SusiTestSupport
 import XCTest
 
 @testable import SusiSpeaker
@@ -6,15 +7,15 @@ import XCTest
 /// The generated hotspot files, read by the real programs: `dnsmasq --test`, and hostapd up to
 /// the point where it needs a Wi-Fi device (this machine has none).
 final class HotspotFilesTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
+    private var directory: String { scratch.path }
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-hotspot-files-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-hotspot-files")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     private func settings(ssid: String = "SUSI.AI", passphrase: String = "password", country: String = "")
