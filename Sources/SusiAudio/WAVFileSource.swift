@@ -24,14 +24,14 @@ public final class WAVFileSource: AudioSource {
     }
 
     /// Audio length in milliseconds.
-    public var durationMs: Int { samples.count / 16 }
+    public var durationMs: Int { AudioFormat.speech.milliseconds(frames: samples.count) }
 
     public func read() throws -> AudioChunk? {
         guard position < samples.count else { return nil }
         if realtime {
             let start = startTime ?? ContinuousClock.now
             startTime = start
-            let due = start + .milliseconds((position + Self.chunkSamples) / 16)
+            let due = start + .milliseconds(AudioFormat.speech.milliseconds(frames: position + Self.chunkSamples))
             let now = ContinuousClock.now
             if due > now { Thread.sleep(forTimeInterval: (due - now).seconds) }
         }

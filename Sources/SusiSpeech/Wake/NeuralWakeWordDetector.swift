@@ -175,7 +175,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     }
 
     /// Milliseconds of audio consumed since creation.
-    public var position: Int { samplesConsumed / 16 }
+    public var position: Int { AudioFormat.speech.milliseconds(frames: samplesConsumed) }
 
     /// Consumes the next 16 kHz mono samples; returns the phrases decided in them.
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
@@ -243,8 +243,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
             return nil
         }
         highestScore = max(highestScore, score)
-        let stepMilliseconds = (stepEnd - warmUpSamples) / 16
-        let decided = (decidedEnd - warmUpSamples) / 16
+        let stepMilliseconds = AudioFormat.speech.milliseconds(frames: stepEnd - warmUpSamples)
+        let decided = AudioFormat.speech.milliseconds(frames: decidedEnd - warmUpSamples)
         stepScores.append((stepMilliseconds, score))
         if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
         run = score >= threshold ? run + 1 : 0

@@ -140,7 +140,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw Self.wakeError(error)
         }
-        while let candidate = pending.first, candidate.endMilliseconds * 16 + marginAfter <= consumed {
+        while let candidate = pending.first, AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter <= consumed {
             pending.removeFirst()
             if try verify(candidate) {
                 confirmed.append(candidate)
@@ -172,8 +172,8 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     private func verify(_ candidate: WakeWordDetection) throws(SpeechError) -> Bool {
         guard candidate.endMilliseconds - candidate.startMilliseconds >= minimumMilliseconds else { return false }
         let historyStart = consumed - history.count
-        let from = max(historyStart, candidate.startMilliseconds * 16 - marginBefore)
-        let to = min(consumed, candidate.endMilliseconds * 16 + marginAfter)
+        let from = max(historyStart, AudioFormat.speech.frames(milliseconds: candidate.startMilliseconds) - marginBefore)
+        let to = min(consumed, AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter)
         guard to > from else { return false }
         let words = try decode(Array(history[(from - historyStart)..<(to - historyStart)]))
         if Self.contains(words, phraseWords) { return true }
