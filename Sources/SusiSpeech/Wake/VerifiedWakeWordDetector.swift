@@ -140,7 +140,9 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw Self.wakeError(error)
         }
-        while let candidate = pending.first, AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter <= consumed {
+        while let candidate = pending.first,
+            AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter <= consumed
+        {
             pending.removeFirst()
             if try verify(candidate) {
                 confirmed.append(candidate)
