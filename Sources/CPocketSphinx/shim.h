@@ -12,6 +12,13 @@ static inline cmd_ln_t *susi_ps_config_from_argv(int argc, char *argv[]) {
     return cmd_ln_parse_r(NULL, ps_args(), argc, argv, TRUE);
 }
 
+/// The same parse into an existing command line, replacing the values of the options given
+/// (a search reads its options from the decoder's command line when it is created).
+/// sphinxbase keeps the argv strings as keys: they must outlive `config`.
+static inline cmd_ln_t *susi_ps_config_update(cmd_ln_t *config, int argc, char *argv[]) {
+    return cmd_ln_parse_r(config, ps_args(), argc, argv, FALSE);
+}
+
 /// The live cepstral mean sits in feat_t/cmn_t struct fields, with no accessor functions that
 /// save and restore all of it (cmn_live_set also rewrites the running sum): these reach it.
 

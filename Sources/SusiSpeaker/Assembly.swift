@@ -68,33 +68,37 @@ public struct SetupFailure: SusiError {
 }
 
 extension Assembly {
-    /// The speaker's ears: the wake word detector for `hotword.*` (verified, as measured best)
-    /// and the command recogniser.
+    /// The speaker's ears: the command recogniser and the wake word detector for `hotword.*`
+    /// (verified, as measured best), whose verifier decodes with the recogniser's acoustic
+    /// model (one copy in memory; both are used from the pipeline's thread).
     public static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
         -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer)
     {
-        let wake = try wakeDetector(config, models: models, logger: logger)
         let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
             cacheDirectory: cacheDirectory(environment: environment), logger: logger)
+        let wake = try wakeDetector(config, models: models, host: recognizer, logger: logger)
         return (wake, recognizer)
     }
 
-    /// The wake word detector for `hotword.*`.
-    public static func wakeDetector(_ config: Config, models: String, logger: Logger) throws(SpeechError)
-        -> any WakeWordDetector
+    /// The wake word detector for `hotword.*`; its verifier decodes with `host`'s decoder
+    /// when that holds its search (`Hearing.makeWakeDetector`).
+    public static func wakeDetector(_ config: Config, models: String, host: SphinxRecognizer? = nil, logger: Logger)
+        throws(SpeechError) -> any WakeWordDetector
     {
-        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, logger: logger)
+        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, host: host, logger: logger)
     }
 
     /// The command recogniser alone, with the language model generated from the skills (cached
-    /// in `$XDG_CACHE_HOME/susi`, rebuilt when the skills change).
+    /// in `$XDG_CACHE_HOME/susi`, rebuilt when the skills change); no wake verifier inside.
     public static func recognizer(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
         -> SphinxRecognizer
     {
-        try Hearing.makeRecognizer(
+        var settings = Hearing.Settings(config: config)
+        settings.shareWakeVerifier = false
+        return try Hearing.makeRecognizer(
             config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
-            cacheDirectory: cacheDirectory(environment: environment), logger: logger)
+            cacheDirectory: cacheDirectory(environment: environment), settings: settings, logger: logger)
     }
 
     /// `$XDG_CACHE_HOME/susi`, else `~/.cache/susi`.

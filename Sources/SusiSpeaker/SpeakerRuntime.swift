@@ -217,8 +217,8 @@ public final class SpeakerRuntime {
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
             announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
-            makeWakeDetector: { config throws(SpeechError) in
-                try Assembly.wakeDetector(config, models: models, logger: hearing)
+            makeWakeDetector: { [recognizer = ears.recognizer] config throws(SpeechError) in
+                try Assembly.wakeDetector(config, models: models, host: recognizer, logger: hearing)
             },
             report: report)
         return VoicePipeline(

@@ -55,6 +55,10 @@ public enum Hearing {
         public var wakeVerifierPrior: Double
         /// The verifier's `readingsMargin` (`hotword.verify_margin`).
         public var wakeVerifierMargin: Int
+        /// Whether the recogniser's decoder holds the wake verifier's search, so that the
+        /// verifier needs no acoustic model of its own (about 8 MB); the benchmark turns it
+        /// off to compare.
+        public var shareWakeVerifier = true
         /// Whether the recogniser also hears open questions: the query domain, SUSI.AI's skill
         /// examples and generic English (`stt.open_questions`, not in `local` mode, whose
         /// brain answers only its skills).
@@ -142,6 +146,10 @@ public enum Hearing {
     /// `SphinxRecognizer.decodeAgain` gives its reading when no skill is sure of the first one. One model for both was measured to cost the skills nine points of intent
     /// accuracy (bench/RESULTS.md); two passes leave the skills' figures as they were.
     ///
+    /// Unless `hotword.verify` is off, the recogniser's decoder also holds the wake verifier's
+    /// search (`VerifiedWakeWordDetector.sideSearch`): give the recogniser to
+    /// `makeWakeDetector` as `host`, and the verifier loads no acoustic model of its own.
+    ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, `stt-bad-pronunciation`.
     public static func makeRecognizer(
         config: Config, modelsDirectory: String, skillsDirectory: String, cacheDirectory: String,
@@ -166,8 +174,20 @@ public enum Hearing {
         configuration.dictionaryPath = model.dictionaryPath
         configuration.extraOptions = settings.recognizerOptions
         let steps = try preprocessors(speex: settings.recognizerPreprocessing, floor: settings.recognizerNoiseFloor)
+        var verifier: (search: SphinxDecoder.SideSearch, words: PronunciationDictionary, modelFile: String)?
+        if settings.verifyWake, settings.shareWakeVerifier {
+            do {
+                verifier = try VerifiedWakeWordDetector.sideSearch(
+                    phrase: settings.wakePhrase, dictionaries: hotwords, phrasePrior: settings.wakeVerifierPrior)
+            } catch {
+                // The verifier then loads a decoder of its own.
+                logger.warning("the recogniser holds no wake verifier: \(error.message)")
+            }
+        }
+        defer { if let verifier { try? FileManager.default.removeItem(atPath: verifier.modelFile) } }
         let recognizer = try SphinxRecognizer(
-            configuration: configuration, preprocessors: steps, logger: logger)
+            configuration: configuration, dictionaries: verifier.map { [$0.words] } ?? [],
+            sideSearches: verifier.map { [$0.search] } ?? [], preprocessors: steps, logger: logger)
         if let open {
             var second = SphinxConfiguration(search: .languageModel(path: open.languageModelPath))
             second.dictionaryPath = open.dictionaryPath
@@ -186,22 +206,37 @@ public enum Hearing {
     /// it logs one warning and returns the keyphrase search instead: a speaker without them
     /// still wakes.
     ///
+    /// The verifier decodes with `host`'s decoder when `host` (from `makeRecognizer`) holds its
+    /// search for this phrase, with a decoder of its own otherwise (no host, or a phrase
+    /// changed since the recogniser was made).
+    ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word` (the keyphrase search's).
     public static func makeWakeDetector(
-        config: Config, modelsDirectory: String, settings: Settings? = nil,
+        config: Config, modelsDirectory: String, settings: Settings? = nil, host: SphinxRecognizer? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let settings = settings ?? Settings(config: config)
         if settings.wakeEngine == "neural" {
             do {
                 return try makeNeuralWakeDetector(
-                    modelsDirectory: modelsDirectory, settings: settings, logger: logger)
+                    modelsDirectory: modelsDirectory, settings: settings, host: host, logger: logger)
             } catch {
                 logger.warning("neural wake word unavailable, listening with pocketsphinx instead: \(error.message)")
             }
         }
         return try makeKeyphraseWakeDetector(
-            config: config, modelsDirectory: modelsDirectory, settings: settings, logger: logger)
+            config: config, modelsDirectory: modelsDirectory, settings: settings, host: host, logger: logger)
+    }
+
+    /// `host` when it holds the wake verifier's search for `settings`, else nil (and a note).
+    private static func verifierHost(_ host: SphinxRecognizer?, settings: Settings, logger: Logger) -> SphinxRecognizer? {
+        guard let host else { return nil }
+        let name = VerifiedWakeWordDetector.searchName(phrase: settings.wakePhrase, phrasePrior: settings.wakeVerifierPrior)
+        guard host.decoder.sideSearchNames.contains(name) else {
+            logger.info("the wake verifier loads its own acoustic model (about 8 MB) until the next start")
+            return nil
+        }
+        return host
     }
 
     /// The neural detector for `settings.wakePhrase`, verified unless `settings.verifyWake`
@@ -209,7 +244,7 @@ public enum Hearing {
     ///
     /// - Throws: `wake-model-missing`, `wake-init-failed`.
     public static func makeNeuralWakeDetector(
-        modelsDirectory: String, settings: Settings, logger: Logger = .silent
+        modelsDirectory: String, settings: Settings, host: SphinxRecognizer? = nil, logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
         let detector = try NeuralWakeWordDetector(
@@ -219,6 +254,12 @@ public enum Hearing {
             steadySteps: settings.neuralWakeSteadySteps, logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
+        if let host = verifierHost(host, settings: settings, logger: logger) {
+            return try VerifiedWakeWordDetector(
+                candidates: detector, phrase: settings.wakePhrase, phoneCount: 0, host: host,
+                phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
+                trusted: { [detector] in detector.isSure($0) }, logger: logger)
+        }
         return try VerifiedWakeWordDetector(
             candidates: detector, phrase: settings.wakePhrase, phoneCount: 0,
             dictionaries: hotwordDictionaries(modelsDirectory: modelsDirectory),
@@ -231,7 +272,7 @@ public enum Hearing {
     ///
     /// - Throws: `wake-init-failed`, `wake-unknown-word`.
     public static func makeKeyphraseWakeDetector(
-        config: Config, modelsDirectory: String, settings: Settings? = nil,
+        config: Config, modelsDirectory: String, settings: Settings? = nil, host: SphinxRecognizer? = nil,
         logger: Logger = .silent
     ) throws(SpeechError) -> any WakeWordDetector {
         let settings = settings ?? Settings(config: config)
@@ -264,6 +305,11 @@ public enum Hearing {
             keyphrases: [keyphrase], configuration: configuration, dictionaries: hotwords,
             preprocessors: steps, logger: logger)
         guard settings.verifyWake else { return spotter }
+        if let host = verifierHost(host, settings: settings, logger: logger) {
+            return try VerifiedWakeWordDetector(
+                spotter: spotter, phrase: keyphrase.phrase, host: host, phrasePrior: settings.wakeVerifierPrior,
+                readingsMargin: settings.wakeVerifierMargin, logger: logger)
+        }
         return try VerifiedWakeWordDetector(
             spotter: spotter, phrase: keyphrase.phrase, dictionaries: hotwords,
             phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, logger: logger)

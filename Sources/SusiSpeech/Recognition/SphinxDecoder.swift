@@ -20,23 +20,60 @@ public final class SphinxDecoder {
         public var confidence: Double
     }
 
+    /// A search created with the decoder beside its main one, with search options of its own
+    /// (`-lw`, `-fwdflat`, beams, ...): one acoustic model for both, where a second decoder
+    /// would load a second copy (about 8 MB). `withSearch` decodes with it.
+    public struct SideSearch: Sendable, Equatable {
+        /// The name `withSearch` selects it by.
+        public var name: String
+        /// What it listens for.
+        public var search: SphinxConfiguration.Search
+        /// PocketSphinx options of this search (keys with the dash), over PocketSphinx's
+        /// defaults: the main search's own options do not apply to it. Only numeric and yes/no
+        /// options that a search reads when it is created; acoustic ones (`-topn`, `-dither`,
+        /// ...) belong to the whole decoder, and the side search hears with the main one's.
+        public var options: [String: String]
+
+        /// A side search named `name`.
+        public init(name: String, search: SphinxConfiguration.Search, options: [String: String] = [:]) {
+            self.name = name
+            self.search = search
+            self.options = options
+        }
+    }
+
     /// The configuration the decoder was created from.
     public let configuration: SphinxConfiguration
     private let decoder: OpaquePointer
     private let commandLine: OpaquePointer
+    /// The C strings of every option given to `commandLine`: sphinxbase keeps the pointers as
+    /// its hash keys (it does not copy them), so they live as long as the decoder.
+    private var optionStrings: [UnsafeMutablePointer<CChar>?] = []
     /// Name of the active search; searches are replaced, never accumulated.
     private var searchName: String?
     private var searchCounter = 0
+    /// The side searches created with the decoder, by name.
+    public private(set) var sideSearchNames: Set<String> = []
+    /// The front end as the model was loaded, before any audio: where a side search's own
+    /// front-end state starts (`withSearch`).
+    public private(set) var initialFrontEndState = FrontEndState(mean: [], sum: [], frames: 0)
     /// Whether an utterance is open (between `startUtterance` and `endUtterance`).
     public private(set) var isInUtterance = false
 
-    /// Loads the model, adds the words of `dictionaries`, then starts the configured search
-    /// (so that keyphrases may use the added words).
+    /// Loads the model, adds the words of `dictionaries`, creates `sideSearches`, then starts
+    /// the configured search (so that keyphrases may use the added words).
+    ///
+    /// Words are added before any search exists because PocketSphinx adds a word added later
+    /// to every n-gram search's model as well. Side searches come before the main one because
+    /// the last n-gram search created decides whether the acoustic model keeps a whole
+    /// utterance's features (the main search's second pass needs them).
     ///
     /// - Throws: `stt-model-missing` naming the first missing file, `stt-init-failed` when
     ///   PocketSphinx rejects an option, the model or the search, `stt-bad-pronunciation`
     ///   for a dictionary entry it rejects, `stt-unknown-word` for a keyphrase word it lacks.
-    public init(configuration: SphinxConfiguration, dictionaries: [PronunciationDictionary] = []) throws(SpeechError) {
+    public init(
+        configuration: SphinxConfiguration, dictionaries: [PronunciationDictionary] = [], sideSearches: [SideSearch] = []
+    ) throws(SpeechError) {
         for (path, role) in configuration.requiredFiles where !FileManager.default.fileExists(atPath: path) {
             throw SpeechError(.modelMissing, "\(role) not found: \(path)")
         }
@@ -46,22 +83,39 @@ public final class SphinxDecoder {
         }
         let arguments = configuration.arguments
         var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
         let parsed = cStrings.withUnsafeMutableBufferPointer { buffer in
             susi_ps_config_from_argv(Int32(buffer.count), buffer.baseAddress)
         }
         guard let parsed else {
+            cStrings.forEach { free($0) }
             throw SpeechError(.initFailed, "PocketSphinx rejected the options \(arguments.joined(separator: " "))")
         }
         guard let created = ps_init(parsed) else {
             cmd_ln_free_r(parsed)
+            cStrings.forEach { free($0) }
             throw SpeechError(.initFailed, "PocketSphinx could not load the model in \(configuration.acousticModelPath)")
         }
         self.configuration = configuration
         commandLine = parsed
         decoder = created
+        optionStrings = cStrings
+        initialFrontEndState = frontEndState
         for entry in dictionaries.flatMap(\.entries) {
             try addPronunciation(entry.phones, for: entry.word)
+        }
+        for side in sideSearches {
+            guard !side.name.isEmpty, !sideSearchNames.contains(side.name), !side.name.hasPrefix("search-") else {
+                throw SpeechError(.initFailed, "side search name \"\(side.name)\" is empty, taken or reserved")
+            }
+            // A side search's options count from PocketSphinx's defaults, not from the main
+            // search's (the recogniser's `-lw` 4 is not the verifier's).
+            var options: [String: String] = [:]
+            for key in configuration.extraOptions.keys where !Self.decoderWideOptions.contains(key) {
+                if let fallback = Self.optionDefinition(key)?.defaultValue { options[key] = fallback }
+            }
+            options.merge(side.options) { _, own in own }
+            try withOptions(options) { () throws(SpeechError) in _ = try addSearch(side.search, named: side.name) }
+            sideSearchNames.insert(side.name)
         }
         try setSearch(configuration.search)
     }
@@ -69,6 +123,67 @@ public final class SphinxDecoder {
     deinit {
         ps_free(decoder)
         cmd_ln_free_r(commandLine)
+        optionStrings.forEach { free($0) }
+    }
+
+    /// Runs `body` with the decoder's options changed as `options` says, then puts back the
+    /// decoder's own (from `configuration`, else PocketSphinx's defaults).
+    private func withOptions(_ options: [String: String], _ body: () throws(SpeechError) -> Void) throws(SpeechError) {
+        guard !options.isEmpty else { return try body() }
+        let own = Dictionary(Self.pairs(configuration.arguments)) { first, _ in first }
+        var restore: [String: String] = [:]
+        for key in options.keys.sorted() {
+            guard let definition = Self.optionDefinition(key), let fallback = definition.defaultValue,
+                definition.type & (ARG_INTEGER | ARG_FLOATING | ARG_BOOLEAN) != 0
+            else {
+                throw SpeechError(.initFailed, "\(key) cannot be set for one search")
+            }
+            guard !Self.decoderWideOptions.contains(key) else {
+                throw SpeechError(.initFailed, "\(key) is the whole decoder's, not one search's")
+            }
+            restore[key] = own[key] ?? fallback
+        }
+        try update(options)
+        defer { try? update(restore) }
+        try body()
+    }
+
+    /// Options the acoustic model, front end or decoder as a whole reads: one value for all
+    /// of its searches.
+    static let decoderWideOptions: Set<String> = [
+        "-topn", "-topn_beam", "-dither", "-seed", "-samprate", "-nfft", "-frate", "-wlen", "-nfilt", "-lowerf", "-upperf",
+        "-remove_noise", "-remove_silence", "-vad_threshold", "-vad_prespeech", "-vad_postspeech", "-vad_startspeech",
+        "-pl_window", "-pl_beam", "-pl_pbeam", "-pl_pip", "-pl_weight", "-ds", "-compallsen", "-cmninit", "-varnorm",
+        "-lifter", "-ncep", "-alpha", "-transform", "-ceplen", "-input_endian", "-logbase", "-mmap",
+    ]
+
+    /// The definition of `name` in PocketSphinx's option table: its type bits and default.
+    private static func optionDefinition(_ name: String) -> (type: Int32, defaultValue: String?)? {
+        guard var entry = ps_args() else { return nil }
+        while let entryName = entry.pointee.name {
+            if String(cString: entryName) == name {
+                return (entry.pointee.type, entry.pointee.deflt.map { String(cString: $0) })
+            }
+            entry += 1
+        }
+        return nil
+    }
+
+    /// Writes `options` into the decoder's command line, as PocketSphinx parses them.
+    private func update(_ options: [String: String]) throws(SpeechError) {
+        let arguments = options.keys.sorted().flatMap { [$0, options[$0] ?? ""] }
+        var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        optionStrings += cStrings
+        let parsed = cStrings.withUnsafeMutableBufferPointer { buffer in
+            susi_ps_config_update(commandLine, Int32(buffer.count), buffer.baseAddress)
+        }
+        guard parsed != nil else {
+            throw SpeechError(.initFailed, "PocketSphinx rejected the options \(arguments.joined(separator: " "))")
+        }
+    }
+
+    private static func pairs(_ arguments: [String]) -> [(String, String)] {
+        stride(from: 0, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) }
     }
 
     // MARK: Searches
@@ -91,11 +206,14 @@ public final class SphinxDecoder {
     ///
     /// - Throws: as `setSearch`.
     public func addSearch(_ search: SphinxConfiguration.Search) throws(SpeechError) -> String {
+        searchCounter += 1
+        return try addSearch(search, named: "search-\(searchCounter)")
+    }
+
+    private func addSearch(_ search: SphinxConfiguration.Search, named name: String) throws(SpeechError) -> String {
         guard !isInUtterance else {
             throw SpeechError(.initFailed, "cannot change the search during an utterance")
         }
-        searchCounter += 1
-        let name = "search-\(searchCounter)"
         let status: Int32
         switch search {
         case .languageModel(let path):
@@ -126,6 +244,37 @@ public final class SphinxDecoder {
         guard let target = name ?? searchName, ps_set_search(decoder, target) == 0 else {
             throw SpeechError(.initFailed, "no search \(name ?? "main") to switch to")
         }
+    }
+
+    /// Decodes with the side search `name` (`SideSearch`): ends an utterance still open (its
+    /// result is lost), puts the front end in `frontEnd` (nil: as the model was loaded), runs
+    /// `body`, keeps the front end `body` left in `frontEnd`, and puts back the main search and
+    /// the front end it had. Hypotheses and lattices are the side search's only inside `body`.
+    ///
+    /// So two users share one acoustic model and each keeps its own cepstral-mean estimate;
+    /// the front end's noise tracking is the decoder's, shared by both.
+    ///
+    /// - Throws: `stt-init-failed` for an unknown name; what `body` or ending the open
+    ///   utterance throws. The main search and front end are back in place either way.
+    public func withSearch<Result>(
+        _ name: String, frontEnd: inout FrontEndState?, _ body: (SphinxDecoder) throws(SpeechError) -> Result
+    ) throws(SpeechError) -> Result {
+        guard sideSearchNames.contains(name) else {
+            throw SpeechError(.initFailed, "no side search \(name)")
+        }
+        if isInUtterance { try endUtterance() }
+        let main = frontEndState
+        restore(frontEnd ?? initialFrontEndState)
+        defer {
+            if isInUtterance { try? endUtterance() }
+            frontEnd = frontEndState
+            restore(main)
+            if let searchName { ps_set_search(decoder, searchName) }
+        }
+        guard ps_set_search(decoder, name) == 0 else {
+            throw SpeechError(.initFailed, "PocketSphinx has no search \(name)")
+        }
+        return try body(self)
     }
 
     /// The unigram log10 probability of every word of a language model file, sentence
@@ -302,7 +451,7 @@ public final class SphinxDecoder {
     }
 
     /// The front end's running cepstral-mean estimate, which each utterance's end updates.
-    public struct FrontEndState {
+    public struct FrontEndState: Equatable {
         fileprivate var mean: [mfcc_t]
         fileprivate var sum: [mfcc_t]
         fileprivate var frames: Int32

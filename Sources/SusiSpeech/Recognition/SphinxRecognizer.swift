@@ -6,7 +6,9 @@ import SusiCore
 /// Not thread-safe (it owns a `SphinxDecoder`): one thread or actor at a time, off the
 /// cooperative pool.
 public final class SphinxRecognizer: SpeechRecognizer {
-    private let decoder: SphinxDecoder
+    /// Internal so that the wake verifier can decode with its side search while the
+    /// recogniser is idle (`VerifiedWakeWordDetector`'s `host`).
+    let decoder: SphinxDecoder
     private let logger: Logger
     /// Cleaning in front of the decoder (noise floor, noise suppression); noise estimates
     /// carry over from one utterance to the next.
@@ -25,16 +27,19 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// Loads the model and adds the words of `dictionaries` (e.g. the hotword dictionary) to
     /// the decoder's dictionary. Audio passes through `preprocessors` first, in order. Each
     /// utterance first decodes (and discards) the recent audio `start` is given.
+    /// `sideSearches` are created in the same decoder for another user of its acoustic model
+    /// (the wake verifier: `VerifiedWakeWordDetector.sideSearch`).
     ///
     /// - Throws: `stt-model-missing`, `stt-init-failed`, or `stt-bad-pronunciation` for a bad
     ///   dictionary entry.
     public init(
         configuration: SphinxConfiguration = SphinxConfiguration(),
         dictionaries: [PronunciationDictionary] = [],
+        sideSearches: [SphinxDecoder.SideSearch] = [],
         preprocessors: [any SamplePreprocessor] = [],
         logger: Logger = .silent
     ) throws(SpeechError) {
-        decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+        decoder = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries, sideSearches: sideSearches)
         self.preprocessors = preprocessors
         self.logger = logger
         logger.debug("PocketSphinx ready: \(configuration.acousticModelPath)")

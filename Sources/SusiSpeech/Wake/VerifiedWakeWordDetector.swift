@@ -13,7 +13,12 @@ import SusiCore
 /// costs what the spotter costs. Not thread-safe: one thread at a time.
 public final class VerifiedWakeWordDetector: WakeWordDetector {
     private let spotter: any WakeWordDetector
+    /// The decoder the verifier decodes with: its own, or the recogniser's (`sharedSearch`).
     private let verifier: SphinxDecoder
+    /// The verifier's side search in the recogniser's decoder; nil with a decoder of its own.
+    private let sharedSearch: String?
+    /// The verifier's own cepstral-mean estimate while it shares the recogniser's decoder.
+    private var sharedFrontEnd: SphinxDecoder.FrontEndState?
     private let phraseWords: [String]
     private let logger: Logger
     /// Recent raw input, newest last; at most `historyLength` samples.
@@ -63,15 +68,30 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         spotter: SphinxWakeWordDetector, phrase: String, dictionaries: [PronunciationDictionary] = [],
         phrasePrior: Double = 0.3, readingsMargin: Int = 0, logger: Logger = .silent
     ) throws(SpeechError) {
-        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        try self.init(
+            candidates: spotter, phrase: phrase, phoneCount: Self.phoneCount(of: phrase, spottedBy: spotter),
+            dictionaries: dictionaries, phrasePrior: phrasePrior, readingsMargin: readingsMargin, logger: logger)
+    }
+
+    /// The keyphrase init, decoding with `host`'s decoder (see the `host` init).
+    ///
+    /// - Throws: `wake-init-failed` when `host` holds no verifier search for the phrase.
+    public convenience init(
+        spotter: SphinxWakeWordDetector, phrase: String, host: SphinxRecognizer, phrasePrior: Double = 0.3,
+        readingsMargin: Int = 0, logger: Logger = .silent
+    ) throws(SpeechError) {
+        try self.init(
+            candidates: spotter, phrase: phrase, phoneCount: Self.phoneCount(of: phrase, spottedBy: spotter), host: host,
+            phrasePrior: phrasePrior, readingsMargin: readingsMargin, logger: logger)
+    }
+
+    /// The phones of the shortest pronunciation `spotter` spots `phrase` with.
+    private static func phoneCount(of phrase: String, spottedBy spotter: SphinxWakeWordDetector) -> Int {
+        let words = words(of: phrase)
         let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
-        // The phones of the phrase's shortest pronunciation.
-        let phoneCount = words.map { word in
+        return words.map { word in
             (keyphrase?.pronunciations[word] ?? []).map { $0.split(separator: " ").count }.min() ?? 0
         }.reduce(0, +)
-        try self.init(
-            candidates: spotter, phrase: phrase, phoneCount: phoneCount, dictionaries: dictionaries,
-            phrasePrior: phrasePrior, readingsMargin: readingsMargin, logger: logger)
     }
 
     /// Wraps any detector whose candidates are to be confirmed; `phoneCount` sets the
@@ -89,15 +109,91 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         self.trusted = trusted
         self.readingsMargin = readingsMargin
         self.logger = logger
-        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        let words = Self.words(of: phrase)
         phraseWords = words
         minimumMilliseconds = phoneCount * Self.millisecondsPerPhone
         marginMinimumMilliseconds = phoneCount * Self.marginMillisecondsPerPhone
-        let garbage = Self.commonWords.filter { !words.contains($0) }
+        sharedSearch = nil
+        let vocabulary = Self.vocabulary(words)
+        let file = try Self.writeModel(words: words, phrasePrior: phrasePrior, prefix: "")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            var configuration = SphinxConfiguration(search: .languageModel(path: file.path))
+            configuration.extraOptions = Self.searchOptions
+            // Only the model's words, not all of cmudict (about 20 MB less).
+            let dictionary = try PronunciationDictionary.writeSubset(
+                of: configuration.dictionaryPath, words: Set(vocabulary))
+            defer { try? FileManager.default.removeItem(atPath: dictionary) }
+            configuration.dictionaryPath = dictionary
+            verifier = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+        } catch {
+            throw SpeechError(.wakeInitFailed, "wake word verifier: \(error.message)")
+        }
+    }
+
+    /// Like the init above, but decodes with `host`'s decoder, which must have been created
+    /// with `sideSearch(phrase:dictionaries:phrasePrior:)`'s search for the same phrase and
+    /// prior: one acoustic model for the recogniser and the verifier (about 8 MB less than a
+    /// decoder of its own).
+    ///
+    /// The recogniser is idle whenever a candidate is checked (the pipeline hears the wake
+    /// word only while no command is being heard); an utterance an error left open is ended.
+    /// The verifier keeps its own cepstral-mean estimate; PocketSphinx's acoustic options
+    /// (`-topn`) and the front end's noise tracking are the recogniser's. Both must be used
+    /// from the same thread.
+    ///
+    /// - Throws: `wake-init-failed` when `host` has no such search.
+    public init(
+        candidates spotter: any WakeWordDetector, phrase: String, phoneCount: Int, host: SphinxRecognizer,
+        phrasePrior: Double = 0.3, readingsMargin: Int = 0, trusted: ((WakeWordDetection) -> Bool)? = nil,
+        logger: Logger = .silent
+    ) throws(SpeechError) {
+        let name = Self.searchName(phrase: phrase, phrasePrior: phrasePrior)
+        guard host.decoder.sideSearchNames.contains(name) else {
+            throw SpeechError(.wakeInitFailed, "the recogniser holds no wake verifier search for \"\(phrase)\"")
+        }
+        self.spotter = spotter
+        self.trusted = trusted
+        self.readingsMargin = readingsMargin
+        self.logger = logger
+        phraseWords = Self.words(of: phrase)
+        minimumMilliseconds = phoneCount * Self.millisecondsPerPhone
+        marginMinimumMilliseconds = phoneCount * Self.marginMillisecondsPerPhone
+        verifier = host.decoder
+        sharedSearch = name
+    }
+
+    /// The verifier's decoding options beside the decoder's defaults: one pass, no lattice
+    /// search (it only asks which word the candidate is).
+    static let searchOptions = ["-fwdflat": "no", "-bestpath": "no"]
+
+    /// Marks the verifier's words in a shared decoder's dictionary, so that they are apart
+    /// from the recogniser's own (which may have other pronunciations of the same words).
+    static let sharedWordPrefix = "_wake_"
+
+    /// The lower-case words of `phrase`.
+    private static func words(of phrase: String) -> [String] {
+        phrase.lowercased().split(separator: " ").map(String.init)
+    }
+
+    /// The phrase's words and the common words that compete with it.
+    private static func vocabulary(_ words: [String]) -> [String] {
+        words + commonWords.filter { !words.contains($0) }
+    }
+
+    /// The verifier's search's name in a shared decoder, for `phrase` at `phrasePrior`.
+    static func searchName(phrase: String, phrasePrior: Double) -> String {
+        "wake-verifier:\(words(of: phrase).joined(separator: " ")):\(phrasePrior)"
+    }
+
+    /// Writes the verifier's unigram model (words prefixed with `prefix`) to a temporary
+    /// ARPA file, which the caller removes once a decoder has read it.
+    private static func writeModel(words: [String], phrasePrior: Double, prefix: String) throws(SpeechError) -> URL {
+        let garbage = commonWords.filter { !words.contains($0) }
         let others = 1 - phrasePrior
         let sentences =
-            [(words: words, weight: phrasePrior * Double(garbage.count) / others)]
-            + garbage.map { (words: [$0], weight: 1.0) }
+            [(words: words.map { prefix + $0 }, weight: phrasePrior * Double(garbage.count) / others)]
+            + garbage.map { (words: [prefix + $0], weight: 1.0) }
         let model = NGramModel(sentences: sentences, order: 1)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("susi-verify-\(UUID().uuidString).arpa")
         do {
@@ -105,19 +201,37 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw SpeechError(.wakeInitFailed, "cannot write the wake verifier's model to \(file.path)")
         }
-        defer { try? FileManager.default.removeItem(at: file) }
+        return file
+    }
+
+    /// The verifier's search for a recogniser to hold (`SphinxRecognizer`'s `sideSearches`),
+    /// with the pronunciations it needs (`dictionaries`' and cmudict's, under the words'
+    /// prefixed names) and its model file, which the caller removes once the recogniser has
+    /// been created.
+    ///
+    /// - Throws: `wake-init-failed` when cmudict cannot be read or the model not written.
+    public static func sideSearch(
+        phrase: String, dictionaries: [PronunciationDictionary] = [], phrasePrior: Double = 0.3,
+        modelDirectory: String = SphinxConfiguration.defaultModelDirectory
+    ) throws(SpeechError) -> (search: SphinxDecoder.SideSearch, words: PronunciationDictionary, modelFile: String) {
+        let words = words(of: phrase)
+        let vocabulary = vocabulary(words)
+        var entries: [PronunciationDictionary.Entry] = []
         do {
-            var configuration = SphinxConfiguration(search: .languageModel(path: file.path))
-            configuration.extraOptions = ["-fwdflat": "no", "-bestpath": "no"]
-            // Only the model's words, not all of cmudict (about 20 MB less).
-            let dictionary = try PronunciationDictionary.writeSubset(
-                of: configuration.dictionaryPath, words: Set(words + garbage))
-            defer { try? FileManager.default.removeItem(atPath: dictionary) }
-            configuration.dictionaryPath = dictionary
-            verifier = try SphinxDecoder(configuration: configuration, dictionaries: dictionaries)
+            let cmudict = SphinxConfiguration(modelDirectory: modelDirectory).dictionaryPath
+            let subset = try PronunciationDictionary.writeSubset(of: cmudict, words: Set(vocabulary))
+            defer { try? FileManager.default.removeItem(atPath: subset) }
+            entries = try PronunciationDictionary(contentsOf: subset).entries
         } catch {
             throw SpeechError(.wakeInitFailed, "wake word verifier: \(error.message)")
         }
+        entries += dictionaries.flatMap(\.entries).filter { vocabulary.contains($0.word) }
+        let prefixed = entries.map { PronunciationDictionary.Entry(word: sharedWordPrefix + $0.word, phones: $0.phones) }
+        let file = try writeModel(words: words, phrasePrior: phrasePrior, prefix: sharedWordPrefix)
+        let search = SphinxDecoder.SideSearch(
+            name: searchName(phrase: phrase, phrasePrior: phrasePrior), search: .languageModel(path: file.path),
+            options: searchOptions)
+        return (search, PronunciationDictionary(entries: prefixed), file.path)
     }
 
     /// Milliseconds of audio consumed so far.
@@ -177,28 +291,53 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         let from = max(historyStart, AudioFormat.speech.frames(milliseconds: candidate.startMilliseconds) - marginBefore)
         let to = min(consumed, AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter)
         guard to > from else { return false }
-        let words = try decode(Array(history[(from - historyStart)..<(to - historyStart)]))
-        if Self.contains(words, phraseWords) { return true }
         let spotted = candidate.endMilliseconds - candidate.startMilliseconds
-        guard readingsMargin > 0, spotted >= marginMinimumMilliseconds else { return false }
-        return Self.holds(verifier.alternatives(limit: Self.readingsLimit), phraseWords, margin: readingsMargin)
+        let readings = readingsMargin > 0 && spotted >= marginMinimumMilliseconds
+        return try decode(Array(history[(from - historyStart)..<(to - historyStart)])) { decoder in
+            if Self.contains(Self.words(heardIn: decoder.hypothesis ?? ""), phraseWords) { return true }
+            guard readings else { return false }
+            return Self.holds(decoder.alternatives(limit: Self.readingsLimit), phraseWords, margin: readingsMargin)
+        }
     }
 
     /// Whether a reading within `margin` of the best one's score has `phrase` in it.
     static func holds(_ readings: [(text: String, score: Int)], _ phrase: [String], margin: Int) -> Bool {
-        SphinxDecoder.texts(of: readings, within: margin).contains { contains(SphinxRecognizer.words(of: $0), phrase) }
+        SphinxDecoder.texts(of: readings, within: margin).contains { contains(words(heardIn: $0), phrase) }
     }
 
     /// The words the verifier hears in `samples` (alternate suffixes and fillers removed).
     func decode(_ samples: [Int16]) throws(SpeechError) -> [String] {
+        try decode(samples) { Self.words(heardIn: $0.hypothesis ?? "") }
+    }
+
+    /// Decodes `samples` with the verifier's search and asks `result` of the decoder while
+    /// that search's hypothesis and lattice are at hand.
+    private func decode<Result>(_ samples: [Int16], _ result: (SphinxDecoder) -> Result) throws(SpeechError) -> Result {
         do {
-            try verifier.startUtterance()
-            try verifier.process(samples)
-            try verifier.endUtterance()
+            guard let sharedSearch else { return try Self.decode(samples, with: verifier, result) }
+            return try verifier.withSearch(sharedSearch, frontEnd: &sharedFrontEnd) { decoder throws(SpeechError) in
+                try Self.decode(samples, with: decoder, result)
+            }
         } catch {
             throw SpeechError(.wakeDecodeFailed, "wake word verifier: \(error.message)")
         }
-        return SphinxRecognizer.words(of: verifier.hypothesis ?? "")
+    }
+
+    private static func decode<Result>(
+        _ samples: [Int16], with decoder: SphinxDecoder, _ result: (SphinxDecoder) -> Result
+    ) throws(SpeechError) -> Result {
+        try decoder.startUtterance()
+        try decoder.process(samples)
+        try decoder.endUtterance()
+        return result(decoder)
+    }
+
+    /// The real words of a verifier's hypothesis, without alternate suffixes, fillers or the
+    /// shared decoder's prefix.
+    static func words(heardIn hypothesis: String) -> [String] {
+        SphinxRecognizer.words(of: hypothesis).map { word in
+            word.hasPrefix(sharedWordPrefix) ? String(word.dropFirst(sharedWordPrefix.count)) : word
+        }
     }
 
     /// Short, frequent English words, some close to "susi" ("see", "so", "sue", "easy"): the
