@@ -85,8 +85,9 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
             phrasePrior: phrasePrior, readingsMargin: readingsMargin, logger: logger)
     }
 
-    /// The phones of the shortest pronunciation `spotter` spots `phrase` with.
-    private static func phoneCount(of phrase: String, spottedBy spotter: SphinxWakeWordDetector) -> Int {
+    /// The phones of the shortest pronunciation `spotter` spots `phrase` with: the keyphrase
+    /// inits' `phoneCount`.
+    public static func phoneCount(of phrase: String, spottedBy spotter: SphinxWakeWordDetector) -> Int {
         let words = words(of: phrase)
         let keyphrase = spotter.keyphrases.first { $0.phrase == words.joined(separator: " ") }
         return words.map { word in

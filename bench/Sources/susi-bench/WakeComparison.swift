@@ -228,3 +228,65 @@ enum WakeComparison {
         return out
     }
 }
+
+/// Passes samples to its source and keeps what it reported last, for a `Replay` to hand the
+/// same candidates to a second verifier; times the source.
+final class CandidateTee: WakeWordDetector {
+    let source: any WakeWordDetector
+    private(set) var last: [WakeWordDetection] = []
+    private(set) var seconds = 0.0
+
+    init(_ source: any WakeWordDetector) { self.source = source }
+
+    func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+        let start = WakeBenchmark.cpuSeconds()
+        last = try source.process(samples)
+        seconds += WakeBenchmark.cpuSeconds() - start
+        return last
+    }
+
+    func reset() throws { try source.reset() }
+    var position: Int { source.position }
+}
+
+/// The candidates a `CandidateTee` got for the same samples (it must be fed first).
+final class Replay: WakeWordDetector {
+    let tee: CandidateTee
+    init(_ tee: CandidateTee) { self.tee = tee }
+    func process(_ samples: [Int16]) throws -> [WakeWordDetection] { tee.last }
+    func reset() throws {}
+    var position: Int { tee.position }
+}
+
+/// Feeds `primary`, then each of `others` with the same samples; returns the primary's
+/// detections. Times each (the primary's time includes its tee'd source).
+final class Fanout: WakeWordDetector {
+    let primary: any WakeWordDetector
+    let others: [any WakeWordDetector]
+    private(set) var seconds: [Double]
+
+    init(_ primary: any WakeWordDetector, _ others: [any WakeWordDetector]) {
+        self.primary = primary
+        self.others = others
+        seconds = Array(repeating: 0, count: others.count + 1)
+    }
+
+    func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+        var start = WakeBenchmark.cpuSeconds()
+        let found = try primary.process(samples)
+        seconds[0] += WakeBenchmark.cpuSeconds() - start
+        for (index, other) in others.enumerated() {
+            start = WakeBenchmark.cpuSeconds()
+            _ = try other.process(samples)
+            seconds[index + 1] += WakeBenchmark.cpuSeconds() - start
+        }
+        return found
+    }
+
+    func reset() throws {
+        try primary.reset()
+        for other in others { try other.reset() }
+    }
+
+    var position: Int { primary.position }
+}

@@ -84,7 +84,8 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "variants": break
+        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
+            break
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
         case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
@@ -318,6 +319,25 @@ func compareWakeEngines() throws -> String {
     neuralSettings.verifyWake = false
     let dictionaries = try PronunciationDictionary.hotwordDictionaries(modelsDirectory: options.models)
         .map { path throws(SpeechError) in try PronunciationDictionary(contentsOf: path) }
+    // The recogniser whose decoder holds the verifier's search, for `shared_verifier=1`.
+    var sharedVerifierHost: SphinxRecognizer?
+    var fanouts: [(Fanout, CandidateTee)] = []
+    if options.settings.contains(where: { $0 == ("shared_verifier", "1") }) {
+        var hostSettings = settings
+        hostSettings.openQuestions = false
+        hostSettings.verifyWake = true
+        sharedVerifierHost = try Hearing.makeRecognizer(
+            config: config, modelsDirectory: options.models, skillsDirectory: options.skills, cacheDirectory: options.cache,
+            settings: hostSettings)
+    }
+    defer {
+        for (fanout, tee) in fanouts {
+            print(
+                String(
+                    format: "verifier CPU: own decoder %.2f s, recogniser's decoder %.2f s (candidates' detector %.2f s)",
+                    fanout.seconds[0] - tee.seconds, fanout.seconds[1], tee.seconds))
+        }
+    }
     // Neural, and the same candidates through the verifier, in one pass; `--set
     // baseline_models=DIR` adds another head (DIR's) to the same run, for a before/after, and
     // `--set baseline_kernels=reference` the same head as the detector ran before 2026-12-01's
@@ -337,12 +357,35 @@ func compareWakeEngines() throws -> String {
                 }
             }
             // As Hearing wires it: the neural detector's surest candidates skip the verifier.
-            let verified = RecordingDetector(
+            let trusted: (WakeWordDetection) -> Bool = { (detector as? NeuralWakeWordDetector)?.isSure($0) ?? false }
+            guard let host = sharedVerifierHost, label.isEmpty else {
+                let verified = RecordingDetector(
+                    try VerifiedWakeWordDetector(
+                        candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
+                        phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
+                        trusted: trusted))
+                return (verified, [("neural" + label, inner), ("neural + verifier" + label, verified)])
+            }
+            // `--set shared_verifier=1`: the same candidates also through a verifier that
+            // decodes with a recogniser's decoder (as `susi run` since 2026-12-01).
+            let tee = CandidateTee(inner)
+            let own = RecordingDetector(
                 try VerifiedWakeWordDetector(
-                    candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
-                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
-                    trusted: { (detector as? NeuralWakeWordDetector)?.isSure($0) ?? false }))
-            return (verified, [("neural" + label, inner), ("neural + verifier" + label, verified)])
+                    candidates: tee, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
+                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, trusted: trusted))
+            let shared = RecordingDetector(
+                try VerifiedWakeWordDetector(
+                    candidates: Replay(tee), phrase: settings.wakePhrase, phoneCount: 0, host: host,
+                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, trusted: trusted))
+            let fanout = Fanout(own, [shared])
+            fanouts.append((fanout, tee))
+            return (
+                fanout,
+                [
+                    ("neural" + label, inner), ("neural + verifier (own decoder)", own),
+                    ("neural + verifier (recogniser's decoder)", shared),
+                ]
+            )
         }
     }
     let baseline = options.settings.first { $0.0 == "baseline_models" }?.1
@@ -386,9 +429,37 @@ func compareWakeEngines() throws -> String {
         !engines.contains("keyphrase")
         ? []
         : try WakeComparison.run(corpora) {
-            let detector = RecordingDetector(
-                try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
-            return (detector, [("keyphrase + verifier (before)", detector)])
+            guard let host = sharedVerifierHost else {
+                let detector = RecordingDetector(
+                    try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: options.models, settings: settings))
+                return (detector, [("keyphrase + verifier (before)", detector)])
+            }
+            // The spotter's candidates through both verifiers (`shared_verifier=1`).
+            var spotterSettings = settings
+            spotterSettings.verifyWake = false
+            let spotter = try Hearing.makeKeyphraseWakeDetector(
+                config: config, modelsDirectory: options.models, settings: spotterSettings)
+            guard let keyphrase = spotter as? SphinxWakeWordDetector else { throw SpeechError(.wakeInitFailed, "no spotter") }
+            let phones = VerifiedWakeWordDetector.phoneCount(of: settings.wakePhrase, spottedBy: keyphrase)
+            let spotted = RecordingDetector(spotter)
+            let tee = CandidateTee(spotted)
+            let own = RecordingDetector(
+                try VerifiedWakeWordDetector(
+                    candidates: tee, phrase: settings.wakePhrase, phoneCount: phones, dictionaries: dictionaries,
+                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin))
+            let shared = RecordingDetector(
+                try VerifiedWakeWordDetector(
+                    candidates: Replay(tee), phrase: settings.wakePhrase, phoneCount: phones, host: host,
+                    phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin))
+            let fanout = Fanout(own, [shared])
+            fanouts.append((fanout, tee))
+            return (
+                fanout,
+                [
+                    ("keyphrase spotter", spotted), ("keyphrase + verifier (own decoder)", own),
+                    ("keyphrase + verifier (recogniser's decoder)", shared),
+                ]
+            )
         }
     var stock: EngineFigures?
     if let prefix = options.stock {
