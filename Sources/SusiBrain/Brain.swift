@@ -204,9 +204,10 @@ public final class Brain: Sendable {
         return SkillMatch(skill: found.skill.id, line: found.intent.line, uncheckedWords: unchecked)
     }
 
-    /// Runs every `!example` through the brain in `context`, always choosing the first of
-    /// random alternatives, and checks that the example's own intent answered and that the
-    /// answer contains the `!expect` text (see `ExampleResult`).
+    /// Runs every `!example` through the brain in `context` and checks that the example's own
+    /// intent answered and that the answer contains the `!expect` text (see `ExampleResult`),
+    /// with `$1$`... in the expect filled from the query. Random alternatives are tried in
+    /// turn, the first first; one holding the expect is enough.
     public func runExamples(context: BrainContext = .examples) -> [ExampleResult] {
         var results: [ExampleResult] = []
         for skill in skills {
@@ -222,28 +223,63 @@ public final class Brain: Sendable {
     func check(
         _ example: SkillExample, skill: Skill, intent: SkillIntent, context: BrainContext
     ) -> ExampleResult {
-        let reply: ChatResponse
-        do {
-            reply = try respond(example.query, context: context, pick: { _ in 0 })
-        } catch {
+        let expect = example.expect.map { Self.fillCaptures(in: $0, query: example.query, intent: intent) }
+        let expectedBy = "\(skill.id):\(intent.line)"
+        // SUSI answers with one alternative at random: the example passes when one of them
+        // holds the expect. Alternative `n` of every line is tried (the last where a line has
+        // fewer), the first alternatives first.
+        let alternatives =
+            intent.spokenLines.map { line in
+                line.map { choice in
+                    if case .conditional(_, _, let then, let otherwise) = choice { return max(then.count, otherwise.count) }
+                    return 1
+                }.reduce(line.count, max)
+            }.max() ?? 1
+        func attempt(_ alternative: Int) -> ExampleResult {
+            let reply: ChatResponse
+            do {
+                reply = try respond(example.query, context: context, pick: { min(alternative, max(0, $0 - 1)) })
+            } catch {
+                return ExampleResult(
+                    skill: skill.id, file: skill.file, line: example.line, query: example.query,
+                    expect: example.expect, answer: "", answeredBy: nil, problem: error.message)
+            }
+            let answer = ExampleResult.describe(reply)
+            let answeredBy = reply.answers.first.flatMap { answer in
+                answer.skills.first.map { "\($0):\(answer.metadata.extra["line"]?.intValue ?? 0)" }
+            }
+            var problem: String?
+            if answeredBy != expectedBy {
+                problem = "answered by \(answeredBy ?? "nothing") instead of \(expectedBy)"
+            } else if let expect, !answer.lowercased().contains(expect.lowercased()) {
+                problem = "answer does not contain \"\(expect)\""
+            }
             return ExampleResult(
                 skill: skill.id, file: skill.file, line: example.line, query: example.query,
-                expect: example.expect, answer: "", answeredBy: nil, problem: error.message)
+                expect: example.expect, answer: answer, answeredBy: answeredBy, problem: problem)
         }
-        let answer = ExampleResult.describe(reply)
-        let answeredBy = reply.answers.first.flatMap { answer in
-            answer.skills.first.map { "\($0):\(answer.metadata.extra["line"]?.intValue ?? 0)" }
+        let first = attempt(0)
+        // Only the text is retried: an example that another intent took fails as it is.
+        guard !first.passed, first.answeredBy == expectedBy, alternatives > 1 else { return first }
+        for alternative in 1..<alternatives {
+            let other = attempt(alternative)
+            if other.passed { return other }
         }
-        let expectedBy = "\(skill.id):\(intent.line)"
-        var problem: String?
-        if answeredBy != expectedBy {
-            problem = "answered by \(answeredBy ?? "nothing") instead of \(expectedBy)"
-        } else if let expect = example.expect, !answer.lowercased().contains(expect.lowercased()) {
-            problem = "answer does not contain \"\(expect)\""
+        return first
+    }
+
+    /// The expect with `$1$`, `$2$`, ... replaced by what the example query gives the
+    /// intent's wildcards: authors copy the answer line, placeholders and all, into the
+    /// `!expect:` (`The tangens from $1$ degrees equals ...`). Other placeholders stay.
+    static func fillCaptures(in expect: String, query: String, intent: SkillIntent) -> String {
+        guard expect.contains("$") else { return expect }
+        let words = QueryNormalizer.words(query)
+        guard let captures = intent.compiledPatterns.lazy.compactMap({ $0.match(words) }).first else { return expect }
+        var filled = expect
+        for (index, capture) in captures.enumerated().reversed() {
+            filled = filled.replacingOccurrences(of: "$\(index + 1)$", with: capture)
         }
-        return ExampleResult(
-            skill: skill.id, file: skill.file, line: example.line, query: example.query,
-            expect: example.expect, answer: answer, answeredBy: answeredBy, problem: problem)
+        return filled
     }
 
     private func respond(_ query: String, context: BrainContext, pick: (Int) -> Int)

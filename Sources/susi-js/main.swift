@@ -4,7 +4,8 @@
 //   susi-js TIME_MS MEMORY_BYTES < script
 //   susi-js TIME_MS MEMORY_BYTES --serve
 //
-// Prints "ok\n" and the script's completion value, or "error\n" and the message. With
+// Prints "ok\n" and the script's completion value ("number\n" and its exact value when it
+// is a number), or "error\n" and the message. With
 // --serve it stays and runs one script after another, each in a fresh interpreter: a request
 // is its length in decimal, a newline and the script; the reply is framed the same way; end
 // of input ends the process (the brain keeps a started helper for the next script, which
@@ -89,6 +90,11 @@ func runScript(_ source: [UInt8]) -> String {
     }
     var stop = itimerval()
     _ = setitimer(__itimer_which_t(ITIMER_VIRTUAL.rawValue), &stop, nil)
+    // A number goes back as "number" and its exact value: SUSI writes numbers the way Java
+    // prints Nashorn's result (ScriptNumber in SusiBrain), not as JavaScript does.
+    if !failed, js_isnumber(state, -1) != 0 {
+        return "number\n" + js_tonumber(state, -1).description
+    }
     // As SUSI: the completion value, or what was printed when there is none.
     let value = susi_js_top_is_empty(state) != 0 ? "" : susi_js_top_string(state).map { String(cString: $0) } ?? ""
     let printed = withUnsafeBytes(of: output.pointee.text) { String(decoding: $0.prefix(output.pointee.length), as: UTF8.self) }

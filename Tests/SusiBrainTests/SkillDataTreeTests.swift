@@ -20,12 +20,12 @@ final class SkillDataTreeTests: XCTestCase {
     func testEveryExampleOfTheOwnTreePasses() throws {
         let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
         let report = try SkillCompatibility.run(directory: Self.tree, scripts: scripts)
-        XCTAssertEqual(report.files, 8)
-        XCTAssertEqual(report.filesLoaded, 8)
+        XCTAssertEqual(report.files, 10)
+        XCTAssertEqual(report.filesLoaded, 10)
         XCTAssertEqual(report.failures, [])
         XCTAssertEqual(report.aloneFailures, [])
         XCTAssertEqual(report.offlinePassed, report.offlineExamples)
-        XCTAssertEqual(report.offlineExamples, 21)
+        XCTAssertEqual(report.offlineExamples, 27)
         XCTAssertEqual(report.leakedSyntax, 0)
         XCTAssertEqual(report.invalidExamples, 0)
     }
@@ -35,8 +35,9 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertEqual(
             brain.skills.map(\.id),
             [
-                "Answers/en/sequence", "Memory/en/quiz", "Memory/en/remember", "Ordering/en/chitchat",
-                "Ordering/en/lighthouse", "Ordering/en/weather", "Reader/en/odd", "Scripts/en/numbers",
+                "Answers/en/sequence", "Answers/en/trivia", "Memory/en/quiz", "Memory/en/remember",
+                "Ordering/en/chitchat", "Ordering/en/lighthouse", "Ordering/en/weather", "Reader/en/odd",
+                "Scripts/en/measures", "Scripts/en/numbers",
             ])
         let lint = brain.diagnostics.map { "\(($0.file as NSString).lastPathComponent):\($0.line)" }
         XCTAssertEqual(lint, ["odd.txt:11", "odd.txt:13", "odd.txt:22"])
@@ -299,7 +300,7 @@ final class SkillDataTreeTests: XCTestCase {
 
     func testScriptHelpersAreReusedWithAFreshInterpreterEachTime() throws {
         let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
-        XCTAssertEqual(try scripts.run("var leftover = 41; leftover + 1;"), "42")
+        XCTAssertEqual(try scripts.run("var leftover = 41; leftover + 1;"), "42.0", "computed: a Java double")
         XCTAssertEqual(scripts.idleHelperCount, 1, "the helper waits for the next script")
         XCTAssertEqual(try scripts.run("typeof leftover;"), "undefined", "nothing carries over between scripts")
         XCTAssertEqual(scripts.idleHelperCount, 1, "the same helper ran it")

@@ -6,7 +6,8 @@ import Synchronization
 /// Called on the answering thread. Implementations must return within their time limit
 /// whatever the script does: a runaway script is a `brain-script-failed` error, never a hang.
 public protocol ScriptRunner: Sendable {
-    /// The script's completion value as text, or a `brain-script-failed` error.
+    /// The script's completion value as text (a number written as SUSI writes it, see
+    /// `ScriptNumber`), or a `brain-script-failed` error.
     func run(_ script: String) throws(BrainError) -> String
 }
 
@@ -72,6 +73,9 @@ public struct ProcessScriptRunner: ScriptRunner {
         }
         pool.give(helper)
         if reply.hasPrefix("ok\n") { return reply.dropFirst(3).trimmedBlanks }
+        if reply.hasPrefix("number\n"), let value = Double(reply.dropFirst(7).trimmedBlanks) {
+            return ScriptNumber.text(of: value, script: script)
+        }
         throw BrainError(.scriptFailed, "script error: \(reply.hasPrefix("error\n") ? String(reply.dropFirst(6)) : reply)")
     }
 }
