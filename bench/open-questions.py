@@ -130,6 +130,39 @@ def score(rows, transcripts):
     return cells
 
 
+def heldout_leaks():
+    """Held-out names that may have been typed into models/language: runs of two or more key words that stand
+    together in a held-out question (a person, a title, a place) and in no dev question, found
+    in a class file or a template, and single key words of held-out questions found in a class file but in no dev
+    question. For a person to read: most are ordinary words and phrasings."""
+    def lines(folder):
+        path = os.path.join(ROOT, "models/language", folder)
+        for name in sorted(os.listdir(path)):
+            for line in open(os.path.join(path, name)):
+                if line.strip() and not line.startswith("#"):
+                    yield name, " " + " ".join(words(line)) + " "
+    entities = list(lines("classes"))
+    written = entities + list(lines("templates"))
+    dev_words = {w for q in questions() if q["split"] == "dev" for w in words(q["text"])}
+    dev_text = "".join(" " + " ".join(words(q["text"])) + " " for q in questions() if q["split"] == "dev")
+    runs, singles = [], []
+    for q in questions():
+        if q["split"] != "heldout":
+            continue
+        text, keys = words(q["text"]), {w for k in q["keywords"] for w in words(k)}
+        run = []
+        for w in text + [""]:
+            if w in keys:
+                run.append(w)
+                continue
+            if len(run) >= 2 and " " + " ".join(run) + " " not in dev_text:
+                phrase = " " + " ".join(run) + " "
+                runs += [(" ".join(run), name) for name, line in written if phrase in line]
+            run = []
+        singles += [(w, name) for w in sorted(keys - dev_words) for name, line in entities if f" {w} " in line]
+    return sorted(set(runs)), sorted(set(singles))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(ROOT, "bench/out/questions"))
@@ -139,7 +172,17 @@ def main():
     parser.add_argument("--set", action="append", default=[], help="a susi-bench setting (KEY=VALUE)")
     parser.add_argument("--no-write", action="store_true", help="print only, leave RESULTS.md alone")
     parser.add_argument("--corpus-only", action="store_true", help="build the corpus and stop")
+    parser.add_argument("--check-heldout", action="store_true",
+                        help="list held-out key words and phrases found in models/language, for a person to read "
+                             "(compare the list before and after a change of models/language: it must not grow)")
     opts = parser.parse_args()
+    if opts.check_heldout:
+        runs, singles = heldout_leaks()
+        for word, name in singles:
+            print(f"held-out key word {word!r} is in classes/{name} (read it: an ordinary word or a leaked name?)")
+        for phrase, name in runs:
+            print(f"held-out phrase {phrase!r} is in {name}")
+        return
     if not os.path.exists(os.path.join(opts.out, "manifest.jsonl")):
         build(opts.out, opts.voices_per_question)
     if opts.corpus_only:
@@ -156,7 +199,7 @@ def main():
     subprocess.run(argv, check=True)
     ours, finish = {}, []
     for line in open(ours_file):
-        uid, reading, _best, ms = line.rstrip("\n").split("\t")
+        uid, reading, _best, ms = line.rstrip("\n").split("\t")[:4]
         ours[uid] = reading
         finish.append(float(ms))
     finish.sort()

@@ -30,7 +30,9 @@ final class OpenDomainTests: XCTestCase {
             to: language + "/templates/a.txt")
         try write("zorptown\nquux city\n", to: language + "/classes/city.txt")
         try write((1...30).map { "song number \($0)" }.joined(separator: "\n"), to: language + "/classes/song.txt")
-        let sources = QuerySentences.Sources(isoCodesDirectory: directory + "/none", zoneTable: directory + "/none.tab")
+        let sources = QuerySentences.Sources(
+            isoCodesDirectory: directory + "/none", zoneTable: directory + "/none.tab",
+            zoneData: directory + "/none.zi")
         let queries = QuerySentences(directory: language, sources: sources)
         XCTAssertEqual(queries.templates.count, 3, "comments are not templates")
         let sentences = queries.sentences().map { $0.words.joined(separator: " ") }
@@ -45,6 +47,30 @@ final class OpenDomainTests: XCTestCase {
         XCTAssertFalse(sentences.contains { $0.contains("{") }, "no slot is left unfilled")
         XCTAssertEqual(queries.sentences().map(\.words), queries.sentences().map(\.words), "deterministic")
         XCTAssertEqual(QuerySentences.expand("a (b|c d|) e").map { $0.joined(separator: " ") }, ["a b e", "a c d e", "a e"])
+    }
+
+    func testEveryEntityOfAClassWhoseLengthIsAMultipleOfSevenIsHeard() throws {
+        let language = directory + "/language"
+        try write("how many {unit} in a {unit}\nconvert {unit} to {unit}\n", to: language + "/templates/a.txt")
+        let units = (1...42).map { "unit \(SpokenNumbers.words($0).joined(separator: " "))" }
+        try write(units.joined(separator: "\n"), to: language + "/classes/unit.txt")
+        let sources = QuerySentences.Sources(
+            isoCodesDirectory: directory + "/none", zoneTable: directory + "/none.tab",
+            zoneData: directory + "/none.zi")
+        let sentences = QuerySentences(directory: language, sources: sources).sentences().map { $0.words.joined(separator: " ") }
+        for unit in units {
+            XCTAssertTrue(sentences.contains { ($0 + " ").contains(unit + " ") }, "\(unit) is in no sentence")
+        }
+        XCTAssertEqual(QuerySentences.stride(through: 42), 11)
+        XCTAssertEqual(QuerySentences.stride(through: 30), 7)
+    }
+
+    func testZoneDataGivesTheCitiesOfZonesAndLinks() {
+        let lines = [
+            "Z Europe/Oslo 0:43 - LMT 1895", "L Europe/London Europe/Belfast", "L Etc/GMT GMT", "L America/New_York US/Eastern",
+            "L Australia/Sydney Australia/NSW", "L Australia/Darwin Australia/North", "R NZ 1974 o - N Su>=1 2s 1 D",
+        ]
+        XCTAssertEqual(QuerySentences.zoneDataCities(lines), [["oslo"], ["belfast"]])
     }
 
     func testEntityClassesComeFromIsoCodesAndTzdata() throws {
@@ -62,6 +88,10 @@ final class OpenDomainTests: XCTestCase {
         XCTAssertTrue(has("currency", "euro"))
         XCTAssertTrue(has("city", "sao paulo"), "tzdata's America/Sao_Paulo, accents folded")
         XCTAssertTrue(has("city", "munich"), "and the class file's cities")
+        if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/tzdata.zi") {
+            XCTAssertTrue(has("city", "oslo"), "tzdata.zi's zones merged away from zone1970.tab")
+            XCTAssertTrue(has("city", "kuala lumpur"))
+        }
         XCTAssertGreaterThan(queries.classes["country"]?.count ?? 0, 200)
     }
 

@@ -29,11 +29,17 @@ public struct Transcript: Sendable, Equatable, Codable {
     /// Other readings of the same audio, most likely first, each different from `text`;
     /// empty when the recogniser offers none.
     public var alternatives: [String]
+    /// How well the sounds fit the best path, whatever the language model thought of it: the
+    /// acoustic log-likelihood per 10 ms frame (PocketSphinx's log base 1.0001, silences and
+    /// fillers included). Comparable between two decoders of the same audio with the same
+    /// acoustic model; nil when the recogniser gives none.
+    public var acousticScorePerFrame: Double?
 
     /// Creates a transcript of `words`, with other readings `alternatives`.
-    public init(words: [Word], alternatives: [String] = []) {
+    public init(words: [Word], alternatives: [String] = [], acousticScorePerFrame: Double? = nil) {
         self.words = words
         self.alternatives = alternatives
+        self.acousticScorePerFrame = acousticScorePerFrame
     }
 
     /// The reading to act on (the first one a skill understands, else `text`: recognisers

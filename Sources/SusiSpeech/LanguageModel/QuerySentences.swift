@@ -19,14 +19,19 @@ public struct QuerySentences: Sendable {
         public var isoCodesDirectory: String
         /// tzdata's table of time zones with their principal cities.
         public var zoneTable: String
+        /// tzdata's compiled source (`tzdata.zi`), whose zone and link names also hold the
+        /// cities of zones merged away from `zoneTable` (Oslo, Amsterdam) and older names.
+        public var zoneData: String
 
         /// Debian's paths.
         public init(
             isoCodesDirectory: String = "/usr/share/iso-codes/json",
-            zoneTable: String = "/usr/share/zoneinfo/zone1970.tab"
+            zoneTable: String = "/usr/share/zoneinfo/zone1970.tab",
+            zoneData: String = "/usr/share/zoneinfo/tzdata.zi"
         ) {
             self.isoCodesDirectory = isoCodesDirectory
             self.zoneTable = zoneTable
+            self.zoneData = zoneData
         }
     }
 
@@ -73,6 +78,7 @@ public struct QuerySentences: Sendable {
             lines: lines, path: iso + "/iso_639-2.json", key: "639-2", requiring: "alpha_2")
         classes["currency", default: []] += Self.isoNames(lines: lines, path: iso + "/iso_4217.json", key: "4217")
         classes["city", default: []] += Self.zoneCities(lines(sources.zoneTable))
+        classes["city", default: []] += Self.zoneDataCities(lines(sources.zoneData))
         classes["number", default: []] += (0...100).map(SpokenNumbers.words)
         for (name, entities) in classes {
             var seen = Set<[String]>()
@@ -110,6 +116,27 @@ public struct QuerySentences: Sendable {
         }
     }
 
+    /// The areas whose zone names end in a city (not `US/Eastern`, `Etc/GMT+5`).
+    static let cityAreas: Set<Substring> = ["Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"]
+
+    /// The cities of tzdata's zone (`Z Europe/Oslo ...`) and link (`L Europe/London
+    /// Europe/Belfast`) lines: the last part of each name in `cityAreas`, underscores as
+    /// spaces; abbreviations (`Australia/NSW`) and compass points (`Australia/North`) left out.
+    static func zoneDataCities(_ lines: [String]) -> [[String]] {
+        let notCities: Set<Substring> = ["North", "South", "East", "West", "Central"]
+        return lines.compactMap { line -> [String]? in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 2, fields[0] == "Z" || fields[0] == "L" else { return nil }
+            let name = fields[0] == "Z" ? fields[1] : fields.count >= 3 ? fields[2] : fields[1]
+            let parts = name.split(separator: "/")
+            guard parts.count >= 2, let area = parts.first, cityAreas.contains(area), let city = parts.last,
+                !notCities.contains(city), city.contains(where: \.isLowercase)
+            else { return nil }
+            let words = Self.words(of: city.replacingOccurrences(of: "_", with: " "))
+            return words.isEmpty ? nil : words
+        }
+    }
+
     /// Lower-case words of a name, accents removed ("São Paulo" is "sao paulo"), as the skill
     /// sentences spell them.
     static func words(of text: String) -> [String] {
@@ -124,8 +151,7 @@ public struct QuerySentences: Sendable {
             guard let entities = classes[name], !entities.isEmpty else { return [] }
             let index = cursors[name, default: 0]
             cursors[name] = index + 1
-            // A stride coprime with most list lengths mixes the lists' order.
-            return entities[(index * 7) % entities.count]
+            return entities[(index * Self.stride(through: entities.count)) % entities.count]
         }
         var result: [SkillSentences.Sentence] = []
         func fill(_ variant: [String], share: Double) {
@@ -163,6 +189,16 @@ public struct QuerySentences: Sendable {
             }
         }
         return result
+    }
+
+    /// The step through a class's list of `count` entities: 7 mixes the list's order, but
+    /// only a step coprime with its length reaches every entity (with 7 itself, a list of 42
+    /// units gave 6 of them, and 49 animals 7).
+    static func stride(through count: Int) -> Int {
+        func divisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : divisor(b, a % b) }
+        var step = 7
+        while count > 1, divisor(step, count) != 1 { step += 1 }
+        return step
     }
 
     /// Every reading of a template line: `(a|b|)` groups expanded, words split, `{class}`

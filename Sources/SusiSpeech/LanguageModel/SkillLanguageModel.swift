@@ -24,7 +24,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "7"
+    static let builderVersion = "8"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
     /// The prefix of the open-domain model's files, kept beside the skills-only model's.

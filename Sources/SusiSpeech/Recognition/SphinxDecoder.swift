@@ -18,6 +18,9 @@ public final class SphinxDecoder {
         public var endFrame: Int
         /// Posterior probability of the word, 0...1 (meaningful for n-gram searches).
         public var confidence: Double
+        /// The acoustic model's log-likelihood of the word's frames (PocketSphinx's log base
+        /// 1.0001, so negative; language model not included).
+        public var acousticScore: Int = 0
     }
 
     /// A search created with the decoder beside its main one, with search options of its own
@@ -554,10 +557,16 @@ public final class SphinxDecoder {
             var start: Int32 = 0
             var end: Int32 = 0
             ps_seg_frames(segment, &start, &end)
-            let logProbability = ps_seg_prob(segment, nil, nil, nil)
+            var acoustic: Int32 = 0
+            var language: Int32 = 0
+            var backoff: Int32 = 0
+            let logProbability = ps_seg_prob(segment, &acoustic, &language, &backoff)
             let confidence = logMath.map { min(1, max(0, logmath_exp($0, logProbability))) } ?? 0
             let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
-            result.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), confidence: confidence))
+            result.append(
+                Segment(
+                    word: word, startFrame: Int(start), endFrame: Int(end), confidence: confidence,
+                    acousticScore: Int(acoustic)))
             // ps_seg_next frees the iterator when it returns NULL.
             iterator = ps_seg_next(segment)
         }

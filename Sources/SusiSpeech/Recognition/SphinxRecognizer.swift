@@ -261,7 +261,12 @@ public final class SphinxRecognizer: SpeechRecognizer {
                 endMilliseconds: (segment.endFrame + 1) * 1000 / framesPerSecond,
                 confidence: segment.confidence)
         }
-        return Transcript(words: words)
+        var transcript = Transcript(words: words)
+        if let first = segments.first, let last = segments.last, last.endFrame >= first.startFrame {
+            let frames = last.endFrame - first.startFrame + 1
+            transcript.acousticScorePerFrame = Double(segments.reduce(0) { $0 + $1.acousticScore }) / Double(frames)
+        }
+        return transcript
     }
 
     /// Sentence markers (`<s>`, `</s>`), silence (`<sil>`) and noise fillers (`[NOISE]`,

@@ -9,7 +9,16 @@ import SusiSpeech
 /// would send written out; the script scores it beside the stock setup.
 enum QuestionBenchmark {
     /// Writes `id<TAB>reading<TAB>best path<TAB>finish ms` (finish: both passes when there are two) for every row of `corpus` to `output`.
-    static func run(corpus: String, output: String, config: Config, settings: Hearing.Settings, options: Options) throws {
+    ///
+    /// With `dumpBoth`, each line goes on with the skills' reading, whether a skill is sure of
+    /// it, its unchecked words, acoustic score per frame and lowest word confidence, the open
+    /// decoder's reading (decoded for every file), its score, confidence and unchecked words,
+    /// then the skills of the reference, of the skills' reading and of the open reading, the
+    /// reference and the condition.
+    static func run(
+        corpus: String, output: String, config: Config, settings: Hearing.Settings, options: Options,
+        dumpBoth: Bool = false
+    ) throws {
         let rows = try Corpus.rows(corpus)
         let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: options.models, skillsDirectory: options.skills,
@@ -37,7 +46,27 @@ enum QuestionBenchmark {
             let elapsed = ContinuousClock.now - clock
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             if benchDebug { print(row.id, "|", row.text, "|", reading) }
-            lines += "\(row.id)\t\(reading)\t\(transcript.text)\t\(String(format: "%.0f", milliseconds))\n"
+            lines += "\(row.id)\t\(reading)\t\(transcript.text)\t\(String(format: "%.0f", milliseconds))"
+            if dumpBoth {
+                // Both decoders' readings and what decides between them, for rules tried offline.
+                let open = recognizer.hasSecondSearch ? try recognizer.decodeAgain() : Transcript(words: [])
+                let understood = local.understanding(of: command.text)
+                let openUnderstood = open.isEmpty ? nil : local.understanding(of: open.text)
+                func score(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "" }
+                func lowest(_ transcript: Transcript) -> String {
+                    transcript.words.map(\.confidence).min().map { String(format: "%.3f", $0) } ?? ""
+                }
+                let fields = [
+                    command.text, command.isSure ? "1" : "0", understood.map { "\($0.uncheckedWords)" } ?? "",
+                    score(transcript.acousticScorePerFrame), lowest(transcript), open.text,
+                    score(open.acousticScorePerFrame), lowest(open), openUnderstood.map { "\($0.uncheckedWords)" } ?? "",
+                    CommandBenchmark.skill(of: row.text, brain: brain) ?? "",
+                    CommandBenchmark.skill(of: command.text, brain: brain) ?? "",
+                    CommandBenchmark.skill(of: open.text, brain: brain) ?? "", row.text, row.condition,
+                ]
+                lines += "\t" + fields.joined(separator: "\t")
+            }
+            lines += "\n"
         }
         try lines.write(toFile: output, atomically: true, encoding: .utf8)
     }

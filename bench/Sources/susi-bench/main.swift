@@ -34,6 +34,8 @@ struct Options {
     /// The open-question corpus (`bench/open-questions.py`): only it is run, readings to `questionsOut`.
     var questions: String?
     var questionsOut = "bench/out/questions-susi.tsv"
+    /// Both decoders' readings of every question file and what decides between them (`QuestionBenchmark`).
+    var questionsBoth = false
 }
 
 func parseOptions() -> Options {
@@ -42,6 +44,10 @@ func parseOptions() -> Options {
     while let argument = arguments.popFirst() {
         if argument == "--wake-compare" {
             options.wakeCompare = true
+            continue
+        }
+        if argument == "--questions-both" {
+            options.questionsBoth = true
             continue
         }
         let value = arguments.popFirst() ?? ""
@@ -153,7 +159,8 @@ let settings = hearingSettings(options.settings)
 let config = Config()
 if let questions = options.questions {
     try QuestionBenchmark.run(
-        corpus: questions, output: options.questionsOut, config: config, settings: settings, options: options)
+        corpus: questions, output: options.questionsOut, config: config, settings: settings, options: options,
+        dumpBoth: options.questionsBoth)
     exit(0)
 }
 let brain = try Brain(directory: options.skills, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
