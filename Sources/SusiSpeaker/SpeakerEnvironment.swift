@@ -65,11 +65,10 @@ final class SpeakerEnvironment: PipelineEnvironment {
     }
 
     /// The recogniser's open-question decoder heard the command beside the skills' search:
-    /// its final pass gives the reading when no skill is sure of the skills' one, or when it
-    /// fits the sounds clearly better (`SphinxRecognizer.openReading`).
-    func transcribeAgain(replacingSure sure: Bool) throws -> String? {
+    /// its final pass gives the reading.
+    func transcribeAgain() throws -> String? {
         guard live.current.stt.openQuestions, let openQuestions else { return nil }
-        return try openQuestions.openReading(replacingSure: sure)?.text
+        return try openQuestions.decodeAgain().text
     }
 
     /// The `stt.*` endpointing in force as the command begins.

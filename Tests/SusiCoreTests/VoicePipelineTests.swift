@@ -216,8 +216,6 @@ final class VoicePipelineTests: XCTestCase {
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (() throws -> String)?
-        /// Whether the second pass also replaces readings a skill is sure of (it heard better).
-        var betterThanSure = false
         /// Endpointing handed out as commands begin, first to last; nil once used up.
         var endpointings: [EndpointerSettings] = []
         /// A wake word detector to switch to, handed out once (or a failure to make one).
@@ -237,10 +235,7 @@ final class VoicePipelineTests: XCTestCase {
         func perform(_ action: ChatAction) -> ActionOutcome { performing(action) }
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
-        func transcribeAgain(replacingSure sure: Bool) throws -> String? {
-            guard !sure || betterThanSure else { return nil }
-            return try secondPass?()
-        }
+        func transcribeAgain() throws -> String? { try secondPass?() }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
         func replacementWakeDetector() throws -> (any WakeWordDetector)? {
             defer { replacement = nil }
@@ -676,25 +671,6 @@ final class VoicePipelineTests: XCTestCase {
         }
         XCTAssertEqual(transcripts, ["what time is it", "who wrote romeo and juliet"])
         XCTAssertEqual(passes, 1, "only the command no skill matched is decoded again")
-    }
-
-    func testASureReadingGivesWayWhenTheSecondPassHeardBetter() throws {
-        let brain = ScriptedBrain(["set a timer for three minutes": [.answer(AnswerAction(expression: "Timer."))]])
-        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000)])
-        let recorder = RecordingEventSink()
-        let environment = ScriptedEnvironment()
-        environment.betterThanSure = true
-        environment.secondPass = { "put eggs on the grocery list" }
-        let pipeline = VoicePipeline(
-            stages: .init(
-                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["set a timer for three minutes"]),
-                brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
-        try pipeline.run()
-        let transcripts = recorder.events.compactMap { event -> String? in
-            if case .transcript(let text) = event.kind { return text } else { return nil }
-        }
-        XCTAssertEqual(transcripts, ["put eggs on the grocery list"], "the pipeline asks about sure readings too")
     }
 
     func testAReadingOwedToLooseWildcardsIsHeardAgainAndAFewCheckedWordsAreNot() throws {

@@ -150,27 +150,6 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertThrowsError(try recognizer.decodeAgain())
     }
 
-    func testTheSecondReadingReplacesASureOneOnlyWhenItFitsTheSoundsClearlyBetter() throws {
-        // The main search can only say greetings; "go forward ten meters" is forced into one.
-        let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.greetingGrammar)))
-        XCTAssertNil(try recognizer.openReading(replacingSure: false), "no second search")
-        try recognizer.setSecondSearch(SphinxConfiguration())
-        try recognizer.start()
-        try recognizer.process(try TestAudio.raw("goforward.raw"))
-        let forced = try recognizer.finish()
-        let open = try XCTUnwrap(try recognizer.openReading(replacingSure: true), "forced onto \(forced.text)")
-        XCTAssertEqual(open.text, "go forward ten meters")
-        let margin = try XCTUnwrap(open.acousticScorePerFrame) - XCTUnwrap(forced.acousticScorePerFrame)
-        XCTAssertGreaterThan(margin, SphinxRecognizer.openReadingMargin)
-
-        // What the main search can say fits it as well as the generic reading: kept when sure.
-        try recognizer.start()
-        try recognizer.process(try TestAudio.spoken("good morning"))
-        XCTAssertEqual(try recognizer.finish().text, "good morning")
-        XCTAssertNil(try recognizer.openReading(replacingSure: true))
-        XCTAssertNotNil(try recognizer.openReading(replacingSure: false), "not sure: the second reading")
-    }
-
     func testTheBackgroundDecoderReportsQueuedFailuresAtTheEnd() throws {
         let background = try BackgroundDecoder(configuration: SphinxConfiguration(search: .grammar(Self.greetingGrammar)))
         background.process([0, 0, 0])

@@ -259,8 +259,8 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            if let again = try environment.transcribeAgain(replacingSure: command.isSure) {
-                logger.debug("second pass heard \"\(again)\" for \"\(text)\" (a skill sure of it: \(command.isSure))")
+            if !command.isSure, let again = try environment.transcribeAgain() {
+                logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
             }
         } catch let error as any SusiError {

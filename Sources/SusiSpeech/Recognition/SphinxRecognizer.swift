@@ -115,37 +115,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
         return transcript
     }
 
-    /// How much better the second decoder's best path must fit the sounds than the main
-    /// one's (acoustic score per 10 ms frame, PocketSphinx's log base 1.0001: 1,000 is about
-    /// a tenth of a nat a frame) before it replaces a reading a skill is sure of. Paths that
-    /// read the same words differ by up to about 2,400 either way (the two front ends adapt
-    /// apart); chosen on the open-question dev split and the dev command corpus
-    /// (bench/RESULTS.md).
-    public static let openReadingMargin = 3_000.0
-
-    /// The main search's acoustic score per frame at the last `finish`.
-    private var finishedScore: Double?
-
-    /// The reading to act on instead of the main search's (the last `finish`), or nil to keep
-    /// that one: the second decoder's, when no skill is sure of the main reading (`sure`
-    /// false), or when its best path fits the sounds better by more than `openReadingMargin`
-    /// a frame (the skills' model forced its words onto sounds that say something else). Nil
-    /// without a second search or when it heard nothing. Waits for the second decoder as
-    /// `decodeAgain` does, so a sure command costs its final pass too.
-    ///
-    /// - Throws: as `decodeAgain`.
-    public func openReading(replacingSure sure: Bool) throws(SpeechError) -> Transcript? {
-        guard hasSecondSearch else { return nil }
-        let open = try decodeAgain()
-        guard !open.isEmpty else { return nil }
-        if !sure { return open }
-        guard let mine = finishedScore, let theirs = open.acousticScorePerFrame,
-            theirs - mine > Self.openReadingMargin
-        else { return nil }
-        logger.debug("the second search's reading fits the sounds better by \(Int(theirs - mine)) a frame")
-        return open
-    }
-
     /// Opens an utterance; transcript times count from here. First decodes `recent` (about
     /// 1 s, a few tens of milliseconds of work) when there is some, and throws the words away.
     ///
@@ -159,7 +128,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// decoded before (`susi transcribe` decodes one utterance; the pipeline uses no word times).
     public func start(adaptingTo recent: [Int16] = []) throws(SpeechError) {
         samplesProcessed = 0
-        finishedScore = nil
         decoded.removeAll(keepingCapacity: true)
         tooLongToResume = false
         secondTranscript = nil
@@ -243,7 +211,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
         transcript.alternatives = Self.otherReadings(of: decoder, than: transcript.text)
-        finishedScore = transcript.acousticScorePerFrame
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
     }

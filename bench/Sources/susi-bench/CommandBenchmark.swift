@@ -83,11 +83,9 @@ enum CommandBenchmark {
             let command = transcript.command(understanding: understanding)
             var reading = command.text
             // As the pipeline does: what no skill understands is decoded again for open questions.
-            if secondPassAlways, recognizer.hasSecondSearch {
+            if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
                 let open = try recognizer.decodeAgain().text
-                if !open.isEmpty, understanding(open) == nil { reading = open }
-            } else if let open = try recognizer.openReading(replacingSure: command.isSure) {
-                reading = open.text
+                if !open.isEmpty, !secondPassAlways || understanding(open) == nil { reading = open }
             }
             if benchDebug {
                 let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)

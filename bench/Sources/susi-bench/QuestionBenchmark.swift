@@ -38,13 +38,10 @@ enum QuestionBenchmark {
             let transcript = try recognizer.finish()
             let command = transcript.command(understanding: local.understanding(of:))
             var reading = command.text
-            // As the pipeline does: the open decoder's reading when no skill is sure of the
-            // skills' one or it fits the sounds clearly better.
-            if CommandBenchmark.secondPassAlways, recognizer.hasSecondSearch {
+            // As the pipeline does: what no skill understands is decoded again for open questions.
+            if recognizer.hasSecondSearch, !command.isSure || CommandBenchmark.secondPassAlways {
                 let open = try recognizer.decodeAgain().text
-                if !open.isEmpty, !local.isCompleteCommand(open) { reading = open }
-            } else if let open = try recognizer.openReading(replacingSure: command.isSure) {
-                reading = open.text
+                if !open.isEmpty, !CommandBenchmark.secondPassAlways || !local.isCompleteCommand(open) { reading = open }
             }
             let elapsed = ContinuousClock.now - clock
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
