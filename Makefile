@@ -79,6 +79,7 @@ demo: build
 	scripts/demo.sh $(RELEASE_BIN) demo-out
 
 # Speed and accuracy, measured side by side in one run; see bench/PERFORMANCE.md.
+# `make bench QUICK=1` runs the quick subset of the pause-after-the-name bench (64 files).
 bench: build
 	@echo "== built-in brain (in process)"
 	$(RELEASE_BIN) skills bench
@@ -91,6 +92,8 @@ bench: build
 	@echo "== voice pipeline on the held-out corpus (other voices, brown noise)"
 	python3 bench/pipeline.py --susi $(RELEASE_BIN) --corpus bench/out/heldout --negatives bench/out/heldout-negatives \
 		--idle-seconds 10 --json bench/out/pipeline-heldout.json
+	@echo "== a pause after the name, and long questions (bench/RESULTS.md)"
+	python3 bench/pause-after-name.py --susi $(RELEASE_BIN) $(if $(QUICK),--quick)
 
 # Load, fuzz and kill tests of the setup server (figures printed).
 reliability: build
