@@ -12,8 +12,8 @@ struct HeardCommand {
 /// Hears the command after the wake word and decides when it has ended (endpointing).
 ///
 /// Fed chunk by chunk by the pipeline. A command ends after a trailing silence whose length
-/// depends on how finished the words so far sound (`CommandEnding`): a skill understanding
-/// them is asked cheaply (`ChatBrain.isCompleteCommand`, which never fetches or renders) at
+/// depends on how finished the words so far sound (`CommandEnding`): whether a skill is sure
+/// of them (not only through loose wildcards) is asked cheaply (`ChatBrain.isCompleteCommand`, which never fetches or renders) at
 /// three points of a pause only: `decisionLeadMs` before the short silence that ends a
 /// complete command, at that silence, and at the one that ends an undecided command. Other
 /// readings come only from a final decoding: a lattice search mid-utterance can crash
@@ -131,11 +131,19 @@ final class CommandListener {
         let transcript = try recognizer.finish()
         logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
         finalAtPause = transcript
-        let complete = ahead || transcript.readings.contains(where: isUnderstood)
+        // Complete only when the reading the command would be answered with is one a skill is
+        // sure of: among the many readings of a long question paused on in noise, one often
+        // reaches a skill through loose wildcards ("how have you been" in "how many people
+        // live ..."), and ending there after the short silence cut the question
+        // (bench/pause-after-name.py). Such a reading is heard again by the open-question
+        // model anyway; it waits for the longer silence.
+        let complete = ahead || transcript.command(understanding: understanding(of:)).isSure
         ending = complete ? .complete : .of(transcript.text, matchesSkill: false, atStart: !begun)
     }
 
-    /// Weighs the recogniser's quick reading into `ending`; true when a skill understands it.
+    /// Weighs the recogniser's quick reading into `ending`; true when a skill is sure of it
+    /// (`CommandUnderstanding.isSure`: one taken only through loose wildcards, "what is *",
+    /// may be the start of a longer question).
     private func weighReading(_ silence: Int) -> Bool {
         let words = recognizer.partial ?? ""
         if !begun, CommandEnding.isLeadIn(words) {
@@ -144,14 +152,14 @@ final class CommandListener {
             return false
         }
         begun = true
-        let reached = isUnderstood(words)
+        let reached = isSure(words)
         ending = .of(words, matchesSkill: reached)
         logger.trace("\(silence) ms into a pause: \(ending) \"\(words)\"")
         return reached
     }
 
-    /// Whether a skill understands `text`.
-    private func isUnderstood(_ text: String) -> Bool { understanding(of: text) != nil }
+    /// Whether a skill understands `text` without owing it to loose wildcards.
+    private func isSure(_ text: String) -> Bool { understanding(of: text)?.isSure == true }
 
     /// How a skill understands `text`, asked of the brain once per command and reading.
     private func understanding(of text: String) -> CommandUnderstanding? {
