@@ -27,6 +27,7 @@ microphone would (slower; endpointing counts audio, so fast input gives the same
 Writes bench/out/pause-after-name.json (or --json) and prints Markdown tables.
 
 usage: bench/pause-after-name.py [--susi BIN] [--baseline BIN] [--corpus DIR] [--quick] [--realtime]
+                                 [--kind short|long] [--condition clean|pink20|pink10]
 Needs espeak-ng, flite, sox and dev-corpus.py (see devcorpus.py).
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
@@ -174,6 +175,8 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(ROOT, "bench/out/pause"))
     parser.add_argument("--quick", action="store_true", help="two voices, clean and pink10 only (64 files)")
     parser.add_argument("--realtime", action="store_true", help="pace the input at real time")
+    parser.add_argument("--kind", choices=["short", "long"], help="only short commands or long questions")
+    parser.add_argument("--condition", choices=[c for c, _ in CONDITIONS], help="only this noise condition")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/pause-after-name.json"))
     parser.add_argument("--verbose", action="store_true", help="print every file's transcript")
@@ -185,6 +188,7 @@ def main():
         row["file"] = os.path.join(opts.corpus, os.path.basename(row["file"]))
     if opts.quick:
         rows = [r for r in rows if r["voice"] in QUICK_VOICES and r["condition"] in QUICK_CONDITIONS]
+    rows = [r for r in rows if opts.kind in (None, r["kind"]) and opts.condition in (None, r["condition"])]
 
     work = tempfile.mkdtemp(prefix="susi-pause-")
     config = os.path.join(work, "config.json")
@@ -227,7 +231,7 @@ def main():
     print()
     print(table(results, rows, "pause_ms", PAUSES_MS, "pause (ms)"))
     print()
-    print(table(results, rows, "kind", ["short", "long"], "command"))
+    print(table(results, rows, "kind", [k for k in ("short", "long") if any(r["kind"] == k for r in rows)], "command"))
     print()
     print(table(results, rows, "condition", [c for c, _ in CONDITIONS if any(r["condition"] == c for r in rows)],
                 "condition"))
