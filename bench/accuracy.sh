@@ -22,6 +22,11 @@ mkdir -p "$OUT"
 [ -f "$OUT/heldout/manifest.jsonl" ] || (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout)
 [ -f "$OUT/heldout-negatives/negatives.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives --negatives)
+# The neural wake word's false wakes are counted on 5 hours of held-out speech (the 35 minutes
+# above and more text and voices the wake word never trained on; the other engines, slower,
+# keep the 35 minutes).
+[ -f "$OUT/heldout-negatives-5h/negatives.jsonl" ] ||
+    (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-negatives-5h --negatives --hours 5)
 # Commands alone after quiet (false wakes at a command's onset).
 [ -f "$OUT/heldout-commands/manifest.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-commands --commands)
@@ -69,4 +74,4 @@ swift build -c release --scratch-path "${SCRATCH:-.build}" --product susi-bench 
     --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
     --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --commands-only "$OUT/heldout-commands" \
-    --wake-compare --results bench/RESULTS.md "$@"
+    --wake-negatives "$OUT/heldout-negatives-5h" --wake-compare --results bench/RESULTS.md "$@"

@@ -3,10 +3,14 @@
 dev corpus does not use and the wake word's training never saw, so that settings tuned on
 the dev corpus can be checked on speech they were not tuned on.
 
-usage: heldout.py OUTDIR [--negatives | --commands]
+usage: heldout.py OUTDIR [--negatives [--hours H] | --commands]
   Writes OUTDIR/manifest.jsonl (conditions clean, brown20, brown10, brown5) in the dev
   corpus's format, plus `wake_end_ms` (where "susi" ends); with --negatives
-  OUTDIR/negatives.jsonl: GPL-3 text read by the five held-out voices (about 35 minutes);
+  OUTDIR/negatives.jsonl: GPL-3 text read by the five held-out voices (about 35 minutes),
+  and with --hours H more read text until H hours (the wake word comparison's long set:
+  Apache-2.0 and the man pages of sections 5 and 8, which the wake word's training does not
+  read, by the held-out accents with eSpeak NG variants that neither training nor its
+  validation use, LONG_VARIANTS, at 140-219 words per minute);
   with --commands OUTDIR/manifest.jsonl of the commands alone after 1.5 s of quiet (no wake
   word; any wake in them is false), in the same conditions.
 Voices: eSpeak NG accents that neither the dev corpus nor the wake word's training use
@@ -14,9 +18,12 @@ Voices: eSpeak NG accents that neither the dev corpus nor the wake word's traini
 Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 ../shared/tools/dev-corpus.py from the repository.
 """
-import json, os, subprocess, sys
+import glob, json, os, random, subprocess, sys
 
 from devcorpus import dev
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "wakeword"))
+from texts import man_text, sentences_from  # noqa: E402
 
 dev.VOICES = {
     "espeak-rp": ["espeak-ng", "-v", "en-gb-x-rp", "-w", "{out}", "{text}"],
@@ -79,7 +86,22 @@ def commands_only(outdir):
         f.writelines(json.dumps(r) + "\n" for r in rows)
 
 
-def negatives(outdir, words_per_voice=1200):
+HELD_OUT_ACCENTS = ["en-gb-x-rp", "en-us-nyc", "en-gb-x-gbcwmd"]
+# eSpeak NG variants that bench/wakeword/data.py uses neither for training nor for validation.
+LONG_VARIANTS = ["", "f2", "m4", "klatt2", "grandma", "klatt6", "aunty", "Andrea", "boris"]
+
+
+def long_texts():
+    """Sentences the wake word's training never reads: Apache-2.0, man pages of sections 5, 8."""
+    rnd = random.Random(5)
+    text = sentences_from(open("/usr/share/common-licenses/Apache-2.0").read(), rnd)
+    for path in sorted(glob.glob("/usr/share/man/man5/*")) + sorted(glob.glob("/usr/share/man/man8/*")):
+        text += sentences_from(man_text(path), rnd)
+    rnd.shuffle(text)
+    return [t for t in text if "susi" not in t.lower().split()]
+
+
+def negatives(outdir, hours=0.0, words_per_voice=1200, words_per_file=1400):
     os.makedirs(outdir, exist_ok=True)
     words = open("/usr/share/common-licenses/GPL-3").read().split()
     rows = []
@@ -90,6 +112,23 @@ def negatives(outdir, words_per_voice=1200):
         path = os.path.join(outdir, f"negative-{voice}.wav")
         dev.write(path, samples)
         rows.append(dict(file=path, voice=voice, seconds=len(samples) / dev.RATE))
+    sentences = long_texts() if hours > 0 else []
+    combos = [(accent, variant) for variant in LONG_VARIANTS for accent in HELD_OUT_ACCENTS]
+    k = 0
+    while sum(r["seconds"] for r in rows) < hours * 3600 and sentences:
+        accent, variant = combos[k % len(combos)]
+        name = f"long-{accent}{'+' + variant if variant else ''}"
+        dev.VOICES[name] = ["espeak-ng", "-v", accent + ("+" + variant if variant else ""), "-s", str(140 + (k * 17) % 80),
+                            "-w", "{out}", "{text}"]
+        words, text = 0, []
+        while words < words_per_file and sentences:
+            text.append(sentences.pop())
+            words += len(text[-1].split())
+        samples = dev.synth(name, ". ".join(text) + ".", os.path.join(outdir, "_n.wav"))
+        path = os.path.join(outdir, f"negative-long-{k:03d}-{accent}{'-' + variant if variant else ''}.wav")
+        dev.write(path, samples)
+        rows.append(dict(file=path, voice=name, seconds=len(samples) / dev.RATE))
+        k += 1
     with open(os.path.join(outdir, "negatives.jsonl"), "w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
@@ -100,7 +139,8 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     dev.check_tools()
     if "--negatives" in sys.argv:
-        negatives(sys.argv[1])
+        hours = float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else 0.0
+        negatives(sys.argv[1], hours)
     elif "--commands" in sys.argv:
         commands_only(sys.argv[1])
     else:

@@ -3,7 +3,7 @@
 end's embeddings (frontend.py) and written as shards.
 
 usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
-                             [--validation-positives N] [--frontend DIR]
+                             [--validation-positives N] [--jobs N] [--frontend DIR]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -12,23 +12,28 @@ eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py'
   validation  flite kal, and the training accents with variants training never uses
               (the threshold is calibrated on the harder of the two, see train.py)
 Positives: the phrase alone, after "hey"/"hi"/"okay", and before a command (a short gap or
-none), after silence or after other speech. Negatives: read text of several kinds, near
-misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence, sox
-chords (music-like) with and without speech over them (TV-like), and noise of several
-colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
+none), after silence or after other speech. Negatives (NEGATIVE_KINDS): read text of several
+kinds (Python's reference, licences, package READMEs and copyright files, man pages), near
+misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence,
+conversation, two or three voices taking turns, sox chords (music-like) with and without
+speech over them (TV-like), and noise of several colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
 susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
-Deterministic for a given seed.
+Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
+whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
+written is kept.
 
 Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz and OUTDIR/train-hard-NNN.npz with `embeddings` (float16, n x 96),
 and for positives `ends` (the rows where the phrase has just ended, see train.py) and
-`groups` (the synthesizer of each positive). Python 3 with numpy; espeak-ng, flite, sox.
+`groups` (the synthesizer of each positive); negative shards carry `kinds` (JSON: seconds of
+each kind). Python 3 with numpy; espeak-ng, flite, sox.
 """
 import argparse, glob, json, os, random, re, subprocess, sys, tempfile, time
 
 import numpy as np
 
-from frontend import CHUNK, FrontEnd
+from frontend import FrontEnd
+from texts import man_text, sentences_from
 
 RATE = 16000
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,9 +41,14 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 ACCENTS = ["en-us", "en-gb", "en-gb-scotland", "en-029", "en-gb-x-gbclan"]
 TRAIN_VARIANTS = ["", "m1", "m2", "m3", "m5", "m6", "m7", "f1", "f3", "f5", "klatt", "klatt3",
-                  "Alex", "Andy", "Annie", "david", "edward", "steph", "Storm", "linda", "max", "shelby"]
+                  "Alex", "Andy", "Annie", "david", "edward", "steph", "Storm", "linda", "max", "shelby",
+                  # added 2026-12-01 (third round): more speakers for both positives and negatives
+                  "adam", "Alicia", "belinda", "benjamin", "caleb", "ed", "Gene", "Hugo", "iven", "Jacky",
+                  "john", "Lee", "Mike", "paul", "quincy", "rob", "robert", "steph2", "zac", "anika",
+                  "grandpa", "norbert", "victor", "klatt5"]
 VALIDATION_VARIANTS = ["f4", "m8", "klatt4", "Michael", "travis"]
 HELD_OUT_ACCENTS = ["en-gb-x-rp", "en-us-nyc", "en-gb-x-gbcwmd"]  # bench/heldout.py's
+# bench/heldout.py's variants, never used here: f2, m4, klatt2, grandma, klatt6, aunty, Andrea, boris.
 
 NEAR_MISSES = ["sushi", "juicy", "susan", "suzanne", "tuesday", "soothing", "seesaw", "lucy", "choosy",
                "uzi", "doozy", "newsy", "floozy", "jesus", "sue", "sue me", "so see", "who is he", "zeus",
@@ -70,20 +80,16 @@ HARD_CARRIERS = ["{}", "{}", "{}", "hey {}", "okay {}", "oh {}", "{} please", "{
                  "was it {}", "and {}", "{} is here", "hi {}"]
 
 
-def sentences_from(text, rnd, low=4, high=28):
-    """Sentences of plain words from `text`, for eSpeak NG to read."""
-    out = []
-    for part in re.split(r"(?<=[.!?])\s+|\n\s*\n", text):
-        words = re.findall(r"[A-Za-z][A-Za-z']*|[0-9]+", part)
-        if low <= len(words) <= high and sum(len(w) for w in words) > 12:
-            out.append(" ".join(words))
-    rnd.shuffle(out)
-    return out
+# Texts the bench reads (bench/heldout.py --negatives), never used here: the GPL-3 and
+# Apache-2.0 licences and the man pages of sections 5 and 8.
+BENCH_TEXTS = ("GPL-3", "Apache-2.0")
 
 
 def reading_texts(rnd, phrase):
     """Read-speech sources: Python's reference topics, the licences Debian ships (not the
-    GPL-3 and Apache-2.0 the bench's negatives read), package documentation."""
+    GPL-3 and Apache-2.0 the bench's negatives read), package READMEs and copyright files,
+    and man pages of sections 1 and 7 (not 5 and 8: the bench's; of the 16,000 pages of the
+    Google Cloud CLI, every 40th)."""
     texts = []
     try:
         import pydoc_data.topics as topics
@@ -91,15 +97,26 @@ def reading_texts(rnd, phrase):
     except ImportError:
         pass
     for path in sorted(glob.glob("/usr/share/common-licenses/*")):
-        if os.path.basename(path) in ("GPL-3", "Apache-2.0") or os.path.isdir(path):
+        if os.path.basename(path) in BENCH_TEXTS or os.path.isdir(path):
             continue
         texts += sentences_from(open(path, errors="ignore").read(), rnd)
     for path in sorted(glob.glob("/usr/share/doc/*/README*"))[:400]:
         if path.endswith((".gz", ".html")) or os.path.isdir(path):
             continue
         texts += sentences_from(open(path, errors="ignore").read()[:20000], rnd)
+    for path in sorted(glob.glob("/usr/share/doc/*/copyright")):
+        texts += sentences_from(open(path, errors="ignore").read()[:20000], rnd)
+    pages = sorted(glob.glob("/usr/share/man/man1/*")) + sorted(glob.glob("/usr/share/man/man7/*"))
+    gcloud = [p for p in pages if os.path.basename(p).startswith("gcloud")]
+    pages = [p for p in pages if not os.path.basename(p).startswith("gcloud")] + gcloud[::40]
+    for path in pages:
+        texts += sentences_from(man_text(path), rnd)
+    # Copyright files quote licences: no sentence of the bench's licence texts is read here.
+    bench = set()
+    for name in BENCH_TEXTS:
+        bench.update(sentences_from(open(os.path.join("/usr/share/common-licenses", name), errors="ignore").read(), rnd))
     words = set(phrase.lower().split())
-    texts = [t for t in texts if not words & set(t.lower().split())]
+    texts = sorted({t for t in texts if not words & set(t.lower().split()) and t not in bench})
     rnd.shuffle(texts)
     return texts
 
@@ -154,7 +171,7 @@ class Synth:
                 chain += ["highpass", str(rnd.randint(80, 300))]
             if rnd.random() < 0.3:
                 chain += ["lowpass", str(rnd.randint(3000, 7000))]
-        out = subprocess.run(["sox", "-V1", raw, "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-"]
+        out = subprocess.run(["sox", "-V1", "-R", raw, "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", "-"]
                              + chain, check=True, capture_output=True).stdout
         return trim(np.frombuffer(out, np.int16).astype(np.float32))
 
@@ -169,7 +186,7 @@ class Synth:
             root = rnd.randint(-12, 12)
             notes = [f"%{root + k}" for k in rnd.choice([(0, 4, 7), (0, 3, 7), (0, 4, 7, 11), (0, 5, 9), (0, 7)])]
             shape = rnd.choice(["sine", "square", "triangle", "sawtooth", "pluck"])
-            argv = ["sox", "-V1", "-n", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", path,
+            argv = ["sox", "-V1", "-R", "-n", "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed", path,
                     "synth", f"{length:.2f}"] + sum(([shape, n] for n in notes), [])
             argv += ["remix", "-", "fade", "0.02", f"{length:.2f}", "0.1"]
             if rnd.random() < 0.4:
@@ -247,85 +264,94 @@ def silence(seconds):
     return np.zeros(int(seconds * RATE), np.float32)
 
 
-def positives(split, count, phrase, synth, mixer, reads, cmds, front, out, seed, per_shard=200):
-    """`count` positives, `per_shard` to a stream: each after 1.7-2.4 s of context. Each
-    shard has its own seed, so a shard already written is kept and the rest come out the same."""
-    rnd = synth.rnd
-    shard = 0
-    made = 0
-    while made < count:
-        path = os.path.join(out, f"{split}-pos-{shard:03d}.npz")
-        size = min(per_shard, count - made)
-        if os.path.exists(path):
-            made += size
-            shard += 1
-            continue
-        rnd.seed(f"{seed}-{split}-pos-{shard}")
-        pieces, ends, groups = [], [], []
-        position = 0
-        for _ in range(size):
-            group, voice = synth.voice(split)
-            # Context: quiet, or the tail of someone speaking, then a pause.
-            context = silence(rnd.uniform(1.7, 2.4))
-            if rnd.random() < 0.45:
-                other = synth.say(synth.voice(split)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
-                gap = silence(rnd.uniform(0.15, 0.8))
-                context = np.concatenate([silence(max(0.0, 2.0 - len(other) / RATE - len(gap) / RATE)), other, gap])
-            form = rnd.random()
-            fast = 1.3 if rnd.random() < 0.25 else 1.0
-            name = rnd.choice([phrase, phrase, phrase + "!", phrase + ",", phrase + "?"])
-            if form < 0.25:
-                head = synth.say(voice, rnd.choice(GREETINGS) + " " + name, fast)
-            else:
-                head = synth.say(voice, name, fast)
-            after = silence(rnd.uniform(0.3, 0.7))
-            if form > 0.55:
-                command = synth.say(voice, rnd.choice(cmds + CONVERSATION), fast)
-                after = np.concatenate([silence(rnd.uniform(0.0, 0.25)), command])[:int(0.7 * RATE)]
-            clip = np.concatenate([context, head, after])
-            kind, mixed = mixer.mix(clip, rms(head))
-            pieces.append(mixed)
-            ends.append(position + len(context) + len(head))
-            groups.append(f"{group}/{'clean' if kind == 'clean' else 'noisy'}")
-            position += len(clip)
-        audio = np.concatenate(pieces)
-        emb = front.embeddings(audio.astype(np.int16))
-        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16), ends=np.array(ends), groups=np.array(groups))
-        os.replace(path + ".tmp.npz", path)
-        made += len(ends)
-        shard += 1
-        print(f"{split} positives: {made}/{count}", flush=True)
+# What a worker process works with (`_start` sets it): the front end, a synthesizer with a
+# temporary directory of its own, the mixer, and the texts and babble every worker shares.
+WORKER = {}
 
 
-def negatives(split, hours, synth, mixer, reads, cmds, front, out, seed, shard_minutes=6.0):
-    """`hours` of audio without the phrase, in shards of `shard_minutes`; the seconds of each
-    kind of audio written now."""
+def _start(frontend, reads, cmds, babble, tmp_root):
+    rnd = random.Random()
+    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root))
+    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd), reads=reads, cmds=cmds)
+
+
+def _save(path, emb, **extra):
+    np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16), **extra)
+    os.replace(path + ".tmp.npz", path)
+
+
+def positive_shard(split, shard, size, phrase, seed, path):
+    """`size` positives in one stream, each after 1.7-2.4 s of context; seeded by the shard
+    alone, so a shard comes out the same whichever worker makes it and whenever."""
+    synth, mixer, reads, cmds = WORKER["synth"], WORKER["mixer"], WORKER["reads"], WORKER["cmds"]
     rnd = synth.rnd
-    kinds_seconds = {}
+    rnd.seed(f"{seed}-{split}-pos-{shard}")
+    pieces, ends, groups = [], [], []
+    position = 0
+    for _ in range(size):
+        group, voice = synth.voice(split)
+        # Context: quiet, or the tail of someone speaking, then a pause.
+        context = silence(rnd.uniform(1.7, 2.4))
+        if rnd.random() < 0.45:
+            other = synth.say(synth.voice(split)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
+            gap = silence(rnd.uniform(0.15, 0.8))
+            context = np.concatenate([silence(max(0.0, 2.0 - len(other) / RATE - len(gap) / RATE)), other, gap])
+        form = rnd.random()
+        fast = 1.3 if rnd.random() < 0.25 else 1.0
+        name = rnd.choice([phrase, phrase, phrase + "!", phrase + ",", phrase + "?"])
+        if form < 0.25:
+            head = synth.say(voice, rnd.choice(GREETINGS) + " " + name, fast)
+        else:
+            head = synth.say(voice, name, fast)
+        after = silence(rnd.uniform(0.3, 0.7))
+        if form > 0.55:
+            command = synth.say(voice, rnd.choice(cmds + CONVERSATION), fast)
+            after = np.concatenate([silence(rnd.uniform(0.0, 0.25)), command])[:int(0.7 * RATE)]
+        clip = np.concatenate([context, head, after])
+        kind, mixed = mixer.mix(clip, rms(head))
+        pieces.append(mixed)
+        ends.append(position + len(context) + len(head))
+        groups.append(f"{group}/{'clean' if kind == 'clean' else 'noisy'}")
+        position += len(clip)
+    audio = np.concatenate(pieces)
+    _save(path, WORKER["front"].embeddings(audio.astype(np.int16)), ends=np.array(ends), groups=np.array(groups))
+    return f"{split} positives", size, {}
+
+
+NEGATIVE_KINDS = {"read": 34, "near-miss": 10, "command": 14, "conversation": 8, "dialogue": 8, "music": 6,
+                  "tv": 14, "noise": 6}
+
+
+def negative_shard(split, shard, minutes, seed, path):
+    """`minutes` of audio without the phrase (kinds drawn by NEGATIVE_KINDS), seeded by the shard."""
+    synth, mixer = WORKER["synth"], WORKER["mixer"]
+    rnd = synth.rnd
+    rnd.seed(f"{seed}-{split}-neg-{shard}")
+    kinds = {}
 
     def piece():
-        kind = rnd.choices(["read", "near-miss", "command", "conversation", "music", "tv", "noise"],
-                           weights=[40, 12, 12, 8, 8, 12, 8])[0]
+        kind = rnd.choices(list(NEGATIVE_KINDS), weights=list(NEGATIVE_KINDS.values()))[0]
         voice = synth.voice(split)[1]
         try:
-            speech = negative_piece(kind, voice, synth, reads, cmds)
+            speech = negative_piece(kind, voice, synth, WORKER["reads"], WORKER["cmds"], split)
         except subprocess.CalledProcessError as error:
             print(f"skipped a {kind} piece: {error}", file=sys.stderr)
             return None
         if len(speech) == 0:
             return None
         _, mixed = mixer.mix(np.concatenate([speech, silence(rnd.uniform(0.1, 1.0))]))
-        kinds_seconds[kind] = kinds_seconds.get(kind, 0) + len(mixed) / RATE
+        kinds[kind] = kinds.get(kind, 0) + len(mixed) / RATE
         return mixed
 
-    shards(f"{split}-neg", hours, shard_minutes, piece, rnd, front, out, seed, f"{split} negatives")
-    return kinds_seconds
+    return _stream(path, minutes, piece, f"{split} negatives", kinds)
 
 
-def hard_negatives(hours, synth, mixer, front, out, seed, shard_minutes=3.0):
-    """`hours` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
-    carriers, after quiet or back to back, as train-hard shards (train.py weighs them more)."""
+def hard_shard(shard, minutes, seed, path):
+    """`minutes` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
+    carriers, after quiet or back to back, as a train-hard shard (train.py weighs them more)."""
+    synth, mixer = WORKER["synth"], WORKER["mixer"]
     rnd = synth.rnd
+    rnd.seed(f"{seed}-train-hard-{shard}")
 
     def piece():
         voice = synth.voice("train")[1]
@@ -339,42 +365,52 @@ def hard_negatives(hours, synth, mixer, front, out, seed, shard_minutes=3.0):
         if len(speech) == 0:
             return None
         clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
+        kinds["near-miss"] = kinds.get("near-miss", 0) + len(clip) / RATE
         return mixer.mix(clip)[1]
 
-    return shards("train-hard", hours, shard_minutes, piece, rnd, front, out, seed, "hard negatives")
+    kinds = {}
+    return _stream(path, minutes, piece, "hard negatives", kinds)
 
 
-def shards(name, hours, shard_minutes, piece, rnd, front, out, seed, label):
-    """Writes `name-NNN.npz` shards of front-end embeddings until `hours` of audio, each
-    `shard_minutes` of `piece()` clips (None: none this time); the total seconds. Each shard
-    has its own seed, so a shard already written is kept and the rest come out the same."""
-    total = 0.0
-    shard = 0
-    while total < hours * 3600:
-        path = os.path.join(out, f"{name}-{shard:03d}.npz")
-        if os.path.exists(path):
-            total += len(np.load(path)["embeddings"]) * CHUNK / RATE
-            shard += 1
-            continue
-        rnd.seed(f"{seed}-{name}-{shard}")
-        pieces = []
-        length = 0
-        while length < shard_minutes * 60 * RATE:
-            clip = piece()
-            if clip is not None:
-                pieces.append(clip)
-                length += len(clip)
-        audio = np.concatenate(pieces)
-        emb = front.embeddings(audio.astype(np.int16))
-        np.savez(path + ".tmp.npz", embeddings=emb.astype(np.float16))
-        os.replace(path + ".tmp.npz", path)
-        total += len(audio) / RATE
-        shard += 1
-        print(f"{label}: {total / 3600:.2f}/{hours} h", flush=True)
-    return total
+def _stream(path, minutes, piece, label, kinds):
+    """Writes a shard of `minutes` of `piece()` clips (None: none this time)."""
+    pieces = []
+    length = 0
+    while length < minutes * 60 * RATE:
+        clip = piece()
+        if clip is not None:
+            pieces.append(clip)
+            length += len(clip)
+    audio = np.concatenate(pieces)
+    _save(path, WORKER["front"].embeddings(audio.astype(np.int16)), kinds=json.dumps(kinds))
+    return label, len(audio) / RATE / 3600, kinds
 
 
-def negative_piece(kind, voice, synth, reads, cmds):
+def _run(task):
+    return task[0](*task[1:])
+
+
+def tasks(out, phrase, args):
+    """Every shard not written yet, as (function, arguments...)."""
+    todo = []
+
+    def add(name, function, *arguments):
+        path = os.path.join(out, f"{name}.npz")
+        if not os.path.exists(path):
+            todo.append((function,) + arguments + (path,))
+
+    for split, count in [("validation", args.validation_positives), ("train", args.positives)]:
+        for shard in range((count + 199) // 200):
+            add(f"{split}-pos-{shard:03d}", positive_shard, split, shard, min(200, count - shard * 200), phrase, args.seed)
+    for split, hours in [("validation", args.validation_hours), ("train", args.negative_hours)]:
+        for shard in range(int(np.ceil(hours * 60 / 6.0 - 1e-9))):
+            add(f"{split}-neg-{shard:03d}", negative_shard, split, shard, 6.0, args.seed)
+    for shard in range(int(np.ceil(args.hard_hours * 60 / 3.0 - 1e-9))):
+        add(f"train-hard-{shard:03d}", hard_shard, shard, 3.0, args.seed)
+    return todo
+
+
+def negative_piece(kind, voice, synth, reads, cmds, split="train"):
     """One stretch of audio without the phrase, of the given kind."""
     rnd = synth.rnd
     if kind == "read":
@@ -385,6 +421,14 @@ def negative_piece(kind, voice, synth, reads, cmds):
         speech = np.concatenate([silence(rnd.uniform(0.8, 2.5)), synth.say(voice, rnd.choice(cmds))])
     elif kind == "conversation":
         speech = synth.say(voice, ". ".join(rnd.sample(CONVERSATION, rnd.randint(1, 3))))
+    elif kind == "dialogue":
+        # Two or three speakers taking turns (a talk show, people in the room), short gaps.
+        voices = [voice] + [synth.voice(split)[1] for _ in range(rnd.randint(1, 2))]
+        turns = []
+        for turn in range(rnd.randint(2, 5)):
+            text = rnd.choice(CONVERSATION + cmds) if rnd.random() < 0.4 else rnd.choice(reads)
+            turns += [synth.say(voices[turn % len(voices)], text), silence(rnd.uniform(0.05, 0.6))]
+        speech = np.concatenate(turns)
     else:
         seconds = rnd.uniform(3, 12)
         if kind == "noise":
@@ -402,35 +446,50 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
     parser.add_argument("phrase")
-    parser.add_argument("--positives", type=int, default=1000)
-    parser.add_argument("--validation-positives", type=int, default=400)
-    parser.add_argument("--negative-hours", type=float, default=4.5)
-    parser.add_argument("--validation-hours", type=float, default=0.3)
+    parser.add_argument("--positives", type=int, default=1600)
+    parser.add_argument("--validation-positives", type=int, default=1200)
+    parser.add_argument("--negative-hours", type=float, default=10.2)
+    parser.add_argument("--validation-hours", type=float, default=0.5)
     parser.add_argument("--hard-hours", type=float, default=0.0)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rnd = random.Random(args.seed)
     phrase = args.phrase.lower()
-    front = FrontEnd(args.frontend)
     reads = reading_texts(rnd, phrase)
     cmds = commands()
     started = time.time()
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
-        synth = Synth(rnd, tmp)
-        babble = [synth.say(synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
-        mixer = Mixer(synth, babble, rnd)
-        summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds))
-        positives("validation", args.validation_positives, phrase, synth, mixer, reads, cmds, front, args.out, args.seed)
-        summary["validation_negative_seconds"] = negatives(
-            "validation", args.validation_hours, synth, mixer, reads, cmds, front, args.out, args.seed)
-        positives("train", args.positives, phrase, synth, mixer, reads, cmds, front, args.out, args.seed)
-        summary["train_negative_seconds"] = negatives(
-            "train", args.negative_hours, synth, mixer, reads, cmds, front, args.out, args.seed)
-        summary["train_hard_negative_seconds"] = hard_negatives(
-            args.hard_hours, synth, mixer, front, args.out, args.seed)
-    summary["minutes"] = (time.time() - started) / 60
+        babble_synth = Synth(rnd, tmp)
+        babble = [babble_synth.say(babble_synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
+        todo = tasks(args.out, phrase, args)
+        print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read", flush=True)
+        initargs = (args.frontend, reads, cmds, babble, tmp)
+        if args.jobs <= 1:
+            _start(*initargs)
+            results = map(_run, todo)
+        else:
+            import multiprocessing
+            pool = multiprocessing.get_context("fork").Pool(args.jobs, initializer=_start, initargs=initargs)
+            results = pool.imap_unordered(_run, todo)
+        done = {}
+        for count, (label, amount, _) in enumerate(results, 1):
+            done[label] = done.get(label, 0) + amount
+            print(f"[{(time.time() - started) / 60:5.1f} min] {count}/{len(todo)} shards; made now: "
+                  + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in done.items()), flush=True)
+        if args.jobs > 1:
+            pool.close()
+            pool.join()
+    summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds),
+                   minutes_this_run=round((time.time() - started) / 60, 1))
+    for name in ("validation-neg", "train-neg", "train-hard"):
+        kinds = {}
+        for path in sorted(glob.glob(os.path.join(args.out, f"{name}-*.npz"))):
+            for kind, seconds in json.loads(str(np.load(path)["kinds"])).items():
+                kinds[kind] = round(kinds.get(kind, 0) + seconds / 3600, 3)
+        summary[f"{name} hours by kind"] = kinds
     json.dump(summary, open(os.path.join(args.out, "data.json"), "w"), indent=1)
     print(json.dumps(summary))
 

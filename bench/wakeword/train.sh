@@ -3,9 +3,8 @@
 #   bench/wakeword/train.sh [PHRASE]      (default "susi"; `make wakeword PHRASE="hey computer"`)
 # Writes models/hotword/<phrase>.head.json (spaces become "-"); the data, the venv and the logs
 # stay in bench/out/wakeword/<phrase>/ (not in git). Data sizes: DATA_ARGS (see data.py --help;
-# the defaults: 1,000 training and 400 validation phrases, 4.5 h and 0.3 h of negatives, no
-# near-miss shards; `--hard-hours 0.4 --negative-hours 5.3` is the recipe tried on 2026-12-01,
-# models/hotword/README.md).
+# the defaults: 1,600 training and 400 validation phrases, 10.2 h and 0.5 h of negatives, no
+# near-miss shards, two worker processes; models/hotword/README.md).
 # Needs the front end (`make frontend`), espeak-ng, flite, sox and python3 with venv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -74,9 +74,11 @@ enum WakeComparison {
     }
 
     /// Runs `make` (the fed detector and the recorders whose figures are wanted, by name)
-    /// over all corpora.
+    /// over all corpora; the false wakes over `corpora.negatives`, or `negatives` when given
+    /// (`--wake-negatives`: a longer set for the neural engines).
     static func run(
-        _ corpora: Corpora, make: () throws -> (feed: any WakeWordDetector, views: [(String, RecordingDetector)])
+        _ corpora: Corpora, negatives: [NegativeRow]? = nil,
+        make: () throws -> (feed: any WakeWordDetector, views: [(String, RecordingDetector)])
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
         var figures = probe.views.map { ($0.0, EngineFigures()) }
@@ -146,7 +148,7 @@ enum WakeComparison {
         probe = try make()
         var start = WakeBenchmark.cpuSeconds()
         var seconds = 0.0
-        for negative in corpora.negatives {
+        for negative in negatives ?? corpora.negatives {
             let samples = try Corpus.samples(negative.file)
             let heard = try feed(samples)
             log("negatives", negative.file, "-", 0, nil, heard)
@@ -180,7 +182,8 @@ enum WakeComparison {
         out +=
             " | one breath 150-260 wpm | false wakes per hour | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
         out += "|---|" + String(repeating: "---|", count: columns.count + 5) + "\n"
-        let hours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
+        // Each engine's own hours (the neural engines may have run on `--wake-negatives`).
+        let shortHours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
         var rows = engines
         if let stock { rows.insert(("stock keyphrase (pocketsphinx_batch)", stock), at: 0) }
         for (name, figures) in rows {
@@ -189,7 +192,9 @@ enum WakeComparison {
             let breathHits = breathFiles.reduce(0) { $0 + $1.hits }
             let breathTotal = breathFiles.reduce(0) { $0 + $1.files }
             out += " | \(breathTotal > 0 ? percent(Double(breathHits) / Double(breathTotal)) : "-")"
-            out += " | \(String(format: "%.2f", Double(figures.negativeWakes) / max(1e-9, hours))) (\(figures.negativeWakes))"
+            let hours = figures.negativeSeconds > 0 ? figures.negativeSeconds / 3600 : shortHours
+            out +=
+                " | \(String(format: "%.2f", Double(figures.negativeWakes) / max(1e-9, hours))) (\(figures.negativeWakes) in \(String(format: "%.2f", hours)) h)"
             let command = figures.commandWakes.values.reduce((0, 0)) { ($0.0 + $1.woke, $0.1 + $1.files) }
             out +=
                 " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
@@ -202,8 +207,10 @@ enum WakeComparison {
                 ? " | - |\n"
                 : " | \(sorted[sorted.count / 2]) / \(sorted[min(sorted.count - 1, sorted.count * 95 / 100)]) ms |\n"
         }
-        out += "\nFalse wakes: \(String(format: "%.2f", hours)) hours of speech without the wake word "
-        out += "(the dev corpus's negatives and `bench/heldout.py --negatives`). Command-only clips: "
+        out += "\nFalse wakes: per hour of speech without the wake word (in brackets: how many, in how many hours): "
+        out += "the dev corpus's negatives and `bench/heldout.py --negatives` (\(String(format: "%.2f", shortHours)) h), "
+        out += "or for the engines run on `--wake-negatives` those (the dev corpus's negatives and "
+        out += "`bench/heldout.py --negatives --hours H`). Command-only clips: "
         out += "\(corpora.commandsOnly.count) (`bench/heldout.py --commands`), by condition:\n\n"
         let conditions = conditionsInOrder(corpora.commandsOnly)
         out +=

@@ -31,6 +31,9 @@ struct Options {
     var wakeCompare = false
     /// `bench/heldout.py --commands`: commands alone after quiet, for false wakes.
     var commandsOnly: String?
+    /// `bench/heldout.py --negatives --hours H`: the neural engines' false wakes in the wake
+    /// comparison are counted on these (with the dev corpus's negatives) instead of `heldoutNegatives`.
+    var wakeNegatives: String?
     /// The open-question corpus (`bench/open-questions.py`): only it is run, readings to `questionsOut`.
     var questions: String?
     var questionsOut = "bench/out/questions-susi.tsv"
@@ -53,6 +56,7 @@ func parseOptions() -> Options {
         let value = arguments.popFirst() ?? ""
         switch argument {
         case "--commands-only": options.commandsOnly = value
+        case "--wake-negatives": options.wakeNegatives = value
         case "--scores": break
         case "--corpus": options.corpus = value
         case "--negatives": options.negatives = value
@@ -320,6 +324,7 @@ func compareWakeEngines() throws -> String {
         breath: try options.breathCorpus.map(Corpus.rows) ?? [],
         commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
         negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
+    let neuralNegatives = try options.wakeNegatives.map { devNegatives + (try Corpus.negatives($0)) }
     let engines = Set(
         (options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
     var neuralSettings = settings
@@ -352,7 +357,7 @@ func compareWakeEngines() throws -> String {
     func neuralEngines(
         _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
     ) throws -> [(String, EngineFigures)] {
-        try WakeComparison.run(corpora) {
+        try WakeComparison.run(corpora, negatives: neuralNegatives) {
             let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: modelsDirectory, settings: neuralSettings)
             let inner = RecordingDetector(detector)
             if let neural = detector as? NeuralWakeWordDetector {
