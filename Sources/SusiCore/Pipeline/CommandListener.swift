@@ -13,11 +13,11 @@ struct HeardCommand {
 ///
 /// Fed chunk by chunk by the pipeline. A command ends after a trailing silence whose length
 /// depends on how finished the words so far sound (`CommandEnding`): whether a skill is sure
-/// of them (not only through loose wildcards) is asked cheaply (`ChatBrain.isCompleteCommand`, which never fetches or renders) at
-/// three points of a pause only: `decisionLeadMs` before the short silence that ends a
-/// complete command, at that silence, and at the one that ends an undecided command. Other
-/// readings come only from a final decoding: a lattice search mid-utterance can crash
-/// PocketSphinx. Used from the pipeline's thread.
+/// of them (not only through loose wildcards) is asked cheaply (`ChatBrain.isCompleteCommand`,
+/// which never fetches or renders) at three points of a pause only: `decisionLeadMs` before
+/// the short silence that ends a complete command, at that silence, and at the one that ends
+/// an undecided command. Other readings come only from a final decoding: a lattice search
+/// mid-utterance can crash PocketSphinx. Used from the pipeline's thread.
 final class CommandListener {
     /// How much speech a command needs before a pause gets the recogniser's final decoding
     /// when no quick reading reaches a skill.
