@@ -90,12 +90,7 @@ final class SphinxRecognizerTests: XCTestCase {
         configuration.dither = false
         let whole = try SphinxRecognizer(configuration: configuration).transcribe(samples)
         let recognizer = try SphinxRecognizer(configuration: configuration)
-        try recognizer.start()
-        let half = samples.count / 2
-        try recognizer.process(Array(samples[..<half]))
-        _ = try recognizer.finish()
-        try recognizer.resume()
-        try recognizer.process(Array(samples[half...]))
+        try Self.feedWithPause(recognizer, samples)
         let resumed = try recognizer.finish()
         // The same readings, and the same word posteriors but for the front end's noise
         // tracking, which PocketSphinx keeps private (without restoring the cepstral mean,
@@ -105,6 +100,17 @@ final class SphinxRecognizerTests: XCTestCase {
         for (after, before) in zip(resumed.words, whole.words) {
             XCTAssertEqual(after.confidence, before.confidence, accuracy: 0.002, after.text)
         }
+    }
+
+    /// Feeds `samples` as one utterance with a pause in the middle: the first half, the final
+    /// decoding a pause brings, then the person goes on (`resume`) with the second half.
+    private static func feedWithPause(_ recognizer: SphinxRecognizer, _ samples: [Int16]) throws {
+        try recognizer.start()
+        let half = samples.count / 2
+        try recognizer.process(Array(samples[..<half]))
+        _ = try recognizer.finish()
+        try recognizer.resume()
+        try recognizer.process(Array(samples[half...]))
     }
 
     func testTheSecondSearchHearsTheWholeUtteranceAcrossAPause() throws {
@@ -120,13 +126,7 @@ final class SphinxRecognizerTests: XCTestCase {
 
         try recognizer.setSecondSearch(SphinxConfiguration())
         XCTAssertTrue(recognizer.hasSecondSearch)
-        try recognizer.start()
-        let half = samples.count / 2
-        try recognizer.process(Array(samples[..<half]))
-        // A pause: the main search's final decoding, then the person goes on.
-        _ = try recognizer.finish()
-        try recognizer.resume()
-        try recognizer.process(Array(samples[half...]))
+        try Self.feedWithPause(recognizer, samples)
         XCTAssertThrowsError(try recognizer.decodeAgain(), "not during an utterance")
         XCTAssertNotEqual(try recognizer.finish().text, "go forward ten meters")
         // Heard once: resuming the main search does not feed the second one the audio again.
@@ -137,7 +137,7 @@ final class SphinxRecognizerTests: XCTestCase {
         // The next utterance, whose second decoding nobody asked for, then one that is.
         XCTAssertEqual(try recognizer.transcribe(try TestAudio.spoken("good morning")).text, "good morning")
         try recognizer.start()
-        try recognizer.process(Array(samples[..<half]))
+        try recognizer.process(Array(samples[..<(samples.count / 2)]))
         _ = try recognizer.finish()
         // The cut falls at the start of "ten", which the generic model may hear as "to".
         let heard = try recognizer.decodeAgain().text
