@@ -259,18 +259,22 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     /// A run with a recogniser that can reopen an utterance (`ResumableRecognizer`).
-    private func runResumable(_ segments: [Segment], quick: String, finals: [String], brain: ScriptedBrain? = nil) throws -> (
-        Run, ResumableRecognizer
-    ) {
+    /// `secondPass` is the second recogniser's reading (`transcribeAgain`).
+    private func runResumable(
+        _ segments: [Segment], quick: String, finals: [String], brain: ScriptedBrain? = nil,
+        secondPass: (() throws -> String)? = nil
+    ) throws -> (Run, ResumableRecognizer) {
         let recognizer = ResumableRecognizer(quick: quick, finals: finals)
-        let result = try run(source: ScriptedSource(segments), transcripts: [], brain: brain ?? timeBrain, recognizer: recognizer)
+        let result = try run(
+            source: ScriptedSource(segments), transcripts: [], brain: brain ?? timeBrain, recognizer: recognizer,
+            secondPass: secondPass)
         return (result, recognizer)
     }
 
     private func run(
         source: ScriptedSource, transcripts: [String], brain: ScriptedBrain,
         endpointing: EndpointerSettings = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
-        recognizer: (any SpeechRecognizer)? = nil
+        recognizer: (any SpeechRecognizer)? = nil, secondPass: (() throws -> String)? = nil
     ) throws -> Run {
         let recorder = RecordingEventSink()
         let synthesizer = ChunkedSynthesizer()
@@ -278,18 +282,19 @@ final class VoicePipelineTests: XCTestCase {
         sink.onPlay = { source.speakerTalking = true }
         var performed: [ChatAction] = []
         var voice = "en-us"
+        let environment = ScriptedEnvironment(
+            voice: { VoiceSettings(name: voice) },
+            perform: { action in
+                performed.append(action)
+                if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
+                return .done
+            })
+        environment.secondPass = secondPass
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
-            environment: ScriptedEnvironment(
-                voice: { VoiceSettings(name: voice) },
-                perform: { action in
-                    performed.append(action)
-                    if case .settings(let setting) = action, setting.key == "tts.voice" { voice = setting.value }
-                    return .done
-                }),
-            events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
+            environment: environment, events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
         try pipeline.run()
         return Run(events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed)
     }
@@ -402,6 +407,50 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(recognizer.finishes, 1, "decoded once, at the short silence")
         XCTAssertEqual(recognizer.resumes, 0, "not reopened: the person said no more")
         XCTAssertEqual(recognizer.fedWhileFinished, 0)
+    }
+
+    func testAPauseEndsTheCommandWhenASkillIsSureOfTheSecondRecognisersReading() throws {
+        // The skills' model misheard it; the open-question model, asked at the pause (its
+        // final pass began there), heard a command a skill is sure of: no longer wait.
+        var asked = 0
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)],
+            quick: "what time sit", finals: ["what is the thyme"],
+            secondPass: {
+                asked += 1
+                return "what time is it"
+            })
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertLessThan(transcript.audioMs - speechEnd.audioMs, 300, "ended after the short silence")
+        XCTAssertEqual(recognizer.finishes, 1)
+        XCTAssertGreaterThanOrEqual(asked, 1)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
+    func testASecondReadingASkillTakesOnlyLooselyDoesNotEndTheCommandEarly() throws {
+        let (result, _) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)],
+            quick: "how many people live", finals: ["how many people live"], brain: looseBrain(),
+            secondPass: { "how have you been" })
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 340, "waited for the undecided silence (350 ms)")
+    }
+
+    func testThePauseThatEndsTheCommandIsJudgedOnTheReadingItWouldSend() throws {
+        // The skills' model ends on "the", which would wait for the full end silence (500 ms);
+        // the second recogniser's reading, which is the one sent, ends on a whole word.
+        let (result, _) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)],
+            quick: "how many people live the", finals: ["how many people live the"], brain: looseBrain(),
+            secondPass: { "how have you been" })
+        XCTAssertEqual(result.transcript, .transcript(text: "how have you been"))
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        let waited = transcript.audioMs - speechEnd.audioMs
+        XCTAssertTrue((340..<450).contains(waited), "the undecided silence (350 ms), not 500: \(waited) ms")
     }
 
     func testReadingsAreWeighedOnlyWhereAPauseCouldEndTheCommand() throws {

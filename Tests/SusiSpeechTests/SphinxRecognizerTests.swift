@@ -129,7 +129,7 @@ final class SphinxRecognizerTests: XCTestCase {
         try Self.feedWithPause(recognizer, samples)
         XCTAssertThrowsError(try recognizer.decodeAgain(), "not during an utterance")
         XCTAssertNotEqual(try recognizer.finish().text, "go forward ten meters")
-        // Heard once: resuming the main search does not feed the second one the audio again.
+        // Closed at the pause and reopened on resume: the whole utterance, each word once.
         let again = try recognizer.decodeAgain()
         XCTAssertEqual(again.text, "go forward ten meters")
         XCTAssertEqual(try recognizer.decodeAgain(), again, "kept until the next utterance")
@@ -148,6 +148,42 @@ final class SphinxRecognizerTests: XCTestCase {
         try recognizer.process([Int16](repeating: 0, count: SphinxRecognizer.resumableSamples + 1))
         _ = try recognizer.finish()
         XCTAssertThrowsError(try recognizer.decodeAgain())
+    }
+
+    func testTheSecondSearchEndsAtAPauseAndContinuesAsIfNeverClosed() throws {
+        // Without dither, whose random numbers would differ the second time.
+        let samples = try TestAudio.raw("goforward.raw")
+        var generic = SphinxConfiguration()
+        generic.dither = false
+        func recognizer() throws -> SphinxRecognizer {
+            let recognizer = try SphinxRecognizer(configuration: SphinxConfiguration(search: .grammar(Self.greetingGrammar)))
+            try recognizer.setSecondSearch(generic)
+            return recognizer
+        }
+        let straight = try recognizer()
+        try straight.start()
+        try straight.process(samples)
+        _ = try straight.finish()
+        let whole = try straight.decodeAgain()
+
+        // Its final pass began at the pause, and its reading there was asked for; the person
+        // went on, so it decoded the utterance again from the front end's state at its start.
+        let paused = try recognizer()
+        try paused.start()
+        let half = samples.count / 2
+        try paused.process(Array(samples[..<half]))
+        _ = try paused.finish()
+        let atPause = try paused.decodeAgain().text
+        XCTAssertTrue(atPause.hasPrefix("go forward") && !atPause.contains("meters"), atPause)
+        try paused.resume()
+        try paused.process(Array(samples[half...]))
+        _ = try paused.finish()
+        let resumed = try paused.decodeAgain()
+        XCTAssertEqual(resumed.text, "go forward ten meters")
+        XCTAssertEqual(resumed.readings, whole.readings)
+        for (after, before) in zip(resumed.words, whole.words) {
+            XCTAssertEqual(after.confidence, before.confidence, accuracy: 0.002, after.text)
+        }
     }
 
     func testTheBackgroundDecoderReportsQueuedFailuresAtTheEnd() throws {

@@ -28,6 +28,9 @@ final class CommandListener {
 
     private let recognizer: any SpeechRecognizer
     private let brain: any ChatBrain
+    /// The command as the second recogniser hears it (`PipelineEnvironment.transcribeAgain`),
+    /// once the recogniser's utterance is closed; nil without one.
+    private let hearAgain: () throws -> String?
     /// The endpointing of the next command (the current one keeps what it began with).
     var settings: EndpointerSettings {
         didSet { weighingPoints = Self.weighingPoints(settings) }
@@ -54,9 +57,13 @@ final class CommandListener {
     /// and the undecided one.
     private var weighingPoints: [Int]
 
-    init(recognizer: any SpeechRecognizer, brain: any ChatBrain, settings: EndpointerSettings, logger: Logger) {
+    init(
+        recognizer: any SpeechRecognizer, brain: any ChatBrain, settings: EndpointerSettings, logger: Logger,
+        hearAgain: @escaping () throws -> String? = { nil }
+    ) {
         self.recognizer = recognizer
         self.brain = brain
+        self.hearAgain = hearAgain
         self.settings = settings
         self.logger = logger
         endpointer = Endpointer(settings: settings)
@@ -136,9 +143,25 @@ final class CommandListener {
         // reaches a skill through loose wildcards ("how have you been" in "how many people
         // live ..."), and ending there after the short silence cut the question
         // (bench/pause-after-name.py). Such a reading is heard again by the open-question
-        // model anyway; it waits for the longer silence.
-        let complete = ahead || transcript.command(understanding: understanding(of:)).isSure
-        ending = complete ? .complete : .of(transcript.text, matchesSkill: false, atStart: !begun)
+        // model anyway; it waits for the longer silence, unless that model's reading, which
+        // would be sent then, is one a skill is sure of. How long it waits is judged on the
+        // reading that would be sent too ("what room are we in", not "what do a your").
+        if ahead || transcript.command(understanding: understanding(of:)).isSure {
+            ending = .complete
+            return
+        }
+        let sent = try openReading() ?? transcript.text
+        ending = isSure(sent) ? .complete : .of(sent, matchesSkill: false, atStart: !begun)
+    }
+
+    /// The second recogniser's reading of the words so far (the reading the pipeline sends
+    /// when no skill is sure of the first recogniser's); nil without one. Asked at a pause
+    /// once the recogniser's utterance is closed: its final pass began then
+    /// (`SpeechRecognizer.finish`), and is needed once the command ends anyway.
+    private func openReading() throws -> String? {
+        guard let again = try hearAgain(), !again.isEmpty else { return nil }
+        logger.trace("the second recogniser heard \"\(again)\"")
+        return again
     }
 
     /// Weighs the recogniser's quick reading into `ending`; true when a skill is sure of it

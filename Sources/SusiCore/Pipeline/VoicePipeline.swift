@@ -97,7 +97,9 @@ public final class VoicePipeline {
         let keptMs = max(3_000, endpointing.noSpeechTimeoutMs + endpointing.maxUtteranceMs + 1_000)
         history = AudioHistory(capacity: SamplePosition.format.frames(milliseconds: keptMs))
         wakeGate = WakeGate(detector: stages.wake)
-        listener = CommandListener(recognizer: stages.recognizer, brain: stages.brain, settings: endpointing, logger: logger)
+        listener = CommandListener(
+            recognizer: stages.recognizer, brain: stages.brain, settings: endpointing, logger: logger,
+            hearAgain: { [environment] in try environment.transcribeAgain() })
     }
 
     /// Position in the input, in ms; safe to read from any thread.

@@ -7,14 +7,20 @@ import Synchronization
 /// thread decodes with the skills' model, and ends an utterance nobody asked about without
 /// holding the pipeline up.
 ///
-/// Calls are queued in order; `finish` waits for the queue and gives the utterance's words.
-/// A failure in queued work is kept and thrown by `finish`.
+/// Calls are queued in order; `close` ends the utterance on that thread, `finish` waits for
+/// the queue and gives the utterance's words. A failure in queued work is kept and thrown by
+/// `finish`.
 final class BackgroundDecoder: @unchecked Sendable {
-    // @unchecked: the PocketSphinx handle inside `decoder` is only touched on `queue`.
+    // @unchecked: the PocketSphinx handle inside `decoder`, `closed` and `frontEndAtStart` are
+    // only touched on `queue`.
     private let decoder: SphinxDecoder
     private let queue = DispatchQueue(label: "susi.open-decoder")
     /// The first failure of the utterance's queued work.
     private let failure = Mutex<SpeechError?>(nil)
+    /// The utterance's words or failure once closed; nil while it is open. On the queue only.
+    private var closed: Result<Transcript, SpeechError>?
+    /// The front end as the utterance began, for `reopen`. On the queue only.
+    private var frontEndAtStart: SphinxDecoder.FrontEndState?
 
     /// Loads the model as `SphinxDecoder.init` does.
     ///
@@ -31,6 +37,7 @@ final class BackgroundDecoder: @unchecked Sendable {
     func start(adaptingTo adapting: [Int16]) {
         queue.async { [self] in
             failure.withLock { $0 = nil }
+            closed = nil
             run { () throws(SpeechError) in
                 if decoder.isInUtterance { try decoder.endUtterance() }
                 if !adapting.isEmpty {
@@ -38,6 +45,7 @@ final class BackgroundDecoder: @unchecked Sendable {
                     try decoder.process(adapting)
                     try decoder.endUtterance()
                 }
+                frontEndAtStart = decoder.frontEndState
                 try decoder.startUtterance()
             }
         }
@@ -48,24 +56,56 @@ final class BackgroundDecoder: @unchecked Sendable {
         queue.async { [self] in run { () throws(SpeechError) in try decoder.process(samples) } }
     }
 
-    /// Waits for the queued audio, closes the utterance and returns its words, with the
-    /// lattice's other readings as `SphinxRecognizer.finish` gives them.
+    /// Closes the utterance on the decoder's thread once the queued audio is decoded: its
+    /// final pass runs there while the caller goes on (a pause, which may end the command).
+    /// `finish` gives the words; `reopen` continues the utterance if the person goes on.
+    func close() {
+        queue.async { [self] in closeNow() }
+    }
+
+    /// Reopens the utterance `close` ended and decodes `samples`, the utterance's cleaned
+    /// audio so far, again from the front end's state as the utterance began, so that more
+    /// audio continues it as if it had never been closed.
+    func reopen(decoding samples: [Int16]) {
+        queue.async { [self] in
+            closed = nil
+            run { () throws(SpeechError) in
+                if let frontEndAtStart { decoder.restore(frontEndAtStart) }
+                try decoder.startUtterance()
+                try decoder.process(samples)
+            }
+        }
+    }
+
+    /// Waits for the queued audio, closes the utterance (unless `close` did) and returns its
+    /// words, with the lattice's other readings as `SphinxRecognizer.finish` gives them.
     ///
     /// - Throws: the first failure of the utterance's queued work, or of closing it.
     func finish() throws(SpeechError) -> Transcript {
         let result: Result<Transcript, SpeechError> = queue.sync {
-            if let failed = failure.withLock({ $0 }) { return .failure(failed) }
-            do throws(SpeechError) {
-                try decoder.endUtterance()
-                var transcript = SphinxRecognizer.transcript(
-                    from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
-                transcript.alternatives = SphinxRecognizer.otherReadings(of: decoder, than: transcript.text)
-                return .success(transcript)
-            } catch {
-                return .failure(error)
-            }
+            closeNow()
+            return closed ?? .failure(SpeechError(.decodeFailed, "the second search closed nothing"))
         }
         return try result.get()
+    }
+
+    /// Closes the utterance and keeps its words or failure in `closed`, unless it is closed
+    /// already. On the queue only.
+    private func closeNow() {
+        guard closed == nil else { return }
+        if let failed = failure.withLock({ $0 }) {
+            closed = .failure(failed)
+            return
+        }
+        do throws(SpeechError) {
+            try decoder.endUtterance()
+            var transcript = SphinxRecognizer.transcript(
+                from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+            transcript.alternatives = SphinxRecognizer.otherReadings(of: decoder, than: transcript.text)
+            closed = .success(transcript)
+        } catch {
+            closed = .failure(error)
+        }
     }
 
     /// Runs `work` on the queue, keeping its first failure.

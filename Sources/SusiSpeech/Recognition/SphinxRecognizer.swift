@@ -95,8 +95,8 @@ public final class SphinxRecognizer: SpeechRecognizer {
     }
 
     /// The utterance `finish` ended, as the second decoder heard it. It decoded the audio as
-    /// it came, so this waits for it to catch up and for its final pass only; the result is
-    /// kept until the next `start`.
+    /// it came and began its final pass when `finish` was called, so this waits for that
+    /// pass to end only; the result is kept until the next `start` or `resume`.
     ///
     /// - Throws: `stt-decode-failed` without a second search, during an utterance, or for an
     ///   utterance too long to keep; PocketSphinx's errors.
@@ -108,7 +108,6 @@ public final class SphinxRecognizer: SpeechRecognizer {
         guard secondFollows else {
             throw SpeechError(.decodeFailed, "the second search did not hear the whole utterance")
         }
-        secondFollows = false
         let transcript = try second.finish()
         logger.debug("second search heard \"\(transcript.text)\"")
         secondTranscript = transcript
@@ -204,9 +203,12 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// Whether PocketSphinx's voice activity detector currently hears speech.
     public var isInSpeech: Bool { decoder.isInSpeech }
 
-    /// Closes the utterance and returns its words, fillers and silences left out.
+    /// Closes the utterance and returns its words, fillers and silences left out. The second
+    /// decoder's final pass starts at the same time on its own thread, so that `decodeAgain`
+    /// after a pause that ends the command has little or nothing left to wait for.
     public func finish() throws(SpeechError) -> Transcript {
         if decoder.isInUtterance { try feed(preprocessors.flush()) }
+        if secondFollows { second?.close() }
         try decoder.endUtterance()
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
@@ -220,12 +222,14 @@ public final class SphinxRecognizer: SpeechRecognizer {
 
     /// Reopens the utterance `finish` ended and decodes its audio again (about a tenth of its
     /// length in time), from the front end's state as the utterance began, so that more audio
-    /// continues it as if it had never been closed.
+    /// continues it as if it had never been closed; the second decoder too, on its thread.
     public func resume() throws(SpeechError) {
         guard canResume else { throw SpeechError(.decodeFailed, "the utterance is too long to resume") }
         if let frontEndAtStart { decoder.restore(frontEndAtStart) }
         try decoder.startUtterance()
         try decoder.process(decoded)
+        secondTranscript = nil
+        if secondFollows { second?.reopen(decoding: decoded) }
     }
 
     /// Recognises one whole recording.
