@@ -8,14 +8,15 @@ import SusiCore
 /// A detection is decided at the 80 ms step where the score has reached the threshold in the
 /// head's number of windows in a row (one or two); its end is placed the head's measured
 /// decision delay earlier, its start 600 ms before that (an estimate: the network does not
-/// say where the word began). After a detection no other is made for a window's length
-/// (1.28 s), so the same word does not wake twice. With `confirmSteps` above 0 a detection
+/// say where the word began). After a candidate no other is made for a window's length
+/// (1.28 s), so the same word does not wake twice. With `confirmSteps` above 0 a candidate
 /// is held that many steps more and counts only if the score is still at or above
 /// `confirmThreshold` then: the name keeps scoring near 1 for a few hundred milliseconds
 /// after its end, while most speech that reached the threshold falls back at once
-/// (`bench/RESULTS.md`). A detection whose own score is under the head's sure threshold
-/// but whose next `steadySteps` scores are all at or above it is sure as well (`isSure`):
-/// the name said in a voice the head scores lower still settles near 1.
+/// (`bench/RESULTS.md`); a dropped candidate ends the rest it began. A detection whose own
+/// score is under the head's sure threshold but whose next `steadySteps` scores are all at
+/// or above it is sure as well (`isSure`): the name said in a voice the head scores lower
+/// still settles near 1. `WakeWordDecision` makes these decisions.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
 /// `stride`th step while nothing is near: the head then scores a window whose skipped steps
@@ -37,8 +38,10 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Steps a detection not sure by its score is held to see whether it stays at or above
     /// the head's sure threshold (then `isSure` says so); 0: not held for it.
     public let steadySteps: Int
-    /// A detection held: its score and the scores of the steps since.
-    private var held: (detection: WakeWordDetection, score: Double, after: [Double])?
+    /// Which steps' scores make a detection.
+    private var decision: WakeWordDecision
+    /// The detection of the candidate `decision` holds.
+    private var heldDetection: WakeWordDetection?
     /// Candidates dropped because the score fell before the confirmation (for benchmarks).
     public private(set) var unconfirmedCount = 0
     /// Embeddings are computed every `stride`th step while no candidate is near (1: every step).
@@ -64,10 +67,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Samples the front end heard before the first input (the quiet room).
     private let warmUpSamples: Int
     private var samplesConsumed = 0
-    /// Windows in a row so far that scored at or above the threshold.
-    private var run = 0
-    /// Steps left in which no detection is made, after one.
-    private var cooldown = 0
     /// Embeddings computed since creation, the quiet room's excepted (for benchmarks and tests:
     /// the embedding model is most of the cost).
     public private(set) var embeddingsComputed = 0
@@ -138,6 +137,9 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
             directory: frontEndDirectory, accelerated: accelerated, reach: head.windowLength + self.stride)
         phrase = head.phrase
         self.threshold = threshold ?? head.threshold
+        decision = WakeWordDecision(
+            threshold: self.threshold, steps: head.steps, restSteps: head.windowLength, confirmSteps: confirmSteps,
+            confirmThreshold: confirmThreshold, steadySteps: steadySteps, sureThreshold: head.sureThreshold)
         self.logger = logger
         // The front end needs about 2 s of audio before its first full window. It hears a
         // quiet room first, so that a name said at once (or right after the pipeline's
@@ -213,7 +215,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
                 }
             }
             unscored = 0
-            if stride > 1, last < gate, run == 0, held == nil { exact = false }
+            if stride > 1, last < gate, !decision.isBusy { exact = false }
         }
         return detections
     }
@@ -232,79 +234,44 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         return values
     }
 
-    /// One step's score (nil: skipped, taken to be below the gate): the run, the rest after a
-    /// detection, and the detection itself once the run is long enough. `stepEnd` is where
-    /// the step's audio ends, `decidedEnd` how far the input had been heard when it was scored.
+    /// One step's score (nil: skipped, taken to be below the gate), weighed by `decision`;
+    /// the detection it lets count. `stepEnd` is where the step's audio ends, `decidedEnd`
+    /// how far the input had been heard when it was scored.
     @discardableResult
     private func pass(score: Double?, stepEnd: Int = 0, decidedEnd: Int = 0) -> WakeWordDetection? {
-        if cooldown > 0 { cooldown -= 1 }
-        guard let score else {
-            run = 0
-            return nil
-        }
-        highestScore = max(highestScore, score)
         let stepMilliseconds = AudioFormat.speech.milliseconds(frames: stepEnd - warmUpSamples)
         let decided = AudioFormat.speech.milliseconds(frames: decidedEnd - warmUpSamples)
-        stepScores.append((stepMilliseconds, score))
-        if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
-        run = score >= threshold ? run + 1 : 0
-        if var candidate = held {
-            candidate.after.append(score)
-            held = candidate
-            switch verdict(score: candidate.score, after: candidate.after) {
-            case .wait: break
-            case .drop:
-                held = nil
-                unconfirmedCount += 1
-                logger.debug("wake candidate at \(candidate.detection.endMilliseconds) ms fell to \(score): not the name")
-                return nil
-            case .accept(let steady):
-                held = nil
-                return accept(candidate.detection, score: candidate.score, steady: steady, decided: decided)
-            }
+        if let score {
+            highestScore = max(highestScore, score)
+            stepScores.append((stepMilliseconds, score))
+            if stepScores.count > Self.stepHistory { stepScores.removeFirst() }
         }
-        guard run >= head.steps, cooldown == 0 else { return nil }
-        let end = max(0, stepMilliseconds - head.decisionDelayMilliseconds)
-        let detection = WakeWordDetection(
-            phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds),
-            endMilliseconds: end, decidedAtMilliseconds: decided)
-        // The same word keeps scoring high for a few steps: one window's worth of rest.
-        cooldown = head.windowLength
-        run = 0
-        guard case .accept(let steady) = verdict(score: score, after: []) else {
-            held = (detection, score, [])
+        switch decision.step(score) {
+        case .none: return nil
+        case .held:
+            heldDetection = detection(stepMilliseconds: stepMilliseconds, decided: decided)
             return nil
+        case .dropped:
+            unconfirmedCount += 1
+            logger.debug(
+                "wake candidate at \(heldDetection?.endMilliseconds ?? 0) ms fell to \(score ?? 0): not the name")
+            heldDetection = nil
+            return nil
+        case .accepted(let candidateScore, let steady, let heldSteps):
+            let detection =
+                (heldSteps > 0 ? heldDetection : nil) ?? detection(stepMilliseconds: stepMilliseconds, decided: decided)
+            heldDetection = nil
+            return accept(detection, score: candidateScore, steady: steady, decided: decided)
         }
-        return accept(detection, score: score, steady: steady, decided: decided)
     }
 
-    /// What becomes of a candidate: wait for more steps, drop it, or let it count (and
-    /// whether it stayed sure).
-    enum Verdict: Equatable {
-        case wait, drop
-        case accept(steady: Bool)
-    }
-
-    /// The verdict on a candidate that scored `score` when decided and `after` in the steps
-    /// since: dropped if the score `confirmSteps` later is under `confirmThreshold`; then
-    /// counted at once if `score` is sure, else after `steadySteps`, steady if all of them
-    /// were at or above the head's sure threshold.
-    func verdict(score: Double, after: [Double]) -> Verdict {
-        Self.verdict(
-            score: score, after: after, confirmSteps: confirmSteps, confirmThreshold: confirmThreshold,
-            steadySteps: steadySteps, sureThreshold: head.sureThreshold)
-    }
-
-    /// The same with every setting given (for tests).
-    static func verdict(
-        score: Double, after: [Double], confirmSteps: Int, confirmThreshold: Double, steadySteps: Int,
-        sureThreshold: Double
-    ) -> Verdict {
-        if confirmSteps > 0, after.count >= confirmSteps, after[confirmSteps - 1] < confirmThreshold { return .drop }
-        guard after.count >= confirmSteps else { return .wait }
-        if score >= sureThreshold || steadySteps == 0 { return .accept(steady: false) }
-        guard after.count >= steadySteps else { return .wait }
-        return .accept(steady: after.prefix(steadySteps).allSatisfy { $0 >= sureThreshold })
+    /// The phrase ending the head's decision delay before the step that ends at
+    /// `stepMilliseconds`, decided at `decided`.
+    private func detection(stepMilliseconds: Int, decided: Int) -> WakeWordDetection {
+        let end = max(0, stepMilliseconds - head.decisionDelayMilliseconds)
+        return WakeWordDetection(
+            phrase: phrase, startMilliseconds: max(0, end - Self.assumedPhraseMilliseconds), endMilliseconds: end,
+            decidedAtMilliseconds: decided)
     }
 
     /// `detection` as decided at `decided` milliseconds, remembered with its `score` and
@@ -347,8 +314,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         frontEnd.forgetHistory()
         unscored = 0
         exact = stride == 1
-        held = nil
-        run = 0
-        cooldown = 0
+        decision.reset()
+        heldDetection = nil
     }
 }
