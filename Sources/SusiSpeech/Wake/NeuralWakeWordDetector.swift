@@ -32,12 +32,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The score at or above which the phrase counts.
     public let threshold: Double
     /// Steps a detection is held before it counts (0: none).
-    public let confirmSteps: Int
+    public var confirmSteps: Int { decision.confirmSteps }
     /// The score a detection must still have `confirmSteps` after it was decided.
-    public let confirmThreshold: Double
+    public var confirmThreshold: Double { decision.confirmThreshold }
     /// Steps a detection not sure by its score is held to see whether it stays at or above
     /// the head's sure threshold (then `isSure` says so); 0: not held for it.
-    public let steadySteps: Int
+    public var steadySteps: Int { decision.steadySteps }
     /// Which steps' scores make a detection.
     private var decision: WakeWordDecision
     /// The detection of the candidate `decision` holds.
@@ -126,9 +126,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         steadySteps: Int = NeuralWakeWordDetector.defaultSteadySteps, logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
-        self.confirmSteps = max(0, confirmSteps)
-        self.steadySteps = max(0, steadySteps)
-        self.confirmThreshold = confirmThreshold
         self.stride = max(1, stride)
         self.gate = gate
         exact = self.stride == 1
