@@ -429,6 +429,25 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
+    func testASecondRecogniserFailingAtAPauseDoesNotEndTheCommand() throws {
+        // Its reading fails when asked at the pause; the command waits as before, and the
+        // reading asked again at its end is answered.
+        struct Failure: Error {}
+        var asked = 0
+        let (result, _) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)],
+            quick: "what time sit", finals: ["what is the thyme"],
+            secondPass: {
+                asked += 1
+                if asked == 1 { throw Failure() }
+                return "what time is it"
+            })
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
+        XCTAssertFalse(result.events.contains { $0.name == "error" })
+        XCTAssertEqual(asked, 2)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
     func testASecondReadingASkillTakesOnlyLooselyDoesNotEndTheCommandEarly() throws {
         let (result, _) = try runResumable(
             [.noise(300), .wake, .voice(900), .noise(1500)],

@@ -150,18 +150,24 @@ final class CommandListener {
             ending = .complete
             return
         }
-        let sent = try openReading() ?? transcript.text
+        let sent = openReading() ?? transcript.text
         ending = isSure(sent) ? .complete : .of(sent, matchesSkill: false, atStart: !begun)
     }
 
     /// The second recogniser's reading of the words so far (the reading the pipeline sends
-    /// when no skill is sure of the first recogniser's); nil without one. Asked at a pause
-    /// once the recogniser's utterance is closed: its final pass began then
+    /// when no skill is sure of the first recogniser's); nil without one, or when it fails
+    /// (the pipeline reports that failure if it asks again when the command ends). Asked at
+    /// a pause once the recogniser's utterance is closed: its final pass began then
     /// (`SpeechRecognizer.finish`), and is needed once the command ends anyway.
-    private func openReading() throws -> String? {
-        guard let again = try hearAgain(), !again.isEmpty else { return nil }
-        logger.trace("the second recogniser heard \"\(again)\"")
-        return again
+    private func openReading() -> String? {
+        do {
+            guard let again = try hearAgain(), !again.isEmpty else { return nil }
+            logger.trace("the second recogniser heard \"\(again)\"")
+            return again
+        } catch {
+            logger.debug("the second recogniser failed at a pause: \(error)")
+            return nil
+        }
     }
 
     /// Weighs the recogniser's quick reading into `ending`; true when a skill is sure of it
