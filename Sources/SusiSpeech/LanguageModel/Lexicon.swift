@@ -17,21 +17,20 @@ struct Lexicon {
     ///
     /// - Throws: `stt-model-missing` when it cannot be read.
     init(cmudictPath: String, words: Set<String>) throws(SpeechError) {
-        guard let data = FileManager.default.contents(atPath: cmudictPath) else {
-            throw SpeechError(.modelMissing, "pronunciation dictionary not found: \(cmudictPath)")
-        }
         let plainWords = Set(words.map { $0.replacingOccurrences(of: "'", with: "") })
-        let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            let word = SphinxDecoder.baseWord(String(line[..<space]).lowercased())
+        var pronunciations: [String: [String]] = [:]
+        var apostropheForms: [String: String] = [:]
+        try PronunciationDictionary.scanLines(of: cmudictPath) { word, line in
             let plain = word.replacingOccurrences(of: "'", with: "")
-            guard plainWords.contains(plain) else { continue }
-            let phones = line[line.index(after: space)...].split(separator: " ").joined(separator: " ")
-            guard !phones.isEmpty else { continue }
+            guard plainWords.contains(plain), let space = line.firstIndex(of: UInt8(ascii: " ")) else { return }
+            let rest = String(decoding: UnsafeBufferPointer(rebasing: line.base[(space + 1)..<line.endIndex]), as: UTF8.self)
+            let phones = rest.split(separator: " ").joined(separator: " ")
+            guard !phones.isEmpty else { return }
             pronunciations[word, default: []].append(phones)
             if word.contains("'"), apostropheForms[plain] == nil { apostropheForms[plain] = word }
         }
+        self.pronunciations = pronunciations
+        self.apostropheForms = apostropheForms
     }
 
     /// Adds entries (e.g. the hotword dictionary) ahead of cmudict's for their words.
