@@ -258,6 +258,13 @@ final class VoicePipelineTests: XCTestCase {
         var transcript: PipelineEvent.Kind? { events.first { $0.name == "transcript" }?.kind }
     }
 
+    /// Audio from the end of the speech to the transcript: the silence the command waited for.
+    private func silenceWaited(_ result: Run) throws -> Int {
+        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        return transcript.audioMs - speechEnd.audioMs
+    }
+
     /// A run with a recogniser that can reopen an utterance (`ResumableRecognizer`).
     /// `secondPass` is the second recogniser's reading (`transcribeAgain`).
     private func runResumable(
@@ -401,9 +408,7 @@ final class VoicePipelineTests: XCTestCase {
             [.noise(300), .wake, .voice(900), .noise(1500)],
             quick: "what time sit", finals: ["what is the thyme"])
         XCTAssertEqual(result.transcript, .transcript(text: "what is the thyme"))
-        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 340, "waited for the undecided silence (350 ms)")
+        XCTAssertGreaterThanOrEqual(try silenceWaited(result), 340, "waited for the undecided silence (350 ms)")
         XCTAssertEqual(recognizer.finishes, 1, "decoded once, at the short silence")
         XCTAssertEqual(recognizer.resumes, 0, "not reopened: the person said no more")
         XCTAssertEqual(recognizer.fedWhileFinished, 0)
@@ -421,9 +426,7 @@ final class VoicePipelineTests: XCTestCase {
                 return "what time is it"
             })
         XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
-        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertLessThan(transcript.audioMs - speechEnd.audioMs, 300, "ended after the short silence")
+        XCTAssertLessThan(try silenceWaited(result), 300, "ended after the short silence")
         XCTAssertEqual(recognizer.finishes, 1)
         XCTAssertGreaterThanOrEqual(asked, 1)
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
@@ -453,9 +456,7 @@ final class VoicePipelineTests: XCTestCase {
             [.noise(300), .wake, .voice(900), .noise(1500)],
             quick: "how many people live", finals: ["how many people live"], brain: looseBrain(),
             secondPass: { "how have you been" })
-        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 340, "waited for the undecided silence (350 ms)")
+        XCTAssertGreaterThanOrEqual(try silenceWaited(result), 340, "waited for the undecided silence (350 ms)")
     }
 
     func testThePauseThatEndsTheCommandIsJudgedOnTheReadingItWouldSend() throws {
@@ -466,9 +467,7 @@ final class VoicePipelineTests: XCTestCase {
             quick: "how many people live the", finals: ["how many people live the"], brain: looseBrain(),
             secondPass: { "how have you been" })
         XCTAssertEqual(result.transcript, .transcript(text: "how have you been"))
-        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        let waited = transcript.audioMs - speechEnd.audioMs
+        let waited = try silenceWaited(result)
         XCTAssertTrue((340..<450).contains(waited), "the undecided silence (350 ms), not 500: \(waited) ms")
     }
 
@@ -541,9 +540,7 @@ final class VoicePipelineTests: XCTestCase {
             brain: looseBrain())
         XCTAssertEqual(result.transcript, .transcript(text: "what is the rolling stones best song"))
         XCTAssertEqual(recognizer.resumes, 1)
-        let transcript = try XCTUnwrap(result.events.first { $0.name == "transcript" })
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertGreaterThanOrEqual(transcript.audioMs - speechEnd.audioMs, 340, "ended after the undecided silence (350 ms)")
+        XCTAssertGreaterThanOrEqual(try silenceWaited(result), 340, "ended after the undecided silence (350 ms)")
     }
 
     func testMediaAndSettingsActionsArePerformedInOrderWithEvents() throws {
