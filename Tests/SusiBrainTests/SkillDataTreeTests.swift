@@ -298,6 +298,24 @@ final class SkillDataTreeTests: XCTestCase {
         XCTAssertEqual(say(without, "add 2 and 3"), "Fallback.", "no runner: the next candidate answers")
     }
 
+    func testAHelperSlowToStartStillAnswers() throws {
+        // A busy machine: the helper process takes a second to start (a wrapper sleeps, then
+        // runs susi-js). Its first script is still answered; a waiting helper answers at once.
+        let real = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("susi-slow-js-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wrapper = directory.appendingPathComponent("susi-js")
+        try Data("#!/bin/sh\nsleep 1\nexec '\(real.executable)' \"$@\"\n".utf8).write(to: wrapper)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let scripts = try XCTUnwrap(ProcessScriptRunner(executable: wrapper.path))
+        XCTAssertEqual(try scripts.run("6 * 7;"), "42")
+        let clock = ContinuousClock()
+        let started = clock.now
+        XCTAssertEqual(try scripts.run("6 * 7;"), "42")
+        XCTAssertLessThan(clock.now - started, .milliseconds(900), "the waiting helper, not a new one")
+    }
+
     func testScriptHelpersAreReusedWithAFreshInterpreterEachTime() throws {
         let scripts = try XCTUnwrap(ProcessScriptRunner.besideExecutable(), "susi-js is built with the tests")
         XCTAssertEqual(try scripts.run("var leftover = 41; leftover + 1;"), "42.0", "computed: a Java double")

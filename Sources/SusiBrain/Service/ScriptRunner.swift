@@ -22,14 +22,18 @@ public protocol ScriptRunner: Sendable {
 ///
 /// Limits per script: `timeLimit` of CPU time (enforced inside the helper by a virtual
 /// timer), `memoryLimit` bytes of heap, no file, socket or process (see `susi-js`), and a
-/// wall-clock backstop of `timeLimit` plus `startAllowance` after which the process is killed.
+/// wall-clock backstop of `timeLimit` plus `waitAllowance` (a waiting helper) or
+/// `startAllowance` (a new one) after which the process is killed.
 public struct ProcessScriptRunner: ScriptRunner {
     /// CPU time a script may use, as SUSI allows.
     public static let timeLimit = 0.05
     /// Heap a script may use.
     public static let memoryLimit = 16 << 20
-    /// Extra wall time for starting the process on a busy machine.
-    public static let startAllowance = 0.5
+    /// Extra wall time for a waiting helper's reply on a busy machine.
+    public static let waitAllowance = 0.5
+    /// Extra wall time for a new helper's first reply: starting the process took over 0.5 s
+    /// on this 2-core machine under load, and the answer was lost.
+    public static let startAllowance = 3.0
     /// Scripts one helper runs before it is replaced (bounds its CPU time and any leak).
     public static let scriptsPerHelper = 64
     /// Helpers kept waiting between answers.
@@ -59,14 +63,15 @@ public struct ProcessScriptRunner: ScriptRunner {
     /// Runs `script` in a waiting helper, or a new one; see the type's limits.
     public func run(_ script: String) throws(BrainError) -> String {
         let helper: ScriptHelper
+        let allowance: Double
         if let waiting = pool.take() {
-            helper = waiting
+            (helper, allowance) = (waiting, Self.waitAllowance)
         } else {
-            helper = try ScriptHelper(executable: executable)
+            (helper, allowance) = (try ScriptHelper(executable: executable), Self.startAllowance)
         }
         let reply: String
         do throws(BrainError) {
-            reply = try helper.run(Data(script.utf8.prefix(65_536)), deadline: Self.timeLimit + Self.startAllowance)
+            reply = try helper.run(Data(script.utf8.prefix(65_536)), deadline: Self.timeLimit + allowance)
         } catch {
             helper.stop()
             throw error
