@@ -23,7 +23,7 @@ struct Lexicon {
         try PronunciationDictionary.scanLines(of: cmudictPath) { word, line in
             let plain = word.replacingOccurrences(of: "'", with: "")
             guard plainWords.contains(plain), let space = line.firstIndex(of: UInt8(ascii: " ")) else { return }
-            let rest = String(decoding: UnsafeBufferPointer(rebasing: line.base[(space + 1)..<line.endIndex]), as: UTF8.self)
+            let rest = String(decoding: UnsafeBufferPointer(rebasing: line[(space + 1)...]), as: UTF8.self)
             let phones = rest.split(separator: " ").joined(separator: " ")
             guard !phones.isEmpty else { return }
             pronunciations[word, default: []].append(phones)

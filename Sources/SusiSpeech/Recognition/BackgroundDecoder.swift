@@ -64,16 +64,11 @@ final class BackgroundDecoder: @unchecked Sendable {
     }
 
     /// Reopens the utterance `close` ended and decodes `samples`, the utterance's cleaned
-    /// audio so far, again from the front end's state as the utterance began, so that more
-    /// audio continues it as if it had never been closed.
+    /// audio so far, again (`SphinxDecoder.reopenUtterance`).
     func reopen(decoding samples: [Int16]) {
         queue.async { [self] in
             closed = nil
-            run { () throws(SpeechError) in
-                if let frontEndAtStart { decoder.restore(frontEndAtStart) }
-                try decoder.startUtterance()
-                try decoder.process(samples)
-            }
+            run { () throws(SpeechError) in try decoder.reopenUtterance(from: frontEndAtStart, decoding: samples) }
         }
     }
 
@@ -82,30 +77,30 @@ final class BackgroundDecoder: @unchecked Sendable {
     ///
     /// - Throws: the first failure of the utterance's queued work, or of closing it.
     func finish() throws(SpeechError) -> Transcript {
-        let result: Result<Transcript, SpeechError> = queue.sync {
-            closeNow()
-            return closed ?? .failure(SpeechError(.decodeFailed, "the second search closed nothing"))
-        }
-        return try result.get()
+        try queue.sync { closeNow() }.get()
     }
 
-    /// Closes the utterance and keeps its words or failure in `closed`, unless it is closed
-    /// already. On the queue only.
-    private func closeNow() {
-        guard closed == nil else { return }
+    /// Closes the utterance, unless it is closed already, and returns its words or failure
+    /// (kept in `closed`). On the queue only.
+    @discardableResult
+    private func closeNow() -> Result<Transcript, SpeechError> {
+        if let closed { return closed }
+        let result: Result<Transcript, SpeechError>
         if let failed = failure.withLock({ $0 }) {
-            closed = .failure(failed)
-            return
+            result = .failure(failed)
+        } else {
+            do throws(SpeechError) {
+                try decoder.endUtterance()
+                var transcript = SphinxRecognizer.transcript(
+                    from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
+                transcript.alternatives = SphinxRecognizer.otherReadings(of: decoder, than: transcript.text)
+                result = .success(transcript)
+            } catch {
+                result = .failure(error)
+            }
         }
-        do throws(SpeechError) {
-            try decoder.endUtterance()
-            var transcript = SphinxRecognizer.transcript(
-                from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
-            transcript.alternatives = SphinxRecognizer.otherReadings(of: decoder, than: transcript.text)
-            closed = .success(transcript)
-        } catch {
-            closed = .failure(error)
-        }
+        closed = result
+        return result
     }
 
     /// Runs `work` on the queue, keeping its first failure.

@@ -453,6 +453,17 @@ public final class SphinxDecoder {
         isInUtterance = true
     }
 
+    /// Opens an utterance again from the front end's state `start` (read when the closed
+    /// utterance began; nil: as it is) and decodes `samples`, that utterance's audio so far,
+    /// so that more audio continues it as if it had never been closed.
+    ///
+    /// - Throws: as `startUtterance` and `process`.
+    public func reopenUtterance(from start: FrontEndState?, decoding samples: [Int16]) throws(SpeechError) {
+        if let start { restore(start) }
+        try startUtterance()
+        try process(samples)
+    }
+
     /// The front end's running cepstral-mean estimate, which each utterance's end updates.
     public struct FrontEndState: Equatable {
         fileprivate var mean: [mfcc_t]

@@ -225,9 +225,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
     /// continues it as if it had never been closed; the second decoder too, on its thread.
     public func resume() throws(SpeechError) {
         guard canResume else { throw SpeechError(.decodeFailed, "the utterance is too long to resume") }
-        if let frontEndAtStart { decoder.restore(frontEndAtStart) }
-        try decoder.startUtterance()
-        try decoder.process(decoded)
+        try decoder.reopenUtterance(from: frontEndAtStart, decoding: decoded)
         secondTranscript = nil
         if secondFollows { second?.reopen(decoding: decoded) }
     }
