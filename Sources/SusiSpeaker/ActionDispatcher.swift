@@ -52,7 +52,7 @@ public final class ActionDispatcher: Sendable {
             case .answer(let answer) where answer.isPlanned:
                 if let delay = answer.planDelay {
                     try planned.add(answer.expression, inMilliseconds: delay)
-                } else if let text = answer.planDate, let date = ISO8601DateFormatter().date(from: text) {
+                } else if let text = answer.planDate, let date = Timestamp.date(iso8601: text) {
                     try planned.add(answer.expression, at: date)
                 }
             case .unknown(let unknown) where unknown.type == "timer_list":

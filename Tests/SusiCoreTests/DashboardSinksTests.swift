@@ -82,7 +82,11 @@ final class DashboardSinksTests: XCTestCase {
         calendar.timeZone = TimeZone(identifier: "Europe/Berlin") ?? .current
         // 23:59:00 in Berlin on 2026-12-01.
         let now = Mutex(Date(timeIntervalSince1970: 1_796_165_940))
-        let counters = HearingCounters(clock: { now.withLock { $0 } }, calendar: calendar)
+        let day: @Sendable (Date) -> String = { [calendar] date in
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        }
+        let counters = HearingCounters(clock: { now.withLock { $0 } }, day: day)
         interaction("what time is it", "Noon.").forEach(counters.emit)
         [event(.wake(phrase: "susi")), event(.listening), event(.idle)].forEach(counters.emit)
         [event(.wake(phrase: "susi")), event(.transcript(text: " ")), event(.idle)].forEach(counters.emit)

@@ -33,13 +33,17 @@ public final class HearingCounters: EventSink {
     }
 
     private let clock: @Sendable () -> Date
-    private let calendar: Calendar
+    private let day: @Sendable (Date) -> String
     private let state: Mutex<State>
 
-    /// Counters for the day of `clock()` in `calendar`'s time zone.
-    public init(clock: @escaping @Sendable () -> Date = Date.init, calendar: Calendar = .current) {
+    /// Counters for the day of `clock()`, as `day` writes it (`yyyy-MM-dd`; by default in the
+    /// local time zone, without loading ICU as a Foundation calendar would).
+    public init(
+        clock: @escaping @Sendable () -> Date = Date.init,
+        day: @escaping @Sendable (Date) -> String = Timestamp.localDay
+    ) {
         self.clock = clock
-        self.calendar = calendar
+        self.day = day
         state = Mutex(State(figures: Figures(day: "", wakes: 0, likelyFalseWakes: 0, commandsHeard: 0)))
         state.withLock { rollOver(&$0) }
     }
@@ -72,8 +76,7 @@ public final class HearingCounters: EventSink {
     }
 
     private func rollOver(_ state: inout State) {
-        let components = calendar.dateComponents([.year, .month, .day], from: clock())
-        let day = String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
+        let day = day(clock())
         guard day != state.figures.day else { return }
         state.figures = Figures(day: day, wakes: 0, likelyFalseWakes: 0, commandsHeard: 0)
     }

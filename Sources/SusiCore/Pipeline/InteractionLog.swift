@@ -138,7 +138,7 @@ public final class InteractionLog: EventSink {
     private func save(_ interactions: [Interaction]) throws(ConfigError) {
         guard let path else { return }
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = Timestamp.encoding
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = (try? encoder.encode(interactions)) ?? Data("[]".utf8)
         try ConfigStore.writeAtomically(data, to: path)
@@ -161,7 +161,7 @@ public final class InteractionLog: EventSink {
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = Timestamp.decoding
         return decoder
     }()
 }

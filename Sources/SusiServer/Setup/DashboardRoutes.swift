@@ -187,7 +187,7 @@ struct DashboardRoutes: Sendable {
     private static func json(_ value: some Encodable) -> ServerResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = Timestamp.encoding
         guard let data = try? encoder.encode(value) else {
             return .internalError("reply could not be encoded as JSON", code: "server-encoding-failed")
         }

@@ -28,7 +28,7 @@ public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
         case .joining: text = "hotspot closed; joining the home network on \(interface)"
         }
         if let deadline, phase == .searching || phase == .joining {
-            text += " (until \(ISO8601DateFormatter().string(from: deadline)))"
+            text += " (until \(Timestamp.iso8601(deadline)))"
         }
         if let lastError { text += "; last error: \(lastError)" }
         return text

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+@testable import SusiCore
+
+/// Timestamps written and read with the C library, against what Foundation's ISO 8601
+/// formatter and calendar give for the same dates.
+final class TimestampTests: XCTestCase {
+    /// Dates across leap days, month and year ends, before 1970 and far ahead.
+    private let dates: [Date] = [
+        0, 951_782_400, 1_709_164_799, 1_735_689_599, 1_796_165_940, 1_796_205_714.75, -86_400 * 365.25 * 20,
+        4_102_444_800,
+    ].map { Date(timeIntervalSince1970: $0) }
+
+    func testWritesWhatFoundationsISO8601FormatterWrites() {
+        let formatter = ISO8601DateFormatter()
+        for date in dates {
+            XCTAssertEqual(Timestamp.iso8601(date), formatter.string(from: date))
+        }
+    }
+
+    func testReadsBackWhatItWritesToTheSecond() {
+        for date in dates {
+            XCTAssertEqual(
+                Timestamp.date(iso8601: Timestamp.iso8601(date)),
+                Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        }
+    }
+
+    func testReadsOffsetsAndFractionalSeconds() throws {
+        let utc = try XCTUnwrap(Timestamp.date(iso8601: "2026-12-02T09:41:54Z"))
+        XCTAssertEqual(utc.timeIntervalSince1970, 1_796_204_514)
+        XCTAssertEqual(Timestamp.date(iso8601: "2026-12-02T10:41:54+01:00"), utc)
+        XCTAssertEqual(Timestamp.date(iso8601: "2026-12-02T04:11:54-05:30"), utc)
+        XCTAssertEqual(Timestamp.date(iso8601: "2026-12-02 09:41:54z"), utc)
+        let fraction = try XCTUnwrap(Timestamp.date(iso8601: "2026-12-02T09:41:54.250Z"))
+        XCTAssertEqual(fraction.timeIntervalSince1970, 1_796_204_514.25, accuracy: 1e-6)
+    }
+
+    func testRefusesWhatIsNotATimestamp() {
+        for text in [
+            "", "2026-12-02", "2026-12-02T09:41:54", "2026-12-02T09:41:54Z ", "2026-13-02T09:41:54Z",
+            "2026-02-30T09:41:54Z", "2026-12-02T24:00:00Z", "2026-12-02T09:61:00Z", "2026-12-02T09:41:54+1:00",
+            "2026-12-02T09:41:54.Z", "26-12-02T09:41:54Z", "2026-12-02T09:41:54Zjunk", "٢٠٢٦-12-02T09:41:54Z",
+        ] {
+            XCTAssertNil(Timestamp.date(iso8601: text), text)
+        }
+    }
+
+    func testTheLocalDayIsTheCalendarsDayInTheSameZone() {
+        let calendar = Calendar.current
+        for date in dates
+            + stride(from: 0.0, to: 86_400 * 400, by: 3_600 * 7).map({ Date(timeIntervalSince1970: 1_790_000_000 + $0) })
+        {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            XCTAssertEqual(
+                Timestamp.localDay(date),
+                String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0), "\(date)")
+        }
+    }
+
+    func testAHistoryWrittenWithFoundationsISO8601DatesStillLoads() throws {
+        let directory = NSTemporaryDirectory() + "susi-timestamp-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let started = Date(timeIntervalSince1970: 1_796_204_514)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let old = [InteractionLog.Interaction(started: started, heard: "what time is it", answers: ["Noon."])]
+        try encoder.encode(old).write(to: URL(fileURLWithPath: directory + "/history.json"))
+        XCTAssertEqual(InteractionLog(path: directory + "/history.json").interactions, old)
+    }
+}
