@@ -13,8 +13,9 @@ public struct BrainContext: Sendable {
     public var volume: Int
     /// How much "volume up/down" changes it (`player.volume_step`).
     public var volumeStep: Int
-    /// The local time zone for times and dates.
-    public var timeZone: TimeZone
+    /// The time zone for times and dates; nil: the speaker's own, as the C library has it
+    /// (`TZ`, else /etc/localtime), read without loading ICU as `TimeZone.current` would.
+    public var timeZone: TimeZone?
     /// The moment to answer for; `nil` means the real clock at answer time. Tests fix it.
     public var now: Date?
     /// The last thing the speaker said, for "say that again"; `nil` when nothing yet.
@@ -34,7 +35,7 @@ public struct BrainContext: Sendable {
         rate: Int = 175,
         volume: Int = 50,
         volumeStep: Int = 10,
-        timeZone: TimeZone = .current,
+        timeZone: TimeZone? = nil,
         now: Date? = nil,
         lastAnswer: String? = nil,
         lastSkill: String? = nil,
@@ -62,7 +63,7 @@ public struct BrainContext: Sendable {
         voice: "en-us",
         rate: 175,
         volume: 50,
-        timeZone: TimeZone(secondsFromGMT: 0) ?? .current,
+        timeZone: TimeZone(secondsFromGMT: 0),
         now: Date(timeIntervalSince1970: 1_741_100_700),
         lastAnswer: "The kettle is on.",
         lastSkill: "chat",

@@ -195,6 +195,21 @@ final class BuiltinTests: XCTestCase {
         XCTAssertEqual(BuiltinValues.ordinal(103), "103rd")
     }
 
+    func testWithoutAZoneTheClockValuesAreTheSpeakersLocalOnes() {
+        let own = BrainContext(timeZone: .current), unset = BrainContext()
+        let start: Double = 1_741_100_700
+        let step: Double = 47_220  // 13 h 7 min: every hour of the day over a year
+        for seconds in stride(from: start, to: start + 366 * 86_400, by: step) {
+            let moment = Date(timeIntervalSince1970: seconds)
+            for name in ["time", "time24", "date", "weekday", "month", "day", "day_ordinal", "year"] {
+                XCTAssertEqual(
+                    BuiltinValues.value(name, context: unset, now: moment),
+                    BuiltinValues.value(name, context: own, now: moment), "\(name) at \(moment)")
+            }
+        }
+        XCTAssertEqual(BuiltinValues.value("timezone", context: unset, now: Date()), TimeZone.current.identifier)
+    }
+
     func testContextValues() {
         let context = BrainContext(
             room: "study", voice: "en-gb-scotland", rate: 190, volume: 30, lastAnswer: "Hi.",

@@ -19,6 +19,13 @@ final class TimestampTests: XCTestCase {
         }
     }
 
+    func testWritesMillisecondsAsFoundationsFormatStyleDoes() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for date in dates + [Date(timeIntervalSince1970: 1_796_204_514.007), Date(timeIntervalSince1970: 1_796_204_514.5)] {
+            XCTAssertEqual(Timestamp.iso8601(date, milliseconds: true), date.formatted(style))
+        }
+    }
+
     func testReadsBackWhatItWritesToTheSecond() {
         for date in dates {
             XCTAssertEqual(
@@ -56,6 +63,19 @@ final class TimestampTests: XCTestCase {
             XCTAssertEqual(
                 Timestamp.localDay(date),
                 String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0), "\(date)")
+        }
+    }
+
+    func testTheLocalWallClockIsTheCurrentCalendars() {
+        let calendar = Calendar.current
+        for date in dates {
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
+            XCTAssertEqual(
+                Timestamp.local(date),
+                Timestamp.LocalTime(
+                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
+                    hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: TimeZone.current.secondsFromGMT(for: date)),
+                "\(date)")
         }
     }
 

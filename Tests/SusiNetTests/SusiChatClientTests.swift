@@ -84,6 +84,14 @@ final class SusiChatClientTests: XCTestCase {
         SkillFeedbackService.skill(answeredBy: reply)
     }
 
+    func testWithoutAZoneTheOffsetIsTheLocalOne() throws {
+        let now = Date(timeIntervalSince1970: 1_796_204_514)
+        let request = try SusiChatClient(server: "http://127.0.0.1:9", http: CurlHTTPClient()).request(
+            for: "hello", now: now)
+        let offset = request.query.first { $0.name == "timezoneOffset" }?.value
+        XCTAssertEqual(offset, String(-TimeZone.current.secondsFromGMT(for: now) / 60))
+    }
+
     func testQueryParametersLocationAndTimezone() throws {
         let seen = QueryLog()
         let (server, base) = try chatServer(SusiRecordedReplies.helloOlder, seen: seen)

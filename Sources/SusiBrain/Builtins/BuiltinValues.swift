@@ -36,23 +36,18 @@ enum BuiltinValues {
         case "volume": return String(context.volume)
         case "last": return context.lastAnswer
         case "last_skill": return context.lastSkill
-        case "timezone": return context.timeZone.identifier
+        case "timezone": return (context.timeZone ?? .current).identifier
         default: return clockValue(name, context: context, now: now)
         }
     }
 
     private static func clockValue(_ name: String, context: BrainContext, now: Date) -> String? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = context.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: now)
-        guard let year = parts.year, let month = parts.month, let day = parts.day,
-            let weekday = parts.weekday,
-            let hour = parts.hour, let minute = parts.minute,
-            months.indices.contains(month - 1), weekdays.indices.contains(weekday - 1)
-        else { return nil }
-        let monthName = months[month - 1]
-        let weekdayName = weekdays[weekday - 1]
-        let twoDigitMinute = minute < 10 ? "0\(minute)" : "\(minute)"
+        let clock = wallClock(at: now, in: context.timeZone)
+        guard months.indices.contains(clock.month - 1), weekdays.indices.contains(clock.weekday - 1) else { return nil }
+        let (year, day, hour) = (clock.year, clock.day, clock.hour)
+        let monthName = months[clock.month - 1]
+        let weekdayName = weekdays[clock.weekday - 1]
+        let twoDigitMinute = clock.minute < 10 ? "0\(clock.minute)" : "\(clock.minute)"
         switch name {
         case "time":
             let hour12 = hour % 12 == 0 ? 12 : hour % 12
@@ -66,6 +61,17 @@ enum BuiltinValues {
         case "year": return String(year)
         default: return nil
         }
+    }
+
+    /// `now` on the wall clock of `zone`, or of the speaker's own zone when nil.
+    private static func wallClock(at now: Date, in zone: TimeZone?) -> Timestamp.LocalTime {
+        guard let zone else { return Timestamp.local(now) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: now)
+        return Timestamp.LocalTime(
+            year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
+            hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: zone.secondsFromGMT(for: now))
     }
 
     static func ordinal(_ number: Int) -> String {

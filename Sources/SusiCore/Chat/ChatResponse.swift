@@ -134,7 +134,7 @@ public struct ChatResponse: Sendable, Equatable, Codable {
 
     /// Formats a date as SUSI does: ISO 8601 in UTC with milliseconds.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Timestamp.iso8601(date, milliseconds: true)
     }
 
     /// Decodes a reply from JSON bytes.

@@ -12,12 +12,50 @@ import Foundation
 /// UTC in whole seconds, and the local day in the zone the C library uses (`TZ`, else
 /// /etc/localtime).
 public enum Timestamp {
-    /// `2026-12-02T09:41:54Z`: UTC, whole seconds, as JSONEncoder's `.iso8601` writes it.
-    public static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    /// `2026-12-02T09:41:54Z`: UTC, whole seconds, as JSONEncoder's `.iso8601` writes it;
+    /// with `milliseconds`, `2026-12-02T09:41:54.250Z`, as SUSI's replies carry it.
+    public static func iso8601(_ date: Date, milliseconds: Bool = false) -> String {
+        let whole = date.timeIntervalSince1970.rounded(.down)
+        var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return "\(fields(parts))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        var text = "\(fields(parts))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        if milliseconds {
+            let thousandths = min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
+            text += "." + String(String(thousandths + 1000).dropFirst())
+        }
+        return text + "Z"
+    }
+
+    /// A moment's wall-clock fields, numbered as Foundation's `Calendar` numbers them.
+    public struct LocalTime: Sendable, Equatable {
+        public var year: Int
+        /// 1 (January) to 12.
+        public var month: Int
+        /// 1 to 31.
+        public var day: Int
+        /// 1 (Sunday) to 7 (Saturday).
+        public var weekday: Int
+        public var hour: Int
+        public var minute: Int
+        /// Seconds east of UTC (CEST: 7200).
+        public var offset: Int
+
+        public init(year: Int, month: Int, day: Int, weekday: Int, hour: Int, minute: Int, offset: Int) {
+            (self.year, self.month, self.day, self.weekday) = (year, month, day, weekday)
+            (self.hour, self.minute, self.offset) = (hour, minute, offset)
+        }
+    }
+
+    /// `date` on the local wall clock.
+    public static func local(_ date: Date) -> LocalTime {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return LocalTime(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            weekday: Int(parts.tm_wday) + 1, hour: Int(parts.tm_hour), minute: Int(parts.tm_min),
+            offset: parts.tm_gmtoff)
     }
 
     /// `2026-12-02`: the day `date` falls on in the local time zone.

@@ -26,16 +26,17 @@ public final class SusiChatClient: ChatBrain, Sendable {
     public let maxResponseBytes: Int
     private let http: any HTTPClient
     private let account: AccountStore?
-    private let timeZone: TimeZone
+    private let timeZone: TimeZone?
     private let logger: Logger
 
     /// A client for `server`.
     ///
     /// `account` supplies the access token (sent only while valid and only to the server that
-    /// issued it); `timeZone` gives `timezoneOffset`.
+    /// issued it); `timeZone` gives `timezoneOffset` (nil: the local zone, read without
+    /// loading ICU as `TimeZone.current` would).
     public init(
         server: String, timeout: Double = 5, language: String = "en", location: Config.Location = Config().location,
-        http: any HTTPClient, account: AccountStore? = nil, timeZone: TimeZone = .current,
+        http: any HTTPClient, account: AccountStore? = nil, timeZone: TimeZone? = nil,
         maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes, logger: Logger = .silent
     ) {
         self.server = server
@@ -53,7 +54,7 @@ public final class SusiChatClient: ChatBrain, Sendable {
     /// `brain.language`, `location.*`); `server` overrides `brain.server` (`susi ask --server`).
     public convenience init(
         config: Config, http: any HTTPClient, account: AccountStore? = nil, server: String? = nil,
-        timeZone: TimeZone = .current, logger: Logger = .silent
+        timeZone: TimeZone? = nil, logger: Logger = .silent
     ) {
         self.init(
             server: server ?? config.brain.server, timeout: config.brain.timeoutSeconds,
@@ -79,7 +80,7 @@ public final class SusiChatClient: ChatBrain, Sendable {
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SusiAPIError(.chat, .badInput, message: "the query is empty") }
         // UTC minus local, in minutes: CEST (UTC+2) is -120.
-        let offset = -timeZone.secondsFromGMT(for: now) / 60
+        let offset = -(timeZone?.secondsFromGMT(for: now) ?? Timestamp.local(now).offset) / 60
         var items: [(name: String, value: String)] = [
             ("q", trimmed), ("timezoneOffset", String(offset)), ("language", language),
             ("device_type", Self.deviceType),

@@ -61,7 +61,7 @@ struct ControlRoutes: Sendable {
             rate: current.tts.rate, brainMode: current.brain.mode, volume: status.volume,
             playing: status.playback == "playing", playback: status.playback,
             media: status.media.map(SetupParameters.withoutCredentials),
-            lastInteraction: status.lastInteraction.map(Timestamp.iso8601),
+            lastInteraction: status.lastInteraction.map { Timestamp.iso8601($0) },
             version: version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)))
     }
 
