@@ -1,5 +1,6 @@
 import CPocketSphinx
 import Foundation
+import SusiCore
 
 /// Owns one PocketSphinx decoder and its configuration; the only Swift file that calls
 /// PocketSphinx.
@@ -121,6 +122,8 @@ public final class SphinxDecoder {
             sideSearchNames.insert(side.name)
         }
         try setSearch(configuration.search)
+        // Loading read the mapped acoustic model whole; decoding touches a fifth of it.
+        MappedPages.release(under: configuration.acousticModelPath)
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import SusiCore
+
 /// The neural wake word's frozen audio front end: openWakeWord's melspectrogram model, then
 /// Google's speech-embedding model, both run by TensorFlow Lite, streaming.
 ///
@@ -64,6 +66,8 @@ final class WakeWordFrontEnd {
                 "the wake word front end in \(directory) is not openWakeWord's (outputs \(melModel.outputCount), \(embeddingModel.outputCount))"
             )
         }
+        // TensorFlow Lite read both mapped models whole and runs on its own copy of the weights.
+        for file in [Self.melspectrogramFile, Self.embeddingFile] { MappedPages.release(under: directory + "/" + file) }
         self.reach = max(0, reach)
         pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
         mels = [Float](repeating: 0, count: (Self.melWindow + Self.melFramesPerChunk * self.reach) * Self.bands)

@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Gives back the resident pages of memory-mapped model files once a model is loaded.
+///
+/// PocketSphinx maps its acoustic model's `mdef` and TensorFlow Lite its `.tflite` files, and
+/// both read them whole while loading. Afterwards PocketSphinx touches about a fifth of
+/// `mdef` and TensorFlow Lite none of its files (it keeps its own packed copy of the
+/// weights), yet every page read at load stays in the process's resident set: about 7 MiB for
+/// `susi run`. Dropping a read-only mapping's pages is safe: the kernel reads a page from
+/// the file again on its next touch.
+public enum MappedPages {
+    /// Drops this process's pages of every read-only file mapping of `path`, or of a file
+    /// under `path` when it is a directory. Writable mappings are left alone. Returns the
+    /// bytes of mappings advised (0 when /proc/self/maps cannot be read).
+    @discardableResult
+    public static func release(under path: String) -> Int {
+        guard let real = realpath(path, nil) else { return 0 }
+        let target = String(cString: real)
+        free(real)
+        guard let maps = procFile("maps") else { return 0 }
+        var released = 0
+        for line in maps.split(separator: "\n") {
+            // start-end perms offset device inode path
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[1].count == 4, !fields[1].contains("w") else { continue }
+            let file = fields[5].trimmingCharacters(in: .whitespaces)
+            guard file == target || file.hasPrefix(target.hasSuffix("/") ? target : target + "/") else { continue }
+            let bounds = fields[0].split(separator: "-")
+            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16),
+                end > start, madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED) == 0
+            else { continue }
+            released += Int(end - start)
+        }
+        return released
+    }
+
+    /// `/proc/self/<name>` whole. Foundation's `String(contentsOfFile:)` reads a /proc file
+    /// only up to its first 4 KiB.
+    static func procFile(_ name: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/" + name) else { return nil }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
