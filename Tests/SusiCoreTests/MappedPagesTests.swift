@@ -40,7 +40,8 @@ final class MappedPagesTests: XCTestCase {
     /// The resident kilobytes of this process's mappings of `name`, from /proc/self/smaps.
     private func residentKiB(_ name: String) throws -> Int {
         var total = 0, inside = false
-        for line in try XCTUnwrap(MappedPages.procFile("smaps")).split(separator: "\n") {
+        let smaps = String(decoding: try XCTUnwrap(KernelFile.read("/proc/self/smaps")), as: UTF8.self)
+        for line in smaps.split(separator: "\n") {
             if let first = line.first, first.isHexDigit, line.contains("-"), line.split(separator: " ").count >= 5 {
                 inside = line.hasSuffix("/" + name)
             } else if inside, line.hasPrefix("Rss:") {
@@ -69,6 +70,13 @@ final class MappedPagesTests: XCTestCase {
         MappedPages.release(under: directory + "/scratch.bin")
         XCTAssertEqual(try residentKiB("scratch.bin"), size / 1024)
         XCTAssertEqual(scratch.load(fromByteOffset: 5000, as: UInt8.self), 0xAB)
+    }
+
+    func testAKernelFileIsReadPastItsFirst4KiB() throws {
+        let smaps = String(decoding: try XCTUnwrap(KernelFile.read("/proc/self/smaps")), as: UTF8.self)
+        XCTAssertGreaterThan(smaps.utf8.count, 4096)
+        XCTAssertTrue(smaps.split(separator: "\n").last?.hasPrefix("VmFlags:") ?? false, "ends with the last mapping's flags")
+        XCTAssertNil(KernelFile.read(directory + "/absent"))
     }
 
     func testOtherFilesAndMissingPathsAreLeftAlone() throws {

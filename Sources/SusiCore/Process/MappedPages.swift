@@ -21,7 +21,7 @@ public enum MappedPages {
         guard let real = realpath(path, nil) else { return 0 }
         let target = String(cString: real)
         free(real)
-        guard let maps = procFile("maps") else { return 0 }
+        guard let maps = KernelFile.read("/proc/self/maps").map({ String(decoding: $0, as: UTF8.self) }) else { return 0 }
         var released = 0
         for line in maps.split(separator: "\n") {
             // start-end perms offset device inode path
@@ -36,13 +36,5 @@ public enum MappedPages {
             released += Int(end - start)
         }
         return released
-    }
-
-    /// `/proc/self/<name>` whole. Foundation's `String(contentsOfFile:)` reads a /proc file
-    /// only up to its first 4 KiB.
-    static func procFile(_ name: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/" + name) else { return nil }
-        defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
 }

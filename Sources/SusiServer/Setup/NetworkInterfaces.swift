@@ -1,4 +1,5 @@
 import Foundation
+import SusiCore
 
 /// The machine's network interfaces as Linux shows them in `/sys/class/net` and
 /// `/proc/net/route`: what `/mac` reports.
@@ -34,7 +35,7 @@ public struct NetworkInterfaces: Sendable {
 
     /// The interface of the first default route (destination 0.0.0.0) in the routing table.
     func defaultRouteInterface() -> String? {
-        guard let data = FileManager.default.contents(atPath: routeTable) else { return nil }
+        guard let data = KernelFile.read(routeTable) else { return nil }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
             let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
             if fields.count > 1, fields[1] == "00000000" {
