@@ -3,6 +3,10 @@ import XCTest
 
 @testable import SusiCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Timestamps written and read with the C library, against what Foundation's ISO 8601
 /// formatter and calendar give for the same dates.
 final class TimestampTests: XCTestCase {
@@ -76,6 +80,34 @@ final class TimestampTests: XCTestCase {
                     year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
                     hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: TimeZone.current.secondsFromGMT(for: date)),
                 "\(date)")
+        }
+    }
+
+    /// On a machine in UTC (CI) the tests above compare UTC with UTC; this one sets `TZ` to a
+    /// zone with a half-hour offset and summer time, and compares with that zone's calendar.
+    func testTheLocalClockFollowsTheZoneTheCLibraryIsGiven() throws {
+        let zone = "America/St_Johns"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try XCTUnwrap(TimeZone(identifier: zone))
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", zone, 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        for date in dates
+            + stride(from: 0.0, to: 86_400 * 366, by: 3_600 * 11).map({ Date(timeIntervalSince1970: 1_790_000_000 + $0) })
+        {
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
+            XCTAssertEqual(
+                Timestamp.local(date),
+                Timestamp.LocalTime(
+                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
+                    hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: calendar.timeZone.secondsFromGMT(for: date)),
+                "\(date)")
+            XCTAssertEqual(
+                Timestamp.localDay(date), String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0))
         }
     }
 
