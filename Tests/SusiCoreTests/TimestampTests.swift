@@ -58,32 +58,32 @@ final class TimestampTests: XCTestCase {
         }
     }
 
-    func testTheLocalDayIsTheCalendarsDayInTheSameZone() {
-        let calendar = Calendar.current
-        for date in dates
-            + stride(from: 0.0, to: 86_400 * 400, by: 3_600 * 7).map({ Date(timeIntervalSince1970: 1_790_000_000 + $0) })
-        {
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            XCTAssertEqual(
-                Timestamp.localDay(date),
-                String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0), "\(date)")
-        }
+    /// `dates` and a year of moments 11 hours apart, with every hour of the day.
+    private var aYearOfMoments: [Date] {
+        dates + stride(from: 0.0, to: 86_400 * 366, by: 3_600 * 11).map { Date(timeIntervalSince1970: 1_790_000_000 + $0) }
     }
 
-    func testTheLocalWallClockIsTheCurrentCalendars() {
-        let calendar = Calendar.current
-        for date in dates {
+    /// Checks `Timestamp.local` and `localDay` against `calendar` over a year of moments.
+    private func assertLocalClock(is calendar: Calendar, line: UInt = #line) {
+        for date in aYearOfMoments {
             let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
             XCTAssertEqual(
                 Timestamp.local(date),
                 Timestamp.LocalTime(
                     year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
-                    hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: TimeZone.current.secondsFromGMT(for: date)),
-                "\(date)")
+                    hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: calendar.timeZone.secondsFromGMT(for: date)),
+                "\(date)", line: line)
+            XCTAssertEqual(
+                Timestamp.localDay(date), String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+                line: line)
         }
     }
 
-    /// On a machine in UTC (CI) the tests above compare UTC with UTC; this one sets `TZ` to a
+    func testTheLocalClockIsTheCurrentCalendars() {
+        assertLocalClock(is: Calendar.current)
+    }
+
+    /// On a machine in UTC (CI) the test above compares UTC with UTC; this one sets `TZ` to a
     /// zone with a half-hour offset and summer time, and compares with that zone's calendar.
     func testTheLocalClockFollowsTheZoneTheCLibraryIsGiven() throws {
         let zone = "America/St_Johns"
@@ -96,19 +96,7 @@ final class TimestampTests: XCTestCase {
             if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
             tzset()
         }
-        for date in dates
-            + stride(from: 0.0, to: 86_400 * 366, by: 3_600 * 11).map({ Date(timeIntervalSince1970: 1_790_000_000 + $0) })
-        {
-            let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute], from: date)
-            XCTAssertEqual(
-                Timestamp.local(date),
-                Timestamp.LocalTime(
-                    year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, weekday: parts.weekday ?? 0,
-                    hour: parts.hour ?? 0, minute: parts.minute ?? 0, offset: calendar.timeZone.secondsFromGMT(for: date)),
-                "\(date)")
-            XCTAssertEqual(
-                Timestamp.localDay(date), String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0))
-        }
+        assertLocalClock(is: calendar)
     }
 
     func testAHistoryWrittenWithFoundationsISO8601DatesStillLoads() throws {
