@@ -67,7 +67,7 @@ final class WakeWordFrontEnd {
             )
         }
         // TensorFlow Lite read both mapped models whole and runs on its own copy of the weights.
-        for file in [Self.melspectrogramFile, Self.embeddingFile] { MappedPages.release(under: directory + "/" + file) }
+        MappedPages.release(under: directory + "/" + Self.melspectrogramFile, directory + "/" + Self.embeddingFile)
         self.reach = max(0, reach)
         pending = [Float](repeating: 0, count: Self.melInputLength - Self.chunkLength)
         mels = [Float](repeating: 0, count: (Self.melWindow + Self.melFramesPerChunk * self.reach) * Self.bands)
