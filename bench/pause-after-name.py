@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""The command after the wake word: a pause after the name, and long questions (issue 17).
+"""The command after the wake word: a pause after the name, long questions, and a pause
+inside the command (issue 17).
 
 People say "susi," then pause 200-800 ms, then the command. The pause must not end the
 command on a filler (what the end of "susi" decodes to alone: "in", "hey"), and a long
-question ("what is the distance from paris to rome") must be heard to its end.
+question ("what is the distance from paris to rome") must be heard to its end. People also
+stop mid-question to find a word ("how far is paris ... from rome"): a pause there must not
+end the command either, unless what came before it is a whole command (the speaker cannot
+know otherwise).
 
 Builds (once) a corpus in OUTDIR: "susi", then 200 / 400 / 600 / 800 ms of quiet, then a
 short command or an 8-12 word question, said by dev voices only (eSpeak NG en-us, en-gb+f3,
 en-029+m3 and flite slt, kal; never Festival or flite awb / rms / kal16), clean (a faint
 noise floor) and in pink noise at 20 and 10 dB SNR. Each voice says two of the four short
-commands and two of the four questions, so every item is said by two voices. Then runs the
+commands and two of the four questions, so every item is said by two voices. Mid-command
+pauses (kind "mid"): "susi", 300 ms, the first part of one of four questions, 200 / 400 / 600
+/ 800 ms of quiet, and the rest; every voice says all four. Then runs the
 real `susi run` on every file (one process per file, `brain.mode` hybrid with the SUSI server
 on a closed loopback port, so it is unreachable) and scores, over the files that woke:
 
@@ -27,7 +33,7 @@ microphone would (slower; endpointing counts audio, so fast input gives the same
 Writes bench/out/pause-after-name.json (or --json) and prints Markdown tables.
 
 usage: bench/pause-after-name.py [--susi BIN] [--baseline BIN] [--corpus DIR] [--quick] [--realtime]
-                                 [--kind short|long] [--condition clean|pink20|pink10]
+                                 [--kind short|long|mid] [--condition clean|pink20|pink10]
 Needs espeak-ng, flite, sox and dev-corpus.py (see devcorpus.py).
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
@@ -54,12 +60,31 @@ LONG = [
     "who was the president of the united states in nineteen sixty",
     "what is the weather going to be like in london tomorrow morning",
 ]
+# Questions with a pause where people stop to find a word, after words that end no command
+# (the speaker cannot tell these from a finished command by the words alone, or only by
+# their last word: "in", "paris", "for", "wrote").
+MID = [
+    ("what is the weather like in", "berlin today"),
+    ("how far is paris", "from rome"),
+    ("set an alarm for", "seven thirty in the morning"),
+    ("who wrote", "the lord of the rings"),
+]
+MID_NAME_PAUSE_MS = 300
 # What the end of "susi" decodes to alone (CommandEnding.leadInWords in Endpointer.swift).
 LEAD_IN = {"in", "hey", "hi", "he", "see", "sea", "she", "zoo", "sue", "so", "uh", "um", "oh", "eh", "a", "and",
            "the", "it"}
 LEAD_MS = 1000
 TAIL_MS = 2500
 CUT_MARGIN_MS = 250
+
+
+def noisy(clean, level, snr, seed, rnd):
+    """`clean` with a faint noise floor (`snr` None) or pink noise `snr` dB under `level`."""
+    if snr is None:
+        return dev.array.array("h", (max(-32768, min(32767, s + rnd.randint(-30, 30))) for s in clean))
+    noise = dev.pink(len(clean), seed)
+    gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
+    return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(clean, noise)))
 
 
 def build(out):
@@ -84,18 +109,30 @@ def build(out):
                 for condition, snr in CONDITIONS:
                     uid = f"{voice}-{item}-{pause}-{condition}"
                     path = os.path.join(out, uid + ".wav")
-                    if snr is None:
-                        mixed = dev.array.array("h", (max(-32768, min(32767, s + rnd.randint(-30, 30)))
-                                                      for s in clean))
-                    else:
-                        noise = dev.pink(len(clean), len(rows))
-                        gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-                        mixed = dev.array.array("h", (max(-32768, min(32767, int(s + gain * z)))
-                                                      for s, z in zip(clean, noise)))
-                    dev.write(path, mixed)
+                    dev.write(path, noisy(clean, level, snr, len(rows), rnd))
                     rows.append(dict(id=uid, file=path, voice=voice, condition=condition, kind=kind, pause_ms=pause,
                                      text=text, wake_ms=LEAD_MS, wake_end_ms=LEAD_MS + len(wake) * 1000 // dev.RATE,
                                      command_start_ms=start_ms, speech_end_ms=end_ms))
+    # Mid-command pauses, after the rest so the files above stay as they were.
+    for voice in VOICES:
+        wake = dev.trim(dev.synth(voice, "susi", os.path.join(out, "_w.wav")))
+        for number, (first, rest) in enumerate(MID):
+            before = dev.trim(dev.synth(voice, first, os.path.join(out, "_c.wav")))
+            after = dev.trim(dev.synth(voice, rest, os.path.join(out, "_c.wav")))
+            for pause in PAUSES_MS:
+                clean = (dev.silence(LEAD_MS / 1000) + wake + dev.silence(MID_NAME_PAUSE_MS / 1000) + before
+                         + dev.silence(pause / 1000) + after + dev.silence(TAIL_MS / 1000))
+                start_ms = LEAD_MS + len(wake) * 1000 // dev.RATE + MID_NAME_PAUSE_MS
+                pause_at_ms = start_ms + len(before) * 1000 // dev.RATE
+                end_ms = pause_at_ms + pause + len(after) * 1000 // dev.RATE
+                for condition, snr in CONDITIONS:
+                    uid = f"{voice}-m{number}-{pause}-{condition}"
+                    path = os.path.join(out, uid + ".wav")
+                    dev.write(path, noisy(clean, dev.rms(wake + before + after), snr, len(rows), rnd))
+                    rows.append(dict(id=uid, file=path, voice=voice, condition=condition, kind="mid", pause_ms=pause,
+                                     text=f"{first} {rest}", wake_ms=LEAD_MS,
+                                     wake_end_ms=LEAD_MS + len(wake) * 1000 // dev.RATE, command_start_ms=start_ms,
+                                     pause_at_ms=pause_at_ms, speech_end_ms=end_ms))
     with open(os.path.join(out, "manifest.jsonl"), "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
     print(f"{len(rows)} files in {out}", file=sys.stderr)
@@ -175,15 +212,17 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(ROOT, "bench/out/pause"))
     parser.add_argument("--quick", action="store_true", help="two voices, clean and pink10 only (64 files)")
     parser.add_argument("--realtime", action="store_true", help="pace the input at real time")
-    parser.add_argument("--kind", choices=["short", "long"], help="only short commands or long questions")
+    parser.add_argument("--kind", choices=["short", "long", "mid"],
+                        help="only short commands or long questions (after a pause after the name), or mid-command pauses")
     parser.add_argument("--condition", choices=[c for c, _ in CONDITIONS], help="only this noise condition")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a config value for the runs")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/pause-after-name.json"))
     parser.add_argument("--verbose", action="store_true", help="print every file's transcript")
     opts = parser.parse_args()
-    if not os.path.exists(os.path.join(opts.corpus, "manifest.jsonl")):
+    manifest = os.path.join(opts.corpus, "manifest.jsonl")
+    if not os.path.exists(manifest) or not any(json.loads(line)["kind"] == "mid" for line in open(manifest)):
         build(opts.corpus)
-    rows = [json.loads(line) for line in open(os.path.join(opts.corpus, "manifest.jsonl"))]
+    rows = [json.loads(line) for line in open(manifest)]
     for row in rows:
         row["file"] = os.path.join(opts.corpus, os.path.basename(row["file"]))
     if opts.quick:
@@ -229,9 +268,14 @@ def main():
     for name, binary, _ in binaries:
         print(f"- {name}: {binary}")
     print()
-    print(table(results, rows, "pause_ms", PAUSES_MS, "pause (ms)"))
-    print()
-    print(table(results, rows, "kind", [k for k in ("short", "long") if any(r["kind"] == k for r in rows)], "command"))
+    for kinds, label in [(("short", "long"), "pause after the name (ms)"), (("mid",), "pause inside the command (ms)")]:
+        picked = [(row, index) for index, row in enumerate(rows) if row["kind"] in kinds]
+        if picked:
+            print(table({name: [runs[i] for _, i in picked] for name, runs in results.items()}, [r for r, _ in picked],
+                        "pause_ms", PAUSES_MS, label))
+            print()
+    print(table(results, rows, "kind", [k for k in ("short", "long", "mid") if any(r["kind"] == k for r in rows)],
+                "command"))
     print()
     print(table(results, rows, "condition", [c for c, _ in CONDITIONS if any(r["condition"] == c for r in rows)],
                 "condition"))
