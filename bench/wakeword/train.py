@@ -197,39 +197,15 @@ def found(data, scores, threshold):
     return result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data")
-    parser.add_argument("phrase")
-    parser.add_argument("out")
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--recall", type=float, default=0.97)
-    parser.add_argument("--hard-share", type=float, default=HARD_SHARE)
-    args = parser.parse_args()
-    started = time.time()
-
-    def log(message):
-        print(f"[{time.time() - started:6.0f} s] {message}", flush=True)
-
-    train = load(args.data, "train")
-    valid = load(args.data, "validation")
-    log(f"training: {train['phrases']} phrases ({(train['ids'] >= 0).sum()} positive windows), "
-        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows) and "
-        f"{train['hard_seconds'] / 3600:.2f} h of near misses ({len(train['hard'])} windows); "
-        f"validation: {valid['phrases']} phrases, {valid['negative_seconds'] / 3600:.2f} h of negatives")
-    sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
-    mean = sample.mean(0)
-    std = sample.std(0) + 1e-3
-    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share) for seed in range(args.seeds)]
-
+def decide(valid, score, recall, log):
+    """The threshold, windows in a row, sure threshold and decision delay of a head whose
+    validation scores `score(rows)` gives, by the rule in this module's doc; with a report."""
     # Validation scores; a detection may need the score at or above the threshold in
     # `steps` consecutive windows (1 or 2), so each window's score is also taken as the
     # lowest of it and the one before.
-    vpos1 = ensemble_scores(nets, valid, valid["pos"], mean, std)
-    vneg1 = ensemble_scores(nets, valid, valid["neg"], mean, std)
-    vpos2 = np.minimum(vpos1, ensemble_scores(nets, valid, valid["pos"] - 1, mean, std))
+    vpos1 = score(valid["pos"])
+    vneg1 = score(valid["neg"])
+    vpos2 = np.minimum(vpos1, score(valid["pos"] - 1))
     vneg2 = np.minimum(vneg1, np.concatenate([[0], vneg1[:-1]]))
     phrase_group = {}
     for pid, group in zip(valid["ids"], valid["groups"]):
@@ -245,7 +221,7 @@ def main():
             best = candidates[0]
             for t in candidates:
                 hit = found(valid, vpos, t)
-                if np.mean([p in hit for p in ids]) >= args.recall:
+                if np.mean([p in hit for p in ids]) >= recall:
                     best = t
             per_synth[synth] = float(best)
         threshold = float(min(per_synth.values()))
@@ -278,6 +254,38 @@ def main():
     for group in sorted(set(phrase_group.values())):
         ids = [p for p, g in phrase_group.items() if g == group]
         report[f"found at the sure threshold/{group}"] = f"{np.mean([p in sure_hit for p in ids]) * 100:.1f}%"
+    return report, threshold, steps, sure, delay_ms
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data")
+    parser.add_argument("phrase")
+    parser.add_argument("out")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--recall", type=float, default=0.97)
+    parser.add_argument("--hard-share", type=float, default=HARD_SHARE)
+    args = parser.parse_args()
+    started = time.time()
+
+    def log(message):
+        print(f"[{time.time() - started:6.0f} s] {message}", flush=True)
+
+    train = load(args.data, "train")
+    valid = load(args.data, "validation")
+    log(f"training: {train['phrases']} phrases ({(train['ids'] >= 0).sum()} positive windows), "
+        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows) and "
+        f"{train['hard_seconds'] / 3600:.2f} h of near misses ({len(train['hard'])} windows); "
+        f"validation: {valid['phrases']} phrases, {valid['negative_seconds'] / 3600:.2f} h of negatives")
+    sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
+    mean = sample.mean(0)
+    std = sample.std(0) + 1e-3
+    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share) for seed in range(args.seeds)]
+
+    report, threshold, steps, sure, delay_ms = decide(valid, lambda rows: ensemble_scores(nets, valid, rows, mean, std),
+                                                     args.recall, log)
     log(json.dumps(report, indent=1))
 
     # Standardisation folded into the first layer: (x - mean) / std @ W1 + b1.
@@ -307,7 +315,7 @@ def main():
                 steps=steps, sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                 training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
                               near_miss_hours=round(train["hard_seconds"] / 3600, 2),
-                              validation_phrases=valid["phrases"], validation_negative_hours=round(hours, 2),
+                              validation_phrases=valid["phrases"], validation_negative_hours=round(valid["negative_seconds"] / 3600, 2),
                               seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),
                 members=members)
     with open(args.out, "w") as f:

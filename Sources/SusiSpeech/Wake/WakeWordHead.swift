@@ -2,7 +2,9 @@ import Foundation
 
 /// The small classifier trained for one wake phrase (`models/hotword/<phrase>.head.json`,
 /// written by `make wakeword`): a few fully connected networks over the last `windowLength`
-/// embeddings of the front end, whose outputs are averaged (a seed ensemble). Plain Swift.
+/// embeddings of the front end, whose outputs are averaged (a seed ensemble). A head joined
+/// from several (`bench/wakeword/combine.py`) averages each one's members and scores the
+/// lowest of those means: a window must look like the phrase to every head. Plain Swift.
 struct WakeWordHead: Sendable {
     /// One fully connected layer: `outputs` rows of `inputs` weights, then the activation.
     struct Layer: Sendable {
@@ -31,6 +33,8 @@ struct WakeWordHead: Sendable {
     let decisionDelayMilliseconds: Int
     /// The ensemble: each member a stack of layers ending in one sigmoid output.
     let members: [[Layer]]
+    /// How many members each joined head has, in order (one group of all for a plain head).
+    let groups: [Int]
 
     private struct File: Decodable {
         struct LayerFile: Decodable {
@@ -49,9 +53,12 @@ struct WakeWordHead: Sendable {
         let decisionDelayMilliseconds: Int
         let encoding: String
         let members: [[LayerFile]]
+        /// A joined head's member counts per head, with `combine` "min".
+        let groups: [Int]?
+        let combine: String?
 
         enum CodingKeys: String, CodingKey {
-            case phrase, window, features, threshold, steps, encoding, members
+            case phrase, window, features, threshold, steps, encoding, members, groups, combine
             case sureThreshold = "sure_threshold"
             case decisionDelayMilliseconds = "decision_delay_ms"
         }
@@ -75,6 +82,14 @@ struct WakeWordHead: Sendable {
             !file.members.isEmpty
         else {
             throw SpeechError(.wakeInitFailed, "\(path) is not a head for \(WakeWordFrontEnd.features)-value embeddings")
+        }
+        let groups = file.groups ?? [file.members.count]
+        guard groups.allSatisfy({ $0 > 0 }), groups.reduce(0, +) == file.members.count,
+            file.combine == (file.groups == nil ? nil : "min")
+        else {
+            throw SpeechError(
+                .wakeInitFailed,
+                "\(path): a joined head needs \"combine\": \"min\" and groups of members adding up to its \(file.members.count)")
         }
         var members: [[Layer]] = []
         for member in file.members {
@@ -106,6 +121,7 @@ struct WakeWordHead: Sendable {
         sureThreshold = file.sureThreshold ?? 2
         decisionDelayMilliseconds = file.decisionDelayMilliseconds
         self.members = members
+        self.groups = groups
     }
 
     /// Little-endian IEEE half floats, base64-encoded.
@@ -118,33 +134,41 @@ struct WakeWordHead: Sendable {
         }
     }
 
-    /// The ensemble's mean probability that `window` (`windowLength` embeddings, oldest
-    /// first, flattened) ends with the phrase.
+    /// The probability that `window` (`windowLength` embeddings, oldest first, flattened) ends
+    /// with the phrase: the ensemble's mean, or for a joined head the lowest of its heads' means.
     func score(_ window: [Float]) -> Double {
-        var total = 0.0
-        for layers in members {
-            var values = window
-            for layer in layers {
-                var next = layer.bias
-                layer.weights.withUnsafeBufferPointer { weights in
-                    values.withUnsafeBufferPointer { input in
-                        for row in 0..<layer.outputs {
-                            var sum: Float = 0
-                            let base = row * layer.inputs
-                            for column in 0..<layer.inputs { sum += weights[base + column] * input[column] }
-                            next[row] += sum
-                        }
+        var lowest = Double.infinity
+        var first = 0
+        for count in groups {
+            let mean = members[first..<(first + count)].reduce(0) { $0 + Self.output(of: $1, for: window) } / Double(count)
+            lowest = min(lowest, mean)
+            first += count
+        }
+        return lowest
+    }
+
+    /// One member's output for `window`.
+    private static func output(of layers: [Layer], for window: [Float]) -> Double {
+        var values = window
+        for layer in layers {
+            var next = layer.bias
+            layer.weights.withUnsafeBufferPointer { weights in
+                values.withUnsafeBufferPointer { input in
+                    for row in 0..<layer.outputs {
+                        var sum: Float = 0
+                        let base = row * layer.inputs
+                        for column in 0..<layer.inputs { sum += weights[base + column] * input[column] }
+                        next[row] += sum
                     }
                 }
-                if layer.activation == "relu" {
-                    for index in next.indices where next[index] < 0 { next[index] = 0 }
-                } else {
-                    for index in next.indices { next[index] = 1 / (1 + exp(-next[index])) }
-                }
-                values = next
             }
-            total += Double(values[0])
+            if layer.activation == "relu" {
+                for index in next.indices where next[index] < 0 { next[index] = 0 }
+            } else {
+                for index in next.indices { next[index] = 1 / (1 + exp(-next[index])) }
+            }
+            values = next
         }
-        return total / Double(members.count)
+        return Double(values[0])
     }
 }

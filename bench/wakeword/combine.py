@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Joins trained heads into one that needs all of them: its score is the lowest of the
+heads' scores (each head the mean of its seeds), so a window must look like the phrase to
+every head. Heads trained on different data make different mistakes on other speech.
+
+usage: combine.py DATADIR OUT.json HEAD.json HEAD.json [...] [--recall R]
+
+The joined head's threshold, windows in a row, sure threshold and decision delay come from
+train.py's rule on DATADIR's validation shards (never on the bench's files); each head alone is
+judged by the same rule on the same shards, and all of it is logged. The heads' members are
+written in order with `groups` (how many members each head has), which WakeWordHead.swift reads.
+"""
+import argparse, base64, json, time
+
+import numpy as np
+
+from train import WINDOW, FEATURES, decide, false_wakes, found, load, windows
+
+
+def head_members(path):
+    """The members of the head at `path` as lists of (weights inputs x outputs, bias, activation)."""
+    head = json.load(open(path))
+    assert head["window"] == WINDOW and head["features"] == FEATURES and head["encoding"] == "float16-base64"
+
+    def floats(text):
+        return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32)
+
+    return head, [[(floats(l["weights"]).reshape(l["outputs"], l["inputs"]).T, floats(l["bias"]), l["activation"])
+                   for l in member] for member in head["members"]]
+
+
+def member_scores(members, x):
+    """The mean of `members`' outputs for the windows `x` (rows of WINDOW * FEATURES values)."""
+    total = np.zeros(len(x), np.float32)
+    for layers in members:
+        values = x
+        for weights, bias, activation in layers:
+            values = values @ weights + bias
+            values = np.maximum(values, 0) if activation == "relu" else 1 / (1 + np.exp(-np.clip(values, -60, 60)))
+        total += values[:, 0]
+    return total / len(members)
+
+
+def at(valid, score, threshold, steps, sure):
+    """How a head whose validation scores `score(rows)` gives fares at an operating point:
+    the phrases found per synthesizer and condition, and false wakes per hour, at `threshold`
+    (`steps` windows in a row) and at `sure`."""
+    pos, neg = score(valid["pos"]), score(valid["neg"])
+    if steps == 2:
+        pos = np.minimum(pos, score(valid["pos"] - 1))
+        neg = np.minimum(neg, np.concatenate([[0], neg[:-1]]))
+    groups = {}
+    for pid, group in zip(valid["ids"], valid["groups"]):
+        groups[pid if pid >= 0 else -1 - pid] = group
+    hours = valid["negative_seconds"] / 3600
+    report = {}
+    for name, t in [("threshold", threshold), ("sure", sure)]:
+        hit = found(valid, pos, t)
+        report[f"false wakes per hour at the {name} {t:.4f}"] = round(false_wakes(neg, t) / hours, 2)
+        for group in sorted(set(groups.values())):
+            ids = [p for p, g in groups.items() if g == group]
+            report[f"found at the {name}/{group}"] = f"{np.mean([p in hit for p in ids]) * 100:.1f}%"
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data")
+    parser.add_argument("out")
+    parser.add_argument("heads", nargs="+")
+    parser.add_argument("--recall", type=float, default=0.97)
+    parser.add_argument("--match-first", action="store_true",
+                        help="thresholds that find every validation group at least as often as the first head does "
+                             "at its own; its windows in a row and delay")
+    args = parser.parse_args()
+    started = time.time()
+
+    def log(message):
+        print(f"[{time.time() - started:6.0f} s] {message}", flush=True)
+
+    valid = load(args.data, "validation")
+    heads = [head_members(path) for path in args.heads]
+    cache = {}
+
+    def scores(rows, which):
+        """Each head's scores for `rows` (kept: the rule asks for the same rows more than once)."""
+        key = (rows.tobytes(), which)
+        if key not in cache:
+            out = []
+            for i in range(0, len(rows), 20000):
+                out.append(member_scores(heads[which][1], windows(valid["emb"], rows[i:i + 20000])))
+            cache[key] = np.concatenate(out) if out else np.zeros(0, np.float32)
+        return cache[key]
+
+    for which, path in enumerate(args.heads):
+        report, *_ = decide(valid, lambda rows: scores(rows, which), args.recall, log)
+        log(f"{path} alone: {json.dumps(report, indent=1)}")
+    def lowest(rows):
+        return np.min([scores(rows, k) for k in range(len(heads))], axis=0)
+
+    report, threshold, steps, sure, delay_ms = decide(valid, lowest, args.recall, log)
+    log(f"joined, by the rule: {json.dumps(report, indent=1)}")
+    if args.match_first:
+        # The first head (the one shipped) at its own operating point sets the recall to keep:
+        # the joined head takes the highest threshold, and the highest sure threshold, at which
+        # every validation group (synthesizer and condition) is found at least as often.
+        first = heads[0][0]
+        steps, delay_ms = first.get("steps", 1), first["decision_delay_ms"]
+        own = at(valid, lambda rows: scores(rows, 0), first["threshold"], steps, first.get("sure_threshold", 1.0))
+        log(f"{args.heads[0]} at its own operating point: {json.dumps(own, indent=1)}")
+
+        def keeps(t, name):
+            mine = at(valid, lowest, t, steps, t)
+            return all(float(mine[k.replace(name, "threshold")].rstrip("%")) >= float(v.rstrip("%"))
+                       for k, v in own.items() if k.startswith(f"found at the {name}/"))
+
+        grid = [round(t, 2) for t in np.arange(0.01, 1.0, 0.01)]
+        threshold = max((t for t in grid if keeps(t, "threshold")), default=grid[0])
+        sure = max((t for t in grid if keeps(t, "sure")), default=grid[0])
+        report = at(valid, lowest, threshold, steps, sure)
+        log(f"joined, matching the first head: {json.dumps(report, indent=1)}")
+    first = heads[0][0]
+    joined = dict(phrase=first["phrase"], window=WINDOW, features=FEATURES, threshold=round(threshold, 6), steps=steps,
+                  sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
+                  combine="min", groups=[len(head["members"]) for head, _ in heads],
+                  training=dict(report=report, joined=[dict(path=path, training=head.get("training"))
+                                                       for path, (head, _) in zip(args.heads, heads)]),
+                  members=[member for head, _ in heads for member in head["members"]])
+    with open(args.out, "w") as f:
+        json.dump(joined, f, indent=1)
+    log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
