@@ -57,7 +57,8 @@ frontend:
 	scripts/wake-frontend.sh
 
 # Rebuilds the wake word's training data and trains its classifier head
-# (models/hotword/<phrase>.head.json); PHRASE="hey computer" for another phrase.
+# (models/hotword/<phrase>.head.json; for "susi" joined with bench/wakeword/susi.base.head.json);
+# PHRASE="hey computer" for another phrase.
 PHRASE ?= susi
 wakeword: deps
 	nice -n 10 bench/wakeword/train.sh "$(PHRASE)"

@@ -3,11 +3,14 @@
 heads' scores (each head the mean of its seeds), so a window must look like the phrase to
 every head. Heads trained on different data make different mistakes on other speech.
 
-usage: combine.py DATADIR OUT.json HEAD.json HEAD.json [...] [--recall R]
+usage: combine.py DATADIR OUT.json HEAD.json HEAD.json [...] [--recall R] [--match-first]
 
 The joined head's threshold, windows in a row, sure threshold and decision delay come from
-train.py's rule on DATADIR's validation shards (never on the bench's files); each head alone is
-judged by the same rule on the same shards, and all of it is logged. The heads' members are
+train.py's rule on DATADIR's validation shards (never on the bench's files), or with
+--match-first: the highest thresholds at which every validation group is found at least as
+often as by the first head at its own, with its windows in a row and delay (the rule for
+joining a new head to the one shipped). Each head alone is judged by train.py's rule on the same
+shards, and all of it is logged. The heads' members are
 written in order with `groups` (how many members each head has), which WakeWordHead.swift reads.
 """
 import argparse, base64, json, time
@@ -95,16 +98,17 @@ def main():
     for which, path in enumerate(args.heads):
         report, *_ = decide(valid, lambda rows: scores(rows, which), args.recall, log)
         log(f"{path} alone: {json.dumps(report, indent=1)}")
+
     def lowest(rows):
         return np.min([scores(rows, k) for k in range(len(heads))], axis=0)
 
     report, threshold, steps, sure, delay_ms = decide(valid, lowest, args.recall, log)
     log(f"joined, by the rule: {json.dumps(report, indent=1)}")
+    first = heads[0][0]
     if args.match_first:
         # The first head (the one shipped) at its own operating point sets the recall to keep:
         # the joined head takes the highest threshold, and the highest sure threshold, at which
         # every validation group (synthesizer and condition) is found at least as often.
-        first = heads[0][0]
         steps, delay_ms = first.get("steps", 1), first["decision_delay_ms"]
         own = at(valid, lambda rows: scores(rows, 0), first["threshold"], steps, first.get("sure_threshold", 1.0))
         log(f"{args.heads[0]} at its own operating point: {json.dumps(own, indent=1)}")
@@ -119,7 +123,6 @@ def main():
         sure = max((t for t in grid if keeps(t, "sure")), default=grid[0])
         report = at(valid, lowest, threshold, steps, sure)
         log(f"joined, matching the first head: {json.dumps(report, indent=1)}")
-    first = heads[0][0]
     joined = dict(phrase=first["phrase"], window=WINDOW, features=FEATURES, threshold=round(threshold, 6), steps=steps,
                   sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                   combine="min", groups=[len(head["members"]) for head, _ in heads],
