@@ -82,7 +82,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The default `stride`: stride 2 found what every step finds, stride 3 lost a one-breath
     /// wake word (`bench/RESULTS.md`).
     public static let defaultStride = 2
-    /// The default `gate`, a quarter of the "susi" head's threshold (0.37).
+    /// The default `gate`, a quarter of the threshold (0.37) of the "susi" head that is now
+    /// the first of the two joined in the committed one; unchanged since (`bench/RESULTS.md`).
     public static let defaultGate = 0.1
     /// The default `confirmSteps`: one step (80 ms) after the decision.
     public static let defaultConfirmSteps = 1
