@@ -17,7 +17,8 @@ import argparse, base64, json, time
 
 import numpy as np
 
-from train import WINDOW, FEATURES, decide, false_wakes, found, load, windows
+from train import (WINDOW, FEATURES, decide, false_wakes, found, found_by_group, load, phrase_groups, two_in_a_row,
+                   windows)
 
 
 def head_members(path):
@@ -50,19 +51,15 @@ def at(valid, score, threshold, steps, sure):
     (`steps` windows in a row) and at `sure`."""
     pos, neg = score(valid["pos"]), score(valid["neg"])
     if steps == 2:
-        pos = np.minimum(pos, score(valid["pos"] - 1))
-        neg = np.minimum(neg, np.concatenate([[0], neg[:-1]]))
-    groups = {}
-    for pid, group in zip(valid["ids"], valid["groups"]):
-        groups[pid if pid >= 0 else -1 - pid] = group
+        pos, neg = two_in_a_row(valid, score, pos, neg)
+    groups = phrase_groups(valid)
     hours = valid["negative_seconds"] / 3600
     report = {}
     for name, t in [("threshold", threshold), ("sure", sure)]:
         hit = found(valid, pos, t)
         report[f"false wakes per hour at the {name} {t:.4f}"] = round(false_wakes(neg, t) / hours, 2)
-        for group in sorted(set(groups.values())):
-            ids = [p for p, g in groups.items() if g == group]
-            report[f"found at the {name}/{group}"] = f"{np.mean([p in hit for p in ids]) * 100:.1f}%"
+        for group, share in found_by_group(groups, hit).items():
+            report[f"found at the {name}/{group}"] = share
     return report
 
 

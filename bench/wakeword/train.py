@@ -197,6 +197,23 @@ def found(data, scores, threshold):
     return result
 
 
+def two_in_a_row(valid, score, pos, neg):
+    """The validation positives' and negatives' scores `pos` and `neg` (of one window each) for a
+    detection on two windows in a row: each window's score becomes the lower of it and the one before."""
+    return np.minimum(pos, score(valid["pos"] - 1)), np.minimum(neg, np.concatenate([[0], neg[:-1]]))
+
+
+def phrase_groups(valid):
+    """Each validation phrase's group (synthesizer and condition)."""
+    return {pid if pid >= 0 else -1 - pid: group for pid, group in zip(valid["ids"], valid["groups"])}
+
+
+def found_by_group(groups, hit):
+    """The share of each group's phrases in `hit` (`found`'s result), as "97.5%"."""
+    return {group: f"{np.mean([p in hit for p, g in groups.items() if g == group]) * 100:.1f}%"
+            for group in sorted(set(groups.values()))}
+
+
 def decide(valid, score, recall, log):
     """The threshold, windows in a row, sure threshold and decision delay of a head whose
     validation scores `score(rows)` gives, by the rule in this module's doc; with a report."""
@@ -205,11 +222,8 @@ def decide(valid, score, recall, log):
     # lowest of it and the one before.
     vpos1 = score(valid["pos"])
     vneg1 = score(valid["neg"])
-    vpos2 = np.minimum(vpos1, score(valid["pos"] - 1))
-    vneg2 = np.minimum(vneg1, np.concatenate([[0], vneg1[:-1]]))
-    phrase_group = {}
-    for pid, group in zip(valid["ids"], valid["groups"]):
-        phrase_group[pid if pid >= 0 else -1 - pid] = group
+    vpos2, vneg2 = two_in_a_row(valid, score, vpos1, vneg1)
+    phrase_group = phrase_groups(valid)
     synthesizers = sorted({g.split("/")[0] for g in phrase_group.values()})
     candidates = np.unique(np.concatenate([np.linspace(0.01, 0.99, 99), 1 - np.logspace(-4, -2, 20)]))
     hours = valid["negative_seconds"] / 3600
@@ -240,9 +254,8 @@ def decide(valid, score, recall, log):
     delays = sorted((hit[p] - ends[p]) * CHUNK * 1000 // RATE for p in hit)
     delay_ms = int(np.median(delays)) if delays else 0
     report = dict(threshold=threshold, steps=steps, thresholds_by_synthesizer=per_synth)
-    for group in sorted(set(phrase_group.values())):
-        ids = [p for p, g in phrase_group.items() if g == group]
-        report[f"found/{group}"] = f"{np.mean([p in hit for p in ids]) * 100:.1f}% of {len(ids)}"
+    for group, share in found_by_group(phrase_group, hit).items():
+        report[f"found/{group}"] = f"{share} of {sum(g == group for g in phrase_group.values())}"
     for t in sorted({threshold, 0.5, 0.9}):
         report[f"false wakes per hour at {t:.4f}"] = round(false_wakes(vneg, t) / max(hours, 1e-9), 2)
     report["decision delay ms (median, first crossing after the phrase's first row)"] = delay_ms
@@ -251,9 +264,8 @@ def decide(valid, score, recall, log):
     sure = next((float(t) for t in candidates if t >= threshold and false_wakes(vneg, t) == 0), 1.0)
     sure_hit = found(valid, vpos, sure)
     report["sure threshold (no validation false wake)"] = sure
-    for group in sorted(set(phrase_group.values())):
-        ids = [p for p, g in phrase_group.items() if g == group]
-        report[f"found at the sure threshold/{group}"] = f"{np.mean([p in sure_hit for p in ids]) * 100:.1f}%"
+    for group, share in found_by_group(phrase_group, sure_hit).items():
+        report[f"found at the sure threshold/{group}"] = share
     return report, threshold, steps, sure, delay_ms
 
 
