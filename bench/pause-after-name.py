@@ -88,13 +88,15 @@ def noisy(clean, level, snr, seed, rnd):
 
 
 def build(out):
-    """Writes the corpus and its manifest.jsonl (deterministic)."""
+    """Writes the corpus and its manifest.jsonl: the same texts, pauses and noise every time;
+    the eSpeak NG voices' samples differ by sox's dither when dev-corpus.py resamples them."""
     os.makedirs(out, exist_ok=True)
     dev.VOICES.update(VOICES)
     rnd = random.Random(17)
     rows = []
+    wakes = {}
     for v, voice in enumerate(VOICES):
-        wake = dev.trim(dev.synth(voice, "susi", os.path.join(out, "_w.wav")))
+        wake = wakes[voice] = dev.trim(dev.synth(voice, "susi", os.path.join(out, "_w.wav")))
         items = [("short", SHORT[v % 4]), ("short", SHORT[(v + 1) % 4]), ("long", LONG[v % 4]),
                  ("long", LONG[(v + 1) % 4])]
         for kind, text in items:
@@ -113,9 +115,8 @@ def build(out):
                     rows.append(dict(id=uid, file=path, voice=voice, condition=condition, kind=kind, pause_ms=pause,
                                      text=text, wake_ms=LEAD_MS, wake_end_ms=LEAD_MS + len(wake) * 1000 // dev.RATE,
                                      command_start_ms=start_ms, speech_end_ms=end_ms))
-    # Mid-command pauses, after the rest so the files above stay as they were.
-    for voice in VOICES:
-        wake = dev.trim(dev.synth(voice, "susi", os.path.join(out, "_w.wav")))
+    # Mid-command pauses, after the rest, so the noise of the files above stays as it was.
+    for voice, wake in wakes.items():
         for number, (first, rest) in enumerate(MID):
             before = dev.trim(dev.synth(voice, first, os.path.join(out, "_c.wav")))
             after = dev.trim(dev.synth(voice, rest, os.path.join(out, "_c.wav")))
