@@ -80,6 +80,16 @@ final class LanguageModelTests: XCTestCase {
         for value in PhoneMapping.table.values.joined() { XCTAssertTrue(cmu.contains(value), value) }
     }
 
+    func testAWordListIsPhonemizedAsEachWordAlone() throws {
+        let engine = try ESpeakEngine.shared()
+        let words = ["resume", "blorvik", "new", "whats"]
+        for voice in ["en-us", "en-gb"] {
+            XCTAssertEqual(try engine.phonemes(of: words, voice: voice), try words.map { try engine.phonemes(of: $0, voice: voice) })
+        }
+        XCTAssertNotEqual(try engine.phonemes(of: ["new"], voice: "en-us"), try engine.phonemes(of: ["new"], voice: "en-gb"))
+        XCTAssertEqual(try engine.phonemes(of: [], voice: "en-gb"), [])
+    }
+
     func testBritishYodIsAddedWhereBritishEnglishSaysIt() throws {
         let engine = try ESpeakEngine.shared()
         func british(_ word: String) throws -> [String] {

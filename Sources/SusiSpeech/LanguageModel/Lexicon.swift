@@ -62,7 +62,7 @@ struct Lexicon {
     mutating func pronounce(
         _ word: String, phonemize: (String) -> [String], phonemizeBritish: (String) -> [String] = { _ in [] }
     ) -> [String] {
-        let spoken = word.replacingOccurrences(of: "'", with: "")
+        let spoken = Self.spoken(word)
         if let listed = pronunciations[word], !listed.isEmpty {
             let british = PhoneMapping.cmuPhones(fromESpeak: phonemizeBritish(spoken)) ?? []
             let all = Self.withBritishYod(listed, british: british)
@@ -74,6 +74,11 @@ struct Lexicon {
         pronunciations[word] = [joined]
         generated[word] = joined
         return [joined]
+    }
+
+    /// `word` as eSpeak NG is given it: without apostrophes.
+    static func spoken(_ word: String) -> String {
+        word.replacingOccurrences(of: "'", with: "")
     }
 
     /// Consonants after which British English keeps a "y" before "oo" that American English

@@ -118,14 +118,15 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         guard !sentences.isEmpty else {
             throw SpeechError(.initFailed, "the skills gave no sentence to build a language model from")
         }
-        let engine = try? ESpeakEngine.shared()
         var dictionaryLines: [String] = []
         var usable: Set<String> = []
         let vocabulary = Set(sentences.flatMap(\.words)).sorted()
+        // eSpeak NG's readings, asked for in two lists: it keeps memory from every voice load.
+        let british = phonemized(vocabulary.filter { !lexicon.known($0).isEmpty }.map(Lexicon.spoken), voice: "en-gb")
+        let american = phonemized(vocabulary.filter { lexicon.known($0).isEmpty }.map(Lexicon.spoken), voice: "en-us")
         for word in vocabulary {
             let phones = lexicon.pronounce(
-                word, phonemize: { text in (try? engine?.phonemes(of: text)) ?? [] },
-                phonemizeBritish: { text in (try? engine?.phonemes(of: text, voice: "en-gb")) ?? [] })
+                word, phonemize: { american[$0] ?? [] }, phonemizeBritish: { british[$0] ?? [] })
             guard !phones.isEmpty else { continue }
             usable.insert(word)
             for (index, pronunciation) in phones.enumerated() {
@@ -164,6 +165,14 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             vocabulary: model.vocabulary.filter { $0 != NGramModel.sentenceStart && $0 != NGramModel.sentenceEnd },
             generatedPronunciations: lexicon.generated, wasBuilt: true, sentenceCount: kept.count)
         return (model.arpa, dictionaryLines.joined(separator: "\n") + "\n", result)
+    }
+
+    /// eSpeak NG's phonemes of each of `words` in `voice`; empty when eSpeak NG is missing.
+    private static func phonemized(_ words: [String], voice: String) -> [String: [String]] {
+        guard let engine = try? ESpeakEngine.shared(), let phonemes = try? engine.phonemes(of: words, voice: voice) else {
+            return [:]
+        }
+        return Dictionary(zip(words, phonemes), uniquingKeysWith: { first, _ in first })
     }
 
     /// What the model knows beyond the skills: the query domain, SUSI.AI's skill examples

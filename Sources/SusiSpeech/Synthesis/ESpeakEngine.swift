@@ -179,25 +179,35 @@ public final class ESpeakEngine: SpeechSynthesizer, Sendable {
     ///
     /// - Throws: `tts-voice-unavailable` when the voice cannot be loaded.
     public func phonemes(of text: String, voice: String = "en-us") throws(SynthesisError) -> [String] {
+        try phonemes(of: [text], voice: voice)[0]
+    }
+
+    /// The phoneme mnemonics of each of `texts`, with `voice` loaded once for all of them.
+    ///
+    /// eSpeak NG 1.51 keeps memory from every voice load until the process exits (3 MiB over
+    /// a language model build that loaded a voice per word), so give a word list in one call.
+    public func phonemes(of texts: [String], voice: String = "en-us") throws(SynthesisError) -> [[String]] {
         let name = catalog.resolve(voice)?.file ?? voice
-        return try library.withLock { _ throws(SynthesisError) -> [String] in
+        return try library.withLock { _ throws(SynthesisError) -> [[String]] in
             guard espeak_SetVoiceByName(name) == EE_OK else {
                 throw SynthesisError(.voiceUnavailable, "eSpeak NG could not load voice \"\(voice)\"")
             }
-            var names: [String] = []
             // Bits 8-23 of the phoneme mode give the separator put between phoneme names.
             let separator = Int32(UInt8(ascii: "_")) << 8
-            text.withCString { cText in
-                var cursor: UnsafeRawPointer? = UnsafeRawPointer(cText)
-                // espeak_TextToPhonemes translates up to a clause per call and advances `cursor`,
-                // setting it to NULL at the end; its result is an internal buffer, copied at once.
-                while cursor != nil {
-                    guard let output = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, separator) else { break }
-                    let clause = String(cString: output)
-                    names += clause.split(whereSeparator: { $0 == "_" || $0 == " " }).map(String.init)
+            return texts.map { text in
+                var names: [String] = []
+                text.withCString { cText in
+                    var cursor: UnsafeRawPointer? = UnsafeRawPointer(cText)
+                    // espeak_TextToPhonemes translates up to a clause per call and advances `cursor`,
+                    // setting it to NULL at the end; its result is an internal buffer, copied at once.
+                    while cursor != nil {
+                        guard let output = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, separator) else { break }
+                        let clause = String(cString: output)
+                        names += clause.split(whereSeparator: { $0 == "_" || $0 == " " }).map(String.init)
+                    }
                 }
+                return names
             }
-            return names
         }
     }
 
