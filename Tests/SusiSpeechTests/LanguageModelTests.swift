@@ -84,7 +84,8 @@ final class LanguageModelTests: XCTestCase {
         let engine = try ESpeakEngine.shared()
         let words = ["resume", "blorvik", "new", "whats"]
         for voice in ["en-us", "en-gb"] {
-            XCTAssertEqual(try engine.phonemes(of: words, voice: voice), try words.map { try engine.phonemes(of: $0, voice: voice) })
+            let alone = try words.map { try engine.phonemes(of: $0, voice: voice) }
+            XCTAssertEqual(try engine.phonemes(of: words, voice: voice), alone)
         }
         XCTAssertNotEqual(try engine.phonemes(of: ["new"], voice: "en-us"), try engine.phonemes(of: ["new"], voice: "en-gb"))
         XCTAssertEqual(try engine.phonemes(of: [], voice: "en-gb"), [])
