@@ -105,6 +105,9 @@ final class EndpointerTests: XCTestCase {
         let (undecided, undecidedAt) = run(audio, settings: settings, ending: .undecided)
         XCTAssertEqual(undecided.state, .ended(.completeCommand))
         XCTAssertEqual(undecidedAt ?? 0, 900 + 450, accuracy: 40, "halfway between 200 and 700 ms")
+        let (disputed, disputedAt) = run(audio, settings: settings, ending: .disputed)
+        XCTAssertEqual(disputed.state, .ended(.completeCommand))
+        XCTAssertEqual(disputedAt ?? 0, 900 + 325, accuracy: 40, "a quarter of the way from 200 to 700 ms")
     }
 
     func testHowFinishedWordsSound() {

@@ -432,6 +432,43 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
+    func testAPauseInsideAQuestionTheSkillsModelHearsAsACommandDoesNotEndItWhenTheOpenModelDisagrees() throws {
+        // "how far is paris ... from rome": the skills' model hears the first part as "how are
+        // you", which a skill is sure of; the open-question model hears it as it is.
+        let brain = ScriptedBrain(["how are you": [.answer(AnswerAction(expression: "Fine."))]])
+        var asked = 0
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(250), .voice(900), .noise(1500)],
+            quick: "how are you", finals: ["how are you", "how are you from rome"], brain: brain,
+            secondPass: {
+                asked += 1
+                return asked == 1 ? "how far is paris" : "how far is paris from rome"
+            })
+        XCTAssertEqual(result.transcript, .transcript(text: "how far is paris from rome"))
+        XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on")
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
+        XCTAssertGreaterThan(speechEnd.audioMs, 300 + 900 + 250 + 800, "the question was heard to its end")
+    }
+
+    func testACommandBothModelsHearAlikeEndsAfterTheShortSilence() throws {
+        let (result, recognizer) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)], quick: "what time is it", finals: ["what time is it"],
+            secondPass: { "what time is it" })
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
+        XCTAssertLessThan(try silenceWaited(result), 300, "ended after the short silence")
+        XCTAssertEqual(recognizer.finishes, 1)
+    }
+
+    func testACommandTheOpenModelMishearsIsAnsweredFromTheSkillsReadingAfterALittleLongerSilence() throws {
+        let (result, _) = try runResumable(
+            [.noise(300), .wake, .voice(900), .noise(1500)], quick: "what time is it", finals: ["what time is it"],
+            secondPass: { "what tyme sit" })
+        XCTAssertEqual(result.transcript, .transcript(text: "what time is it"))
+        let waited = try silenceWaited(result)
+        XCTAssertTrue((265..<340).contains(waited), "the disputed silence (275 ms), not 200 or 350: \(waited) ms")
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+    }
+
     func testASecondRecogniserFailingAtAPauseDoesNotEndTheCommand() throws {
         // Its reading fails when asked at the pause; the command waits as before, and the
         // reading asked again at its end is answered.

@@ -138,20 +138,24 @@ final class CommandListener {
         let transcript = try recognizer.finish()
         logger.trace("\(silence) ms into a pause, final decoding: \(transcript.readings)")
         finalAtPause = transcript
-        // Complete only when the reading the command would be answered with is one a skill is
-        // sure of: among the many readings of a long question paused on in noise, one often
-        // reaches a skill through loose wildcards ("how have you been" in "how many people
-        // live ..."), and ending there after the short silence cut the question
-        // (bench/pause-after-name.py). Such a reading is heard again by the open-question
-        // model anyway; it waits for the longer silence, unless that model's reading, which
-        // would be sent then, is one a skill is sure of. How long it waits is judged on the
-        // reading that would be sent too ("what room are we in", not "what do a your").
-        if ahead || transcript.command(understanding: understanding(of:)).isSure {
-            ending = .complete
+        // Complete only when a skill is sure of the reading: among the many readings of a long
+        // question paused on in noise, one often reaches a skill through loose wildcards ("how
+        // have you been" in "how many people live ..."), and ending there after the short
+        // silence cut the question (bench/pause-after-name.py). With an open-question model,
+        // its reading is asked even when a skill is sure of the skills' reading: that model
+        // hears the first part of a question paused on as it is, where the skills' model
+        // hears the nearest whole command ("how far is paris" as "how are you"; --kind mid).
+        // When no skill is sure of its reading, the command waits a little longer
+        // (`disputed`), not the undecided silence: on short commands the open model is the
+        // one that mishears ("hello" as "little"), and the skills' reading is answered then.
+        // How long an unsure command waits is judged on that reading too ("what room are we
+        // in", not "what do a your").
+        let skills = ahead || transcript.command(understanding: understanding(of:)).isSure
+        guard let open = openReading() else {
+            ending = skills ? .complete : .of(transcript.text, matchesSkill: false, atStart: !begun)
             return
         }
-        let sent = openReading() ?? transcript.text
-        ending = isSure(sent) ? .complete : .of(sent, matchesSkill: false, atStart: !begun)
+        ending = isSure(open) ? .complete : skills ? .disputed : .of(open, matchesSkill: false, atStart: !begun)
     }
 
     /// The second recogniser's reading of the words so far (the reading the pipeline sends

@@ -31,6 +31,10 @@ public struct EndpointerSettings: Sendable, Equatable {
 public enum CommandEnding: Sendable, Equatable {
     /// A skill matches them fully: a short silence is enough.
     case complete
+    /// A skill matches the skills' reading fully, and the open-question model hears other
+    /// words that no skill is sure of (often the first part of a longer question): a silence
+    /// halfway between the short and the medium one.
+    case disputed
     /// Neither matched nor obviously cut off: a medium silence.
     case undecided
     /// They stop on a word that needs more ("what is the", "play songs by"), or there are
@@ -161,6 +165,7 @@ public struct Endpointer: Sendable {
     public func silenceMs(for ending: CommandEnding) -> Int {
         switch ending {
         case .complete: return settings.shortSilenceMs
+        case .disputed: return (3 * settings.shortSilenceMs + settings.endSilenceMs) / 4
         case .undecided: return (settings.shortSilenceMs + settings.endSilenceMs) / 2
         case .unfinished: return settings.endSilenceMs
         case .leadIn: return max(settings.endSilenceMs, settings.leadInSilenceMs)
