@@ -265,6 +265,17 @@ final class VoicePipelineTests: XCTestCase {
         return transcript.audioMs - speechEnd.audioMs
     }
 
+    /// Asserts that a question paused on (900 ms of speech, 250 ms of quiet, 900 ms more) was
+    /// reopened when the person went on and heard to its end as `text`.
+    private func assertHeardToItsEnd(
+        _ result: Run, _ recognizer: ResumableRecognizer, as text: String, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(result.transcript, .transcript(text: text), line: line)
+        XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on", line: line)
+        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" }, line: line)
+        XCTAssertGreaterThan(speechEnd.audioMs, 300 + 900 + 250 + 800, "the question was heard to its end", line: line)
+    }
+
     /// A run with a recogniser that can reopen an utterance (`ResumableRecognizer`).
     /// `secondPass` is the second recogniser's reading (`transcribeAgain`).
     private func runResumable(
@@ -444,10 +455,7 @@ final class VoicePipelineTests: XCTestCase {
                 asked += 1
                 return asked == 1 ? "how far is paris" : "how far is paris from rome"
             })
-        XCTAssertEqual(result.transcript, .transcript(text: "how far is paris from rome"))
-        XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on")
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertGreaterThan(speechEnd.audioMs, 300 + 900 + 250 + 800, "the question was heard to its end")
+        try assertHeardToItsEnd(result, recognizer, as: "how far is paris from rome")
     }
 
     func testACommandBothModelsHearAlikeEndsAfterTheShortSilence() throws {
@@ -564,10 +572,7 @@ final class VoicePipelineTests: XCTestCase {
             [.noise(300), .wake, .voice(900), .noise(250), .voice(900), .noise(1500)],
             quick: "how many people live", finals: ["how many people live | how have you been", "how many people live in paris"],
             brain: looseBrain())
-        XCTAssertEqual(result.transcript, .transcript(text: "how many people live in paris"))
-        XCTAssertEqual(recognizer.resumes, 1, "reopened when the person went on")
-        let speechEnd = try XCTUnwrap(result.events.first { $0.name == "speech_end" })
-        XCTAssertGreaterThan(speechEnd.audioMs, 300 + 900 + 250 + 800, "the question was heard to its end")
+        try assertHeardToItsEnd(result, recognizer, as: "how many people live in paris")
     }
 
     func testAQuickReadingASkillTakesOnlyLooselyDoesNotEndTheCommandAfterTheShortSilence() throws {
