@@ -155,7 +155,13 @@ final class CommandListener {
             ending = skills ? .complete : .of(transcript.text, matchesSkill: false, atStart: !begun)
             return
         }
-        ending = isSure(open) ? .complete : skills ? .disputed : .of(open, matchesSkill: false, atStart: !begun)
+        if isSure(open) {
+            ending = .complete
+        } else if skills {
+            ending = .disputed
+        } else {
+            ending = .of(open, matchesSkill: false, atStart: !begun)
+        }
     }
 
     /// The second recogniser's reading of the words so far (the reading the pipeline sends
