@@ -17,8 +17,8 @@ import argparse, base64, json, time
 
 import numpy as np
 
-from train import (WINDOW, FEATURES, decide, false_wakes, found, found_by_group, load, phrase_groups, two_in_a_row,
-                   windows)
+from train import (WINDOW, FEATURES, batched_scores, decide, false_wakes, found, found_by_group, load, phrase_groups,
+                   two_in_a_row)
 
 
 def head_members(path):
@@ -86,10 +86,7 @@ def main():
         """Each head's scores for `rows` (kept: the rule asks for the same rows more than once)."""
         key = (rows.tobytes(), which)
         if key not in cache:
-            out = []
-            for i in range(0, len(rows), 20000):
-                out.append(member_scores(heads[which][1], windows(valid["emb"], rows[i:i + 20000])))
-            cache[key] = np.concatenate(out) if out else np.zeros(0, np.float32)
+            cache[key] = batched_scores(valid, rows, lambda x: member_scores(heads[which][1], x))
         return cache[key]
 
     for which, path in enumerate(args.heads):
@@ -110,12 +107,14 @@ def main():
         own = at(valid, lambda rows: scores(rows, 0), first["threshold"], steps, first.get("sure_threshold", 1.0))
         log(f"{args.heads[0]} at its own operating point: {json.dumps(own, indent=1)}")
 
+        grid = [round(t, 2) for t in np.arange(0.01, 1.0, 0.01)]
+        # Each candidate once: its found shares serve both the threshold and the sure one.
+        mine = {t: at(valid, lowest, t, steps, t) for t in grid}
+
         def keeps(t, name):
-            mine = at(valid, lowest, t, steps, t)
-            return all(float(mine[k.replace(name, "threshold")].rstrip("%")) >= float(v.rstrip("%"))
+            return all(float(mine[t][k.replace(name, "threshold")].rstrip("%")) >= float(v.rstrip("%"))
                        for k, v in own.items() if k.startswith(f"found at the {name}/"))
 
-        grid = [round(t, 2) for t in np.arange(0.01, 1.0, 0.01)]
         threshold = max((t for t in grid if keeps(t, "threshold")), default=grid[0])
         sure = max((t for t in grid if keeps(t, "sure")), default=grid[0])
         report = at(valid, lowest, threshold, steps, sure)

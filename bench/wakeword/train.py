@@ -166,12 +166,14 @@ def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE
     return net
 
 
-def ensemble_scores(nets, data, rows, mean, std, batch=20000):
-    out = []
-    for i in range(0, len(rows), batch):
-        x = (windows(data["emb"], rows[i:i + batch]) - mean) / std
-        out.append(np.mean([n.predict(x) for n in nets], axis=0))
+def batched_scores(data, rows, score, batch=20000):
+    """`score` (windows to one value each) of the windows ending at `rows`, a batch at a time."""
+    out = [score(windows(data["emb"], rows[i:i + batch])) for i in range(0, len(rows), batch)]
     return np.concatenate(out) if out else np.zeros(0)
+
+
+def ensemble_scores(nets, data, rows, mean, std):
+    return batched_scores(data, rows, lambda x: np.mean([n.predict((x - mean) / std) for n in nets], axis=0))
 
 
 def false_wakes(scores, threshold):
