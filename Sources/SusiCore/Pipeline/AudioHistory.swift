@@ -42,39 +42,67 @@ public struct SamplePosition: Sendable, Hashable, Comparable {
 /// The pipeline's one record of recent input, in `SamplePosition.format`, placed by position.
 ///
 /// The wake word's lead-in, the start of a command said in one breath with the wake word, and
-/// a command's whole audio for the open-question pass all come from here. Keeps at least
-/// `capacity` frames; value type, used from the pipeline's thread.
+/// a command's whole audio for the open-question pass all come from here. Keeps the last
+/// `capacity` frames in a circle: the storage grows as audio arrives until it holds `capacity`
+/// frames, then the oldest are overwritten, so a speaker that listens for hours holds no more
+/// than that. Value type, used from the pipeline's thread.
 struct AudioHistory {
-    /// Frames kept at least.
+    /// Frames kept.
     let capacity: Int
-    private var buffer: [Int16] = []
-    /// Where `buffer[0]` is.
-    private var first = SamplePosition.start
+    /// Frame `f` of the input, while kept, is at `storage[f % capacity]`.
+    private var storage: [Int16] = []
+    /// Frames appended since the input began.
+    private var appended = 0
 
     init(capacity: Int) {
-        self.capacity = capacity
-        buffer.reserveCapacity(capacity * 2)
+        self.capacity = max(1, capacity)
+        // Reserved, not written: pages are only touched as audio arrives.
+        storage.reserveCapacity(self.capacity)
     }
 
     /// Where the input heard so far ends: the position of the next frame to arrive.
-    var end: SamplePosition { first.advanced(by: buffer.count) }
+    var end: SamplePosition { SamplePosition(frames: appended) }
+
+    /// The oldest frame still kept.
+    private var first: Int { appended - storage.count }
 
     /// Adds the next frames of the input (mono, `SamplePosition.format`).
     mutating func append(_ samples: [Int16]) {
-        buffer.append(contentsOf: samples)
-        // Trimmed only once twice the capacity is held, so each frame is moved about once.
-        if buffer.count > capacity * 2 {
-            let drop = buffer.count - capacity
-            buffer.removeFirst(drop)
-            first = first.advanced(by: drop)
+        guard samples.count < capacity else {
+            // Only the end of a chunk as long as the whole history is kept.
+            appended += samples.count
+            storage = Array(repeating: 0, count: capacity)
+            for (offset, sample) in samples.suffix(capacity).enumerated() {
+                storage[(appended - capacity + offset) % capacity] = sample
+            }
+            return
+        }
+        var rest = samples[...]
+        if storage.count < capacity {
+            // Still filling: nothing was dropped yet, so frame `f` is `storage[f]`.
+            let filling = rest.prefix(capacity - storage.count)
+            storage.append(contentsOf: filling)
+            appended += filling.count
+            rest = rest.dropFirst(filling.count)
+        }
+        while !rest.isEmpty {
+            let start = appended % capacity
+            let part = rest.prefix(capacity - start)
+            storage.replaceSubrange(start..<start + part.count, with: part)
+            appended += part.count
+            rest = rest.dropFirst(part.count)
         }
     }
 
     /// The frames from `position` to `end` (the end of the input when nil), clamped to what
     /// is kept.
     func samples(from position: SamplePosition, to end: SamplePosition? = nil) -> [Int16] {
-        let lower = max(0, min(position.frames(since: first), buffer.count))
-        let upper = end.map { max(lower, min($0.frames(since: first), buffer.count)) } ?? buffer.count
-        return Array(buffer[lower..<upper])
+        let lower = min(max(position.frames, first), appended)
+        let upper = min(max(end?.frames ?? appended, lower), appended)
+        guard lower < upper else { return [] }
+        let start = lower % capacity
+        let stop = start + (upper - lower)
+        guard stop > capacity else { return Array(storage[start..<stop]) }
+        return Array(storage[start...] + storage[..<(stop - capacity)])
     }
 }
