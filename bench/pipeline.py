@@ -9,7 +9,9 @@ reports, side by side in one run:
   * latency from the end of the person's speech to the first answer audio (`speak_start`),
     median and 95th percentile, with `--realtime` input (audio arrives as from a microphone);
   * CPU seconds per audio second while idle-listening (real-time input of speech without the
-    wake word, start-up cost subtracted) and peak resident memory.
+    wake word, start-up cost subtracted) and peak resident memory (`--input` holds the whole
+    file in memory, 32 KB per second of it: 2 MB in the 60 s idle runs).
+Each binary builds its own model cache in a first run that is not counted.
 Writes bench/out/pipeline.json (or --json) and prints a Markdown table.
 
 usage: bench/pipeline.py [--susi BIN] [--baseline BIN] [--corpus DIR] [--every N] [--realtime-files N]
@@ -96,11 +98,17 @@ def main():
         subprocess.run([opts.susi, "--quiet", "--config", config, "config", "set", key, value], check=True,
                        stdout=subprocess.DEVNULL)
     answer_wav = os.path.join(work, "answer.wav")
+    # Each binary gets its own model cache, built by one run that is not counted, so neither
+    # measures a build or reuses models the other built (their cache keys may differ).
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"))
+    baseline_env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "baseline-cache"))
+    for binary, binary_env in [(opts.susi, env)] + ([(opts.baseline, baseline_env)] if opts.baseline else []):
+        run_susi(binary, config, ["--input", rows[0]["file"], "--output", answer_wav], binary_env)
 
     by_condition = {}
     peak_rss = 0.0
     for row in rows:
-        events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav])
+        events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav], env)
         peak_rss = max(peak_rss, rss)
         names = [e["event"] for e in events]
         transcript = next((e["text"] for e in events if e["event"] == "transcript"), "")
@@ -127,12 +135,12 @@ def main():
     # With --baseline, the other binary runs each file right after this one (its own cache),
     # so both meet the same load on a shared machine.
     baseline = dict(latencies=[], rss=0.0)
-    baseline_env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "baseline-cache"))
     for row in rows[:opts.realtime_files]:
-        runs = [(opts.susi, latencies, None)] + ([(opts.baseline, baseline["latencies"], baseline_env)] if opts.baseline else [])
-        for binary, into, env in runs:
-            events, _, rss = run_susi(binary, config, ["--input", row["file"], "--output", answer_wav, "--realtime"], env)
-            if env is None:
+        runs = [(opts.susi, latencies, env)] + ([(opts.baseline, baseline["latencies"], baseline_env)] if opts.baseline else [])
+        for binary, into, binary_env in runs:
+            events, _, rss = run_susi(binary, config, ["--input", row["file"], "--output", answer_wav, "--realtime"],
+                                      binary_env)
+            if binary_env is env:
                 peak_rss = max(peak_rss, rss)
             else:
                 baseline["rss"] = max(baseline["rss"], rss)
@@ -142,7 +150,8 @@ def main():
             speak = next((e["wall_ms"] for e in events[answered:] if e["event"] == "speak_start"), None)
             if ready is not None and speak is not None:
                 into.append(speak - ready - row["speech_end_ms"])
-                print(f"  latency {row['id']}{' (baseline)' if env else ''}: {into[-1]} ms", file=sys.stderr)
+                print(f"  latency {row['id']}{' (baseline)' if binary_env is baseline_env else ''}: {into[-1]} ms",
+                      file=sys.stderr)
 
     # Idle listening, real time, start-up cost subtracted: a quiet room (faint pink noise) and
     # continuous speech without the wake word (ordinary conversation in the room).
@@ -154,10 +163,10 @@ def main():
                     "pinknoise", "vol", "0.003"], check=True)
     subprocess.run(["sox", negative, talk_wav, "trim", "0", str(opts.idle_seconds)], check=True)
     subprocess.run(["sox", room_wav, short_wav, "trim", "0", "1"], check=True)
-    _, startup_cpu, _ = run_susi(opts.susi, config, ["--input", short_wav, "--output", answer_wav, "--realtime"])
+    _, startup_cpu, _ = run_susi(opts.susi, config, ["--input", short_wav, "--output", answer_wav, "--realtime"], env)
     idle = {}
     for name, path in [("quiet room", room_wav), ("conversation, no wake word", talk_wav)]:
-        events, cpu, rss = run_susi(opts.susi, config, ["--input", path, "--output", answer_wav, "--realtime"])
+        events, cpu, rss = run_susi(opts.susi, config, ["--input", path, "--output", answer_wav, "--realtime"], env)
         peak_rss = max(peak_rss, rss)
         seconds = duration(path) - duration(short_wav)
         idle[name] = dict(cpu_per_audio_second=max(0.0, cpu - startup_cpu) / seconds, seconds=seconds,
