@@ -68,16 +68,13 @@ struct AudioHistory {
 
     /// Adds the next frames of the input (mono, `SamplePosition.format`).
     mutating func append(_ samples: [Int16]) {
-        guard samples.count < capacity else {
-            // Only the end of a chunk as long as the whole history is kept.
-            appended += samples.count
-            storage = Array(repeating: 0, count: capacity)
-            for (offset, sample) in samples.suffix(capacity).enumerated() {
-                storage[(appended - capacity + offset) % capacity] = sample
-            }
-            return
-        }
         var rest = samples[...]
+        if rest.count >= capacity {
+            // Only the end of a chunk as long as the whole history is kept; it replaces all of it.
+            appended += rest.count - capacity
+            rest = rest.suffix(capacity)
+            storage += repeatElement(0, count: capacity - storage.count)
+        }
         if storage.count < capacity {
             // Still filling: nothing was dropped yet, so frame `f` is `storage[f]`.
             let filling = rest.prefix(capacity - storage.count)
@@ -103,6 +100,6 @@ struct AudioHistory {
         let start = lower % capacity
         let stop = start + (upper - lower)
         guard stop > capacity else { return Array(storage[start..<stop]) }
-        return Array(storage[start...] + storage[..<(stop - capacity)])
+        return Array(storage[start...]) + storage[..<(stop - capacity)]
     }
 }
