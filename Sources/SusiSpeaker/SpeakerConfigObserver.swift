@@ -7,7 +7,7 @@ import Synchronization
 /// concerns between interactions.
 ///
 /// Changes are collected as they are noticed, on any thread; `update()` applies them. The
-/// runtime calls it on the pipeline's thread when an interaction begins and between chunks
+/// runtime calls it on the pipeline's thread when an interaction begins and every 100 ms
 /// while idle, so a change takes effect on the next interaction and never in the middle of
 /// one. What reads the config afresh on every use (the voice before each sentence, the room
 /// and volume step in the brain's context, `player.duck_volume`, web search, the setup
@@ -71,6 +71,11 @@ public final class SpeakerConfigObserver: Sendable {
     /// The config the components were last built or updated from (by `update()`).
     public var config: Config {
         state.withLock { $0.applied }
+    }
+
+    /// `hotword.enabled` of `config`, read without copying the config (asked on every chunk).
+    public var listensForWakeWord: Bool {
+        state.withLock { $0.applied.hotword.enabled }
     }
 
     /// The config to make the wake word detector anew with, once after each `update()` that

@@ -204,7 +204,7 @@ public final class SpeakerRuntime {
 
     /// The one place the voice pipeline is built: its stages, events, voice, actions and
     /// what it says unasked (timers, announcements). The config observer is updated when an
-    /// interaction begins and between chunks while idle, so config changes take effect on the
+    /// interaction begins and every 100 ms of input while idle, so config changes take effect on the
     /// next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = observer.update()

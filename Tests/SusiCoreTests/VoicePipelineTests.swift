@@ -767,6 +767,25 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(attention, [true, false, true, false])
     }
 
+    /// While idle, planned answers are asked for once per `idleAskingMs` of input, not on
+    /// every 20 ms chunk (each asking applies config changes too), the first chunk included.
+    func testIdleAsksForPlannedAnswersOncePerHundredMilliseconds() throws {
+        let environment = ScriptedEnvironment()
+        var askedAt: [Int] = []
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(2000)]), wake: ScriptedWake(), recognizer: ScriptedRecognizer([]),
+                brain: timeBrain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
+        environment.dueAnswers = {
+            askedAt.append(pipeline.audioMs)
+            return []
+        }
+        try pipeline.run()
+        XCTAssertEqual(askedAt, Array(stride(from: 20, through: 1920, by: VoicePipeline.idleAskingMs)))
+    }
+
     /// A media source the speaker refuses (`MediaSourcePolicy`) ends as a `player` error event
     /// and the apology the outcome carries, then the rest of the answer goes on.
     func testARefusedMediaSourceIsAPlayerErrorAndAnApology() throws {

@@ -22,8 +22,8 @@ public protocol PipelineEnvironment: AnyObject {
     /// errors included, so music can be turned down while the speaker listens and talks.
     func attentionChanged(to attending: Bool)
 
-    /// Planned answers (timers) and announcements due now; asked between chunks of input
-    /// while idle.
+    /// Planned answers (timers) and announcements due now; asked once per
+    /// `VoicePipeline.idleAskingMs` of input while idle, and after each interaction.
     func dueAnnouncements() -> [String]
 
     /// The command's words as a second recogniser heard them, for commands no skill is sure

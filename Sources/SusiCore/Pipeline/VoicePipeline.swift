@@ -75,6 +75,12 @@ public final class VoicePipeline {
     private var attending = false
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
+    /// While idle, the environment is asked for planned answers (which applies config changes
+    /// too) once per this much input rather than on every chunk: an asking costs as much as
+    /// the rest of a quiet room's chunk.
+    static let idleAskingMs = 100
+    /// Where the environment was last asked for planned answers while idle.
+    private var askedAt = SamplePosition(frames: Int.min / 2)
 
     /// `clock` returns milliseconds since the process started (`wall_ms`); `environment` is
     /// asked for the voice and performs non-speech actions; `status` may be shared with the
@@ -133,7 +139,7 @@ public final class VoicePipeline {
                 replaceWakeDetectorIfAsked()
                 guard let chunk = try read(waiting: true) else { return }
                 let wake = environment.listensForWakeWord ? try hearWake(in: chunk) : nil
-                step = wake.map { .listening(after: $0) } ?? announcements()
+                step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
             case .announcing(let texts):
                 step = try announce(texts)
             case .listening(let wake):
@@ -222,6 +228,15 @@ public final class VoicePipeline {
     private func announcements() -> Step {
         let texts = environment.dueAnnouncements()
         return texts.isEmpty ? .waiting : .announcing(texts)
+    }
+
+    /// Planned answers due now, else idle; asked once per `idleAskingMs` of input.
+    private func idleAnnouncements() -> Step {
+        guard history.end.frames(since: askedAt) >= SamplePosition.format.frames(milliseconds: Self.idleAskingMs) else {
+            return .waiting
+        }
+        askedAt = history.end
+        return announcements()
     }
 
     /// Says planned answers with the music down; a barge-in starts an interaction.
