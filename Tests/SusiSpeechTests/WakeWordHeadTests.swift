@@ -55,7 +55,10 @@ final class WakeWordHeadTests: XCTestCase {
     private func writeHead(biases: [Float], extra: [String: Any] = [:]) throws {
         let inputs = WakeWordFrontEnd.features
         let members = biases.map { bias in
-            [LayerSpec(inputs: inputs, outputs: 1, weights: Array(repeating: 0, count: inputs), bias: [bias], activation: "sigmoid")]
+            [
+                LayerSpec(
+                    inputs: inputs, outputs: 1, weights: Array(repeating: 0, count: inputs), bias: [bias], activation: "sigmoid")
+            ]
         }
         try writeHead(members: members, extra: extra)
     }

@@ -155,7 +155,7 @@ struct WakeWordHead: Sendable {
             layer.weights.withUnsafeBufferPointer { weights in
                 values.withUnsafeBufferPointer { input in
                     for row in 0..<layer.outputs {
-                        next[row] += dot(weights.baseAddress! + row * layer.inputs, input.baseAddress!, layer.inputs)
+                        next[row] += dot(weights, from: row * layer.inputs, input, layer.inputs)
                     }
                 }
             }
@@ -169,19 +169,25 @@ struct WakeWordHead: Sendable {
         return Double(values[0])
     }
 
-    /// The sum of `count` products of `a` and `b`, sixteen at a time: the compiler keeps a
-    /// float sum written in order as it is, one product after another.
-    private static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    /// The sum of the `count` products of `a` from `offset` on and `b` from its start, sixteen
+    /// at a time: the compiler keeps a float sum written in order as it is, one product after
+    /// another.
+    private static func dot(
+        _ a: UnsafeBufferPointer<Float>, from offset: Int, _ b: UnsafeBufferPointer<Float>, _ count: Int
+    ) -> Float {
+        let (rawA, rawB) = (UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
+        let width = MemoryLayout<Float>.stride
         var lanes = SIMD16<Float>()
         var index = 0
         while index + 16 <= count {
-            lanes += UnsafeRawPointer(a + index).loadUnaligned(as: SIMD16<Float>.self)
-                * UnsafeRawPointer(b + index).loadUnaligned(as: SIMD16<Float>.self)
+            lanes +=
+                rawA.loadUnaligned(fromByteOffset: (offset + index) * width, as: SIMD16<Float>.self)
+                * rawB.loadUnaligned(fromByteOffset: index * width, as: SIMD16<Float>.self)
             index += 16
         }
         var sum = lanes.sum()
         while index < count {
-            sum += a[index] * b[index]
+            sum += a[offset + index] * b[index]
             index += 1
         }
         return sum
