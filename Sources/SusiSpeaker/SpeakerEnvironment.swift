@@ -16,7 +16,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
     private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
 
-    /// `observer` is updated as each interaction begins and every 100 ms of input while idle;
+    /// `observer` is updated as each interaction begins and in `dueAnnouncements`;
     /// `openQuestions` (the pipeline's own recogniser, with its open-question search; nil in
     /// `local` mode or with `stt.open_questions` off at start) hears commands no skill
     /// understood again while `stt.open_questions` is on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
@@ -53,7 +53,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
         if attending { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
     }
 
-    /// Config changes are applied every 100 ms of input while idle, too.
+    /// Config changes are applied here too, as often as the idle pipeline asks.
     func dueAnnouncements() -> [String] {
         observer.update()
         do throws(ConfigError) {

@@ -204,8 +204,8 @@ public final class SpeakerRuntime {
 
     /// The one place the voice pipeline is built: its stages, events, voice, actions and
     /// what it says unasked (timers, announcements). The config observer is updated when an
-    /// interaction begins and every 100 ms of input while idle, so config changes take effect on the
-    /// next interaction.
+    /// interaction begins and whenever the idle pipeline asks for planned answers, so config
+    /// changes take effect on the next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = observer.update()
         let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
