@@ -9,9 +9,10 @@ import Synchronization
 /// Changes are collected as they are noticed, on any thread; `update()` applies them. The
 /// runtime calls it on the pipeline's thread when an interaction begins and whenever the
 /// idle pipeline asks for planned answers (`VoicePipeline.idleAskingMs`), so a change takes
-/// effect on the next interaction and never in the middle of one. What reads the config afresh on every use (the voice before each sentence, the room
-/// and volume step in the brain's context, `player.duck_volume`, web search, the setup
-/// server's routes) needs no rebuilding; what is built from it is:
+/// effect on the next interaction and never in the middle of one. What reads the config
+/// afresh on every use (the voice before each sentence, the room and volume step in the
+/// brain's context, `player.duck_volume`, web search, the setup server's routes) needs no
+/// rebuilding; what is built from it is:
 /// - the chat brain (`brain.*`, `location.*`): made anew by `makeBrain` into `brain`;
 /// - the player (`player.command`, `player.args`): made anew once nothing is loaded in it;
 ///   `player.volume` sets the music volume;
