@@ -99,6 +99,26 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(heard, [])
     }
 
+    func testANameInDigitalSilenceRightAfterNoiseIsHeard() throws {
+        // Noise that stops, then exact digital silence (a device that gates its input, or
+        // synthesised speech) and the name: the detector keeps a faint floor under it. The
+        // steps fall elsewhere in the name for each length of the noise.
+        var voice = VoiceSettings()
+        voice.name = "en-029"
+        voice.variant = "m3"
+        let request = try TestAudio.spoken("susi, next song", voice: voice, noiseFloor: false)
+        let amplitude = Int(TestAudio.rms(request) * 0.55)
+        var generator = NoiseGenerator(seed: 7)
+        var missed: [Int] = []
+        for tens in 0..<8 {
+            let wake = try detector()
+            let noise = (0..<(32_000 + tens * 160)).map { _ in Int16(generator.next(amplitude: amplitude)) }
+            let quiet = [Int16](repeating: 0, count: 3200)
+            if try detections(wake, noise + quiet + request).count != 1 { missed.append(tens * 10) }
+        }
+        XCTAssertEqual(missed, [], "noise lengths (2 s plus these milliseconds) after which the name was lost")
+    }
+
     func testAfterAResetTheNextNameIsHeardAsByAFreshDetector() throws {
         // As after an interaction: the detector is reset, then fed later audio.
         let request = try TestAudio.spoken("susi, what time is it")

@@ -47,12 +47,13 @@ enum TestAudio {
     static let padding = 500
 
     /// `text` spoken by eSpeak NG, converted to 16 kHz mono with `padding` ms of quiet on
-    /// both sides and a faint noise floor everywhere, as a microphone in a quiet room gives.
+    /// both sides and a faint noise floor everywhere, as a microphone in a quiet room gives
+    /// (with `noiseFloor` off, exact digital silence, as a device that gates its input gives).
     ///
     /// Each sentence comes from a fresh `espeak-ng` process: the library's output depends
     /// slightly on what it synthesized before in the same process (its pitch flutter carries
     /// over), which made tests pass or fail with the order they ran in.
-    static func spoken(_ text: String, voice: VoiceSettings = VoiceSettings()) throws -> [Int16] {
+    static func spoken(_ text: String, voice: VoiceSettings = VoiceSettings(), noiseFloor: Bool = true) throws -> [Int16] {
         let path = NSTemporaryDirectory() + "susi-spoken-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
@@ -68,12 +69,14 @@ enum TestAudio {
         guard process.terminationStatus == 0 else {
             throw SynthesisError(.synthesisFailed, "espeak-ng could not say \"\(text)\" with \(voice.name)")
         }
-        return microphone(try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples)
+        return microphone(try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples, noiseFloor: noiseFloor)
     }
 
-    /// `samples` (16 kHz) padded and with noise of about ±8 added; deterministic.
-    static func microphone(_ samples: [Int16]) -> [Int16] {
+    /// `samples` (16 kHz) padded and, with `noiseFloor`, with noise of about ±8 added;
+    /// deterministic.
+    static func microphone(_ samples: [Int16], noiseFloor: Bool = true) -> [Int16] {
         let pad = [Int16](repeating: 0, count: AudioFormat.speech.frames(milliseconds: padding))
+        guard noiseFloor else { return pad + samples + pad }
         var generator = NoiseGenerator(seed: 42)
         return (pad + samples + pad).map { sample in
             Int16(clamping: Int(sample) + generator.next(amplitude: 8))

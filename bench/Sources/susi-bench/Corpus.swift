@@ -60,5 +60,6 @@ enum Corpus {
     }
 }
 
-/// With BENCH_DEBUG set, the benchmarks print what each file gave (read once, not per chunk).
+/// With BENCH_DEBUG set, the benchmarks print what each file gave (read once, not per chunk),
+/// and the wake word comparison's neural detector its debug lines (candidates dropped, wakes).
 let benchDebug = ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil

@@ -358,7 +358,9 @@ func compareWakeEngines() throws -> String {
         _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
     ) throws -> [(String, EngineFigures)] {
         try WakeComparison.run(corpora, negatives: neuralNegatives) {
-            let detector = try Hearing.makeNeuralWakeDetector(modelsDirectory: modelsDirectory, settings: neuralSettings)
+            let detector = try Hearing.makeNeuralWakeDetector(
+                modelsDirectory: modelsDirectory, settings: neuralSettings,
+                logger: benchDebug ? Logger(label: "wake", level: .debug) : .silent)
             let inner = RecordingDetector(detector)
             if let neural = detector as? NeuralWakeWordDetector {
                 // The score at the decision, then the steps from 240 ms before its end to 400 ms after.
