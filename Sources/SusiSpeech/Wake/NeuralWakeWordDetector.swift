@@ -188,10 +188,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public func process(_ samples: [Int16]) throws(SpeechError) -> [WakeWordDetection] {
         samplesConsumed += samples.count
         var detections: [WakeWordDetection] = []
-        let heard = samples.map { sample in
-            let (sum, overflow) = sample.addingReportingOverflow(floor.next())
-            return overflow ? sample : sum
-        }
+        let heard = samples.map { Int16(clamping: Int($0) + Int(floor.next())) }
         try frontEnd.process(heard) { end throws(SpeechError) in
             slots.removeFirst()
             slotEnds.removeFirst()
