@@ -6,6 +6,8 @@ reports, side by side in one run:
   * wake rate, command word error rate (over the files where the wake word was heard) and
     answered rate (a skill other than the fallback answered, over all files), per noise
     condition, with files read as fast as possible;
+  * with a corpus that says where "susi" ends (`bench/heldout.py`'s), where the command was
+    heard from (the `wake` event's audio_ms) relative to that end;
   * latency from the end of the person's speech to the first answer audio (`speak_start`),
     median and 95th percentile, with `--realtime` input (audio arrives as from a microphone);
   * CPU seconds per audio second while idle-listening (real-time input of speech without the
@@ -106,6 +108,9 @@ def main():
         run_susi(binary, config, ["--input", rows[0]["file"], "--output", answer_wav], binary_env)
 
     by_condition = {}
+    # Where the command was heard from (the wake event's audio_ms), after the name's true end,
+    # in corpora that say where it ends (bench/heldout.py's).
+    end_errors = []
     peak_rss = 0.0
     for row in rows:
         events, _, rss = run_susi(opts.susi, config, ["--input", row["file"], "--output", answer_wav], env)
@@ -121,14 +126,22 @@ def main():
             stats["errors"] += errors
             stats["words"] += words
         stats["answered"] += bool(answer and answer.get("skill") not in (None, "fallback"))
+        wake = next((e for e in events if e["event"] == "wake"), None)
+        if wake and "wake_end_ms" in row:
+            end_errors.append(wake["audio_ms"] - row["wake_end_ms"])
 
+    if end_errors:
+        print(f"the command heard from, ms after the name's true end: 10th percentile "
+              f"{percentile(end_errors, 0.1)}, median {percentile(end_errors, 0.5)}, "
+              f"90th percentile {percentile(end_errors, 0.9)} ({len(end_errors)} wakes)")
     if opts.accuracy_only:
         print(f"accuracy only, {len(rows)} files of {opts.corpus}, settings {opts.set or 'default'}")
-        print("| condition | files | wake rate | command WER | answered |")
+        print("| condition | files | wake rate | command WER (errors / words) | answered |")
         print("|---|---|---|---|---|")
         for condition, s in by_condition.items():
             print(f"| {condition} | {s['files']} | {s['woke'] / s['files']:.0%} | "
-                  f"{s['errors'] / max(1, s['words']):.0%} | {s['answered'] / s['files']:.0%} |")
+                  f"{s['errors'] / max(1, s['words']):.1%} ({s['errors']} / {s['words']}) | "
+                  f"{s['answered'] / s['files']:.0%} ({s['answered']}) |")
         return
 
     latencies = []

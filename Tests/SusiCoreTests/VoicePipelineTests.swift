@@ -71,21 +71,28 @@ final class VoicePipelineTests: XCTestCase {
         }
     }
 
-    /// Fires on the marker chunks of the scripted source.
+    /// Fires on the marker chunks of the scripted source, placing the end at the marker's end;
+    /// `decisionDelayMs` later (a multiple of 20), as the neural detector decides.
     final class ScriptedWake: WakeWordDetector {
         private(set) var position = 0
+        let decisionDelayMs: Int
+        private var markerEnd: Int?
+
+        init(decisionDelayMs: Int = 0) { self.decisionDelayMs = decisionDelayMs }
 
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
             // A whole marker chunk: a tone can hit the marker's value by chance.
-            guard samples.count >= 320, samples.suffix(320).allSatisfy({ $0 == wakeMarker }) else { return [] }
+            if samples.count >= 320, samples.suffix(320).allSatisfy({ $0 == wakeMarker }) { markerEnd = position }
+            guard let end = markerEnd, position >= end + decisionDelayMs else { return [] }
+            markerEnd = nil
             return [
                 WakeWordDetection(
-                    phrase: "susi", startMilliseconds: position - 300, endMilliseconds: position, decidedAtMilliseconds: position)
+                    phrase: "susi", startMilliseconds: end - 300, endMilliseconds: end, decidedAtMilliseconds: position)
             ]
         }
 
-        func reset() throws {}
+        func reset() throws { markerEnd = nil }
     }
 
     final class ScriptedRecognizer: SpeechRecognizer {
@@ -292,7 +299,8 @@ final class VoicePipelineTests: XCTestCase {
     private func run(
         source: ScriptedSource, transcripts: [String], brain: ScriptedBrain,
         endpointing: EndpointerSettings = EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
-        recognizer: (any SpeechRecognizer)? = nil, secondPass: (() throws -> String)? = nil
+        recognizer: (any SpeechRecognizer)? = nil, secondPass: (() throws -> String)? = nil,
+        wake: ScriptedWake = ScriptedWake()
     ) throws -> Run {
         let recorder = RecordingEventSink()
         let synthesizer = ChunkedSynthesizer()
@@ -310,7 +318,7 @@ final class VoicePipelineTests: XCTestCase {
         environment.secondPass = secondPass
         let pipeline = VoicePipeline(
             stages: .init(
-                source: source, wake: ScriptedWake(), recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
+                source: source, wake: wake, recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
             environment: environment, events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
         try pipeline.run()
@@ -350,6 +358,36 @@ final class VoicePipelineTests: XCTestCase {
             XCTAssertEqual(skill, "test")
         } else {
             XCTFail("not an answer event")
+        }
+    }
+
+    /// The detector decides 120 ms after the end it places; the voice goes on 60 ms past that
+    /// end (the name's last sound), then pauses before the command.
+    func testTheCommandBeginsWhereTheNameStoppedJustAfterTheDetectorsEnd() throws {
+        let source = ScriptedSource([.noise(1500), .voice(400), .wake, .voice(60), .noise(200), .voice(900), .noise(1500)])
+        let recognizer = ScriptedRecognizer(["what time is it"])
+        let result = try run(
+            source: source, transcripts: [], brain: timeBrain, recognizer: recognizer, wake: ScriptedWake(decisionDelayMs: 120))
+        // The tone's abrupt end rings into the next 10 ms frame.
+        let wake = try XCTUnwrap(result.events.first { $0.name == "wake" }?.audioMs)
+        XCTAssertEqual(Double(wake), 1980, accuracy: 10)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
+        let recent = try XCTUnwrap(recognizer.adaptedTo.first)
+        XCTAssertEqual(recent.count, 16_000, "the second before the name's end")
+        let marker = recent.count - (wake - 1920) * 16 - 320
+        XCTAssertEqual(
+            Array(recent[marker..<(marker + 320)]), [Int16](repeating: Self.wakeMarker, count: 320), "and the name's last sound")
+    }
+
+    /// Said in one breath, or with a pause that begins too far after the detector's end, the
+    /// command begins at that end.
+    func testTheCommandBeginsAtTheDetectorsEndWithoutAPauseNearIt() throws {
+        for (tail, pause) in [(900, 0), (200, 300)] {
+            let segments: [Segment] = [.noise(500), .voice(400), .wake, .voice(tail), .noise(pause), .voice(600), .noise(1500)]
+            let result = try run(
+                source: ScriptedSource(segments),
+                transcripts: ["what time is it"], brain: timeBrain, wake: ScriptedWake(decisionDelayMs: 120))
+            XCTAssertEqual(result.events.first { $0.name == "wake" }?.audioMs, 920, "voice \(tail) ms on")
         }
     }
 

@@ -52,6 +52,9 @@ struct EngineFigures {
     var commandWakes: [String: (woke: Int, files: Int)] = [:]
     /// Milliseconds from the end of "susi" to the call that returned the wake.
     var latencies: [Int] = []
+    /// Where each wake placed the end of "susi", in milliseconds after its true end (negative:
+    /// before it), where the corpus says where it ends (the held-out one).
+    var endErrors: [Int] = []
     var cpuSpeech = 0.0
     var cpuQuiet = 0.0
 
@@ -73,6 +76,15 @@ enum WakeComparison {
         var negatives: [NegativeRow]
     }
 
+    /// `BENCH_CANDIDATES=FILE`: every candidate of a view that can describe its own, one
+    /// line each (view, corpus, file, condition, where it ended after the name's start,
+    /// which views reported it, the description), for offline analysis; one file for the
+    /// whole run, every engine set's candidates in it.
+    nonisolated(unsafe) static let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
+        _ = FileManager.default.createFile(atPath: $0, contents: nil)
+        return FileHandle(forWritingAtPath: $0)
+    }
+
     /// Runs `make` (the fed detector and the recorders whose figures are wanted, by name)
     /// over all corpora; the false wakes over `corpora.negatives`, or `negatives` when given
     /// (`--wake-negatives`: a longer set for the neural engines).
@@ -82,13 +94,7 @@ enum WakeComparison {
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
         var figures = probe.views.map { ($0.0, EngineFigures()) }
-        // `BENCH_CANDIDATES=FILE`: every candidate of a view that can describe its own, one
-        // line each (view, corpus, file, condition, where it ended after the name's start,
-        // whether it hit, which views reported it, the description), for offline analysis.
-        let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
-            _ = FileManager.default.createFile(atPath: $0, contents: nil)
-            return FileHandle(forWritingAtPath: $0)
-        }
+        let candidateLog = Self.candidateLog
         func log(
             _ corpus: String, _ file: String, _ condition: String, _ offset: Int, _ wakeMs: Int?,
             _ heard: [[(detection: WakeWordDetection, returnedAt: Int)]]
@@ -126,7 +132,10 @@ enum WakeComparison {
                         let end = detection.endMilliseconds - offset
                         if !hit, end >= row.wake_ms, end <= row.command_start_ms + 600 {
                             hit = true
-                            if let wakeEnd = row.wake_end_ms { figures[index].1.latencies.append(returnedAt - offset - wakeEnd) }
+                            if let wakeEnd = row.wake_end_ms {
+                                figures[index].1.latencies.append(returnedAt - offset - wakeEnd)
+                                figures[index].1.endErrors.append(end - wakeEnd)
+                            }
                         } else {
                             figures[index].1.strayWakes += 1
                         }
@@ -223,6 +232,15 @@ enum WakeComparison {
                     let v = figures.commandWakes[c] ?? (0, 0)
                     return "\(v.woke) of \(v.files)"
                 }.joined(separator: " | ") + " |\n"
+        }
+        out += "\nWhere the wake placed the end of \"susi\" (held-out files, milliseconds after its true end, "
+        out += "as the detector places it; `susi run` moves it to where the voice stops if that is near):\n\n"
+        out += "| engine | 10th percentile | median | 90th percentile |\n|---|---|---|---|\n"
+        for (name, figures) in engines where !figures.endErrors.isEmpty {
+            let sorted = figures.endErrors.sorted()
+            out +=
+                "| \(name) | " + [0.1, 0.5, 0.9].map { "\(sorted[Int(Double(sorted.count - 1) * $0)])" }.joined(separator: " | ")
+                + " |\n"
         }
         out += "\nOne breath by speaking rate (`bench/one-breath.py`):\n\n| engine | "
         let rates = conditionsInOrder(corpora.breath)
