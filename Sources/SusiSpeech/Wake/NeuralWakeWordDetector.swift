@@ -81,8 +81,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Steps `scores(from:through:)` can look back over (3.2 s).
     static let stepHistory = 40
 
-    /// The default `stride`: stride 2 found what every step finds, stride 3 lost a one-breath
-    /// wake word (`bench/RESULTS.md`).
+    /// The default `stride`: stride 2 found what every step finds; stride 3, through `susi run`,
+    /// loses names said fast in one breath (`bench/RESULTS.md`, eighth round).
     public static let defaultStride = 2
     /// The default `gate`, a quarter of the threshold (0.37) of the "susi" head that is now
     /// the first of the two joined in the committed one; unchanged since (`bench/RESULTS.md`).
