@@ -71,8 +71,9 @@ final class VoicePipelineTests: XCTestCase {
         }
     }
 
-    /// Fires on the marker chunks of the scripted source, placing the end at the marker's end;
-    /// `decisionDelayMs` later (a multiple of 20), as the neural detector decides.
+    /// Fires on the marker chunks of the scripted source, with the end at the marker's end,
+    /// decided `decisionDelayMs` later (a multiple of 20), as the neural detector decides after
+    /// the end it places.
     final class ScriptedWake: WakeWordDetector {
         private(set) var position = 0
         let decisionDelayMs: Int
@@ -379,14 +380,14 @@ final class VoicePipelineTests: XCTestCase {
             Array(recent[marker..<(marker + 320)]), [Int16](repeating: Self.wakeMarker, count: 320), "and the name's last sound")
     }
 
-    /// Said in one breath, or with a pause that begins too far after the detector's end, the
-    /// command begins at that end.
+    /// Said in one breath, or with a pause that begins further than `endSearchMs` after the
+    /// detector's end (heard by a late decision), the command begins at that end.
     func testTheCommandBeginsAtTheDetectorsEndWithoutAPauseNearIt() throws {
-        for (tail, pause) in [(900, 0), (200, 300)] {
+        for (tail, pause, delay) in [(900, 0, 120), (200, 300, 300)] {
             let segments: [Segment] = [.noise(500), .voice(400), .wake, .voice(tail), .noise(pause), .voice(600), .noise(1500)]
             let result = try run(
                 source: ScriptedSource(segments),
-                transcripts: ["what time is it"], brain: timeBrain, wake: ScriptedWake(decisionDelayMs: 120))
+                transcripts: ["what time is it"], brain: timeBrain, wake: ScriptedWake(decisionDelayMs: delay))
             XCTAssertEqual(result.events.first { $0.name == "wake" }?.audioMs, 920, "voice \(tail) ms on")
         }
     }
