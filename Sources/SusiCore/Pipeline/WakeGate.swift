@@ -73,7 +73,8 @@ struct WakeGate {
             voiced.append($0)
         }
         guard voiced.first == true, voiced.count > pause else { return estimate }
-        let stop = (1...min(latest, voiced.count - pause)).first { voiced[$0 - 1] && !voiced[$0..<($0 + pause)].contains(true) }
+        // The first frame that starts a long enough pause (the voice was on at the estimate).
+        let stop = (1...min(latest, voiced.count - pause)).first { !voiced[$0..<($0 + pause)].contains(true) }
         return estimate.advanced(by: (stop ?? 0) * frame)
     }
 

@@ -94,12 +94,11 @@ enum WakeComparison {
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
         var figures = probe.views.map { ($0.0, EngineFigures()) }
-        let candidateLog = Self.candidateLog
         func log(
             _ corpus: String, _ file: String, _ condition: String, _ offset: Int, _ wakeMs: Int?,
             _ heard: [[(detection: WakeWordDetection, returnedAt: Int)]]
         ) {
-            guard let candidateLog else { return }
+            guard let candidateLog = Self.candidateLog else { return }
             for (index, view) in probe.views.enumerated() where view.1.describe != nil {
                 for (detection, _) in heard[index] {
                     let reportedBy = probe.views.indices.filter { other in
