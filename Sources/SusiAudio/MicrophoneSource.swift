@@ -2,7 +2,7 @@ import Foundation
 import SusiCore
 
 /// The pipeline's audio source on a real capture device: PortAudio at the device's rate,
-/// converted to 16 kHz mono in 20 ms chunks.
+/// converted to 16 kHz mono; `readAvailable` hands out 20 ms chunks.
 ///
 /// Use from the pipeline's thread only; PortAudio's own thread only fills the ring buffer.
 public final class MicrophoneSource: AudioSource {
@@ -33,14 +33,16 @@ public final class MicrophoneSource: AudioSource {
         logger.info("listening on '\(device.name)' at \(capture.format)")
     }
 
-    public func read() throws -> AudioChunk? {
-        // Wait for a whole 20 ms so the recogniser gets useful chunks, not single frames.
-        while capture.availableFrames < chunkFrames {
+    public func read(milliseconds: Int) throws -> AudioChunk? {
+        let frames = max(1, capture.format.frames(milliseconds: milliseconds))
+        while capture.availableFrames < frames {
             // Waits for audio and throws when the device has gone away.
             _ = try capture.read(maxFrames: 0, timeout: .milliseconds(500))
-            Thread.sleep(forTimeInterval: 0.01)
+            // Then sleeps until the rest should be there, rather than waking to look.
+            let missing = frames - capture.availableFrames
+            if missing > 0 { Thread.sleep(forTimeInterval: Double(missing) / Double(capture.format.sampleRate)) }
         }
-        return try converter.convert(capture.readAvailable(maxFrames: chunkFrames))
+        return try converter.convert(capture.readAvailable(maxFrames: frames))
     }
 
     public func readAvailable() throws -> AudioChunk? {

@@ -6,7 +6,7 @@ import SusiCore
 /// As fast as possible by default; with `realtime` each chunk is released when its time has
 /// come, as a microphone would deliver it, and audio keeps "arriving" while the speaker talks.
 public final class WAVFileSource: AudioSource {
-    /// Samples per chunk: 20 ms.
+    /// Samples per chunk `readAvailable` hands out: 20 ms.
     public static let chunkSamples = 320
 
     private let samples: [Int16]
@@ -26,26 +26,27 @@ public final class WAVFileSource: AudioSource {
     /// Audio length in milliseconds.
     public var durationMs: Int { AudioFormat.speech.milliseconds(frames: samples.count) }
 
-    public func read() throws -> AudioChunk? {
+    public func read(milliseconds: Int) throws -> AudioChunk? {
         guard position < samples.count else { return nil }
+        let length = max(1, AudioFormat.speech.frames(milliseconds: milliseconds))
         if realtime {
             let start = startTime ?? ContinuousClock.now
             startTime = start
-            let due = start + .milliseconds(AudioFormat.speech.milliseconds(frames: position + Self.chunkSamples))
+            let due = start + .milliseconds(AudioFormat.speech.milliseconds(frames: position + length))
             let now = ContinuousClock.now
             if due > now { Thread.sleep(forTimeInterval: (due - now).seconds) }
         }
-        return next()
+        return next(length)
     }
 
     public func readAvailable() throws -> AudioChunk? {
         guard realtime, let start = startTime, position < samples.count else { return nil }
         let arrivedSamples = Int((ContinuousClock.now - start).seconds * 16_000)
-        return arrivedSamples >= position + Self.chunkSamples ? next() : nil
+        return arrivedSamples >= position + Self.chunkSamples ? next(Self.chunkSamples) : nil
     }
 
-    private func next() -> AudioChunk {
-        let end = min(position + Self.chunkSamples, samples.count)
+    private func next(_ length: Int) -> AudioChunk {
+        let end = min(position + length, samples.count)
         defer { position = end }
         return AudioChunk(format: .speech, samples: Array(samples[position..<end]))
     }

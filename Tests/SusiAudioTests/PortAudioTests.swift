@@ -93,6 +93,24 @@ final class PortAudioTests: XCTestCase {
         }
     }
 
+    /// The pipeline's microphone hands out as much as it is asked for, in order: the wake
+    /// word's 80 ms steps while idle, 20 ms while a command is heard.
+    func testTheMicrophoneSourceReadsWhatIsAskedFor() throws {
+        let alsa = try config()
+        let expected = noise(count: 16_000, seed: 11)
+        try alsa.setCaptureInput(expected)
+        let session = try PortAudioSession()
+        let source = try MicrophoneSource(session: session, device: "susicapture", logger: .silent)
+        var received: [Int16] = []
+        for milliseconds in [80, 80, 20, 20, 80] {
+            let chunk = try XCTUnwrap(try source.read(milliseconds: milliseconds))
+            XCTAssertEqual(chunk.format, .speech)
+            XCTAssertEqual(chunk.samples.count, milliseconds * 16, "\(milliseconds) ms")
+            received += chunk.samples
+        }
+        XCTAssertEqual(received, Array(expected.prefix(received.count)))
+    }
+
     func testStereoCaptureKeepsFramesInterleaved() throws {
         let alsa = try config()
         let expected = noise(count: 8_000, seed: 11)

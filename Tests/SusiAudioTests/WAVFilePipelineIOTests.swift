@@ -28,9 +28,9 @@ final class WAVFilePipelineIOTests: XCTestCase {
         XCTAssertNil(try source.readAvailable(), "a file read at full speed waits while the speaker talks")
         var total = 0
         var loudest: Int16 = 0
-        while let chunk = try source.read() {
+        while let chunk = try source.read(milliseconds: 80) {
             XCTAssertEqual(chunk.format, .speech)
-            XCTAssertLessThanOrEqual(chunk.samples.count, WAVFileSource.chunkSamples)
+            XCTAssertTrue(chunk.samples.count == 1280 || total + chunk.samples.count == 8000, "\(chunk.samples.count)")
             total += chunk.samples.count
             loudest = max(loudest, chunk.samples.max() ?? 0)
         }
@@ -53,7 +53,11 @@ final class WAVFilePipelineIOTests: XCTestCase {
         let path = directory + "/rt.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: [Int16](repeating: 100, count: 16_000)), to: path)
         let source = try WAVFileSource(path: path, realtime: true)
-        _ = try source.read()
+        // A read waits until all it asks for would have arrived: here 120 ms from the start.
+        let started = ContinuousClock.now
+        XCTAssertEqual(try source.read(milliseconds: 20)?.samples.count, 320)
+        XCTAssertEqual(try source.read(milliseconds: 100)?.samples.count, 1600)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(120))
         Thread.sleep(forTimeInterval: 0.2)
         var arrived = 0
         while let chunk = try source.readAvailable() { arrived += chunk.samples.count }

@@ -56,7 +56,11 @@ final class VoicePipelineTests: XCTestCase {
             return chunks
         }
 
-        func read() throws -> AudioChunk? {
+        /// How much each `read` asked for (each hands out one scripted chunk).
+        private(set) var asked: [Int] = []
+
+        func read(milliseconds: Int) throws -> AudioChunk? {
+            asked.append(milliseconds)
             if let arrived = try readAvailable() { return arrived }
             guard !chunks.isEmpty else { return nil }
             return AudioChunk(format: .speech, samples: chunks.removeFirst())
@@ -1048,7 +1052,7 @@ final class VoicePipelineTests: XCTestCase {
             self.inner = inner
             self.convert = convert
         }
-        func read() throws -> AudioChunk? { try inner.read().map(convert) }
+        func read(milliseconds: Int) throws -> AudioChunk? { try inner.read(milliseconds: milliseconds).map(convert) }
         func readAvailable() throws -> AudioChunk? { try inner.readAvailable().map(convert) }
     }
 
@@ -1074,6 +1078,22 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertFalse(listening.isEmpty)
         XCTAssertLessThan(idle.max() ?? 1, 0.2, "hiss of about -55 dBFS")
         XCTAssertGreaterThan(listening.max() ?? 0, 0.7, "a tone of about -14 dBFS")
+    }
+
+    /// Idle, the pipeline reads the wake word front end's 80 ms step at once (fewer wake-ups
+    /// of its thread); hearing a command, 20 ms, so that its end is heard soon.
+    func testIdleReadsAreLongerThanACommandsReads() throws {
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
+                synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        // 15 chunks of noise and the wake word's, then the command.
+        XCTAssertEqual(Array(source.asked.prefix(16)), Array(repeating: 80, count: 16))
+        XCTAssertEqual(source.asked.dropFirst(16).first, 20)
     }
 
     func testLevelIsTheRMSInDecibelsOnAZeroToOneScale() {

@@ -55,7 +55,7 @@ final class PipelineStatusRouteTests: XCTestCase {
             chunks += Array(repeating: tone, count: 30) + Array(repeating: quiet, count: 60)
         }
 
-        func read() throws -> AudioChunk? {
+        func read(milliseconds: Int) throws -> AudioChunk? {
             guard index < chunks.count else { return nil }
             defer { index += 1 }
             if index == commandStart + 5 { listening.pass() }

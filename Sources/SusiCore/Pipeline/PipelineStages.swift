@@ -4,9 +4,9 @@
 
 /// Delivers 16 kHz mono audio to the pipeline.
 public protocol AudioSource: AnyObject {
-    /// The next chunk; blocks until audio is there (a microphone, or a file paced at real
-    /// time). Nil at the end of the input.
-    func read() throws -> AudioChunk?
+    /// The next `milliseconds` of input; blocks until all of it is there (a microphone, or a
+    /// file paced at real time). Shorter only at the end of the input; nil after it.
+    func read(milliseconds: Int) throws -> AudioChunk?
     /// Audio that has already arrived, without waiting; nil when there is none. Used while
     /// speaking, to hear "susi stop". A file read as fast as possible returns nil: its input
     /// waits while the speaker talks.

@@ -79,6 +79,13 @@ public final class VoicePipeline {
     /// too) once per this much input rather than on every chunk: an asking costs as much as
     /// the rest of a quiet room's chunk.
     static let idleAskingMs = 100
+    /// Input read at once while idle: the wake word front end's step. Each read wakes the
+    /// thread, and a step's models run slower when it wakes from sleep (caches gone): idle on
+    /// speech costs 0.027 CPU s per audio s in 20 ms reads, 0.023 in 80 ms (`bench/RESULTS.md`).
+    /// A wake word ends at most 60 ms before its read does.
+    static let idleReadMs = 80
+    /// Input read at once while hearing a command: its end is heard within this.
+    static let commandReadMs = 20
     /// Where the environment was last asked for planned answers while idle.
     private var askedAt = SamplePosition(frames: Int.min / 2)
 
@@ -137,7 +144,7 @@ public final class VoicePipeline {
             case .waiting:
                 status.enter(.idle)
                 replaceWakeDetectorIfAsked()
-                guard let chunk = try read(waiting: true) else { return }
+                guard let chunk = try read(waitingFor: Self.idleReadMs) else { return }
                 let wake = environment.listensForWakeWord ? try hearWake(in: chunk) : nil
                 step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
             case .announcing(let texts):
@@ -158,10 +165,13 @@ public final class VoicePipeline {
 
     // MARK: Input
 
-    /// The next chunk of input in `SamplePosition.format`, added to the history; waits for it
-    /// unless `waiting` is false. Nil at the end of the input (or when nothing has arrived).
-    private func read(waiting: Bool) throws -> [Int16]? {
-        guard let chunk = try waiting ? stages.source.read() : stages.source.readAvailable() else { return nil }
+    /// The next chunk of input in `SamplePosition.format`, added to the history: the next
+    /// `milliseconds`, waiting for them, or with nil what has arrived. Nil at the end of the
+    /// input (or when nothing has arrived).
+    private func read(waitingFor milliseconds: Int?) throws -> [Int16]? {
+        let arrived =
+            if let milliseconds { try stages.source.read(milliseconds: milliseconds) } else { try stages.source.readAvailable() }
+        guard let chunk = arrived else { return nil }
         let samples = try speechSamples(of: chunk)
         history.append(samples)
         status.advance(to: history.end, level: PipelineStatus.level(of: samples))
@@ -270,7 +280,7 @@ public final class VoicePipeline {
             var ended = try listener.begin(
                 at: wake.end, after: history.samples(from: wake.end.advanced(byMilliseconds: -1000), to: wake.end),
                 with: history.samples(from: wake.end), noiseFloorDB: wakeGate.noiseFloorDB)
-            while !ended, !status.isStopRequested, let chunk = try read(waiting: true) {
+            while !ended, !status.isStopRequested, let chunk = try read(waitingFor: Self.commandReadMs) {
                 ended = try listener.hear(chunk)
             }
             command = try listener.finish()
@@ -376,7 +386,7 @@ public final class VoicePipeline {
                     // Catch up with what the microphone heard meanwhile, bounded so that a
                     // source delivering faster than real time cannot stall the speech.
                     var budget = Self.catchUpChunks
-                    while interruption == nil, budget > 0, let heard = try read(waiting: false) {
+                    while interruption == nil, budget > 0, let heard = try read(waitingFor: nil) {
                         budget -= 1
                         // The speaker must not wake itself: saying its own name is no barge-in.
                         if let detection = try wakeGate.hear(heard, in: history),

@@ -80,7 +80,7 @@ enum WakeComparison {
     /// line each (view, corpus, file, condition, where it ended after the name's start,
     /// which views reported it, the description), for offline analysis; one file for the
     /// whole run, every engine set's candidates in it.
-    nonisolated(unsafe) static let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
+    static let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
         _ = FileManager.default.createFile(atPath: $0, contents: nil)
         return FileHandle(forWritingAtPath: $0)
     }
