@@ -56,14 +56,18 @@ final class VoicePipelineTests: XCTestCase {
             return chunks
         }
 
-        /// How much each `read` asked for (each hands out one scripted chunk).
+        /// How much each `read` asked for.
         private(set) var asked: [Int] = []
+        /// Scripted chunks each `read` hands out at once.
+        var chunksPerRead = 1
 
         func read(milliseconds: Int) throws -> AudioChunk? {
             asked.append(milliseconds)
             if let arrived = try readAvailable() { return arrived }
             guard !chunks.isEmpty else { return nil }
-            return AudioChunk(format: .speech, samples: chunks.removeFirst())
+            let taken = chunks.prefix(chunksPerRead)
+            chunks.removeFirst(taken.count)
+            return AudioChunk(format: .speech, samples: Array(taken.joined()))
         }
 
         /// Set once the speaker starts talking; only then does `duringSpeech` arrive.
@@ -82,11 +86,14 @@ final class VoicePipelineTests: XCTestCase {
         private(set) var position = 0
         let decisionDelayMs: Int
         private var markerEnd: Int?
+        /// Everything it was given.
+        private(set) var heard: [Int16] = []
 
         init(decisionDelayMs: Int = 0) { self.decisionDelayMs = decisionDelayMs }
 
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
+            heard += samples
             // A whole marker chunk: a tone can hit the marker's value by chance.
             if samples.count >= 320, samples.suffix(320).allSatisfy({ $0 == wakeMarker }) { markerEnd = position }
             guard let end = markerEnd, position >= end + decisionDelayMs else { return [] }
@@ -382,6 +389,17 @@ final class VoicePipelineTests: XCTestCase {
         let marker = recent.count - (wake - 1920) * 16 - 320
         XCTAssertEqual(
             Array(recent[marker..<(marker + 320)]), [Int16](repeating: Self.wakeMarker, count: 320), "and the name's last sound")
+    }
+
+    /// The detector decides 20 ms after the end it places, while the name's voice goes on for
+    /// 100 ms more: the command begins where the voice stops, heard after the decision.
+    func testADecisionBeforeTheNameEndedWaitsToHearItEnd() throws {
+        let source = ScriptedSource([.noise(1500), .voice(400), .wake, .voice(100), .noise(200), .voice(900), .noise(1500)])
+        let result = try run(
+            source: source, transcripts: ["what time is it"], brain: timeBrain, wake: ScriptedWake(decisionDelayMs: 20))
+        let wake = try XCTUnwrap(result.events.first { $0.name == "wake" }?.audioMs)
+        XCTAssertEqual(Double(wake), 2020, accuracy: 10)
+        XCTAssertEqual(result.synthesizer.spoken, ["It is ten past four."])
     }
 
     /// Said in one breath, or with a pause that begins further than `endSearchMs` after the
@@ -1094,6 +1112,24 @@ final class VoicePipelineTests: XCTestCase {
         // 15 chunks of noise and the wake word's, then the command.
         XCTAssertEqual(Array(source.asked.prefix(16)), Array(repeating: 80, count: 16))
         XCTAssertEqual(source.asked.dropFirst(16).first, 20)
+    }
+
+    /// The gate starts the detector at the same place (its preroll before the first voice)
+    /// whether input arrives 20 or 80 ms at a time: that place sets where a neural detector's
+    /// steps fall, and so what it hears.
+    func testTheDetectorHearsTheSameWhateverTheReadSize() throws {
+        var heard: [[Int16]] = []
+        for chunksPerRead in [1, 4] {
+            let source = ScriptedSource([.noise(1500), .voice(400), .noise(1500)])
+            source.chunksPerRead = chunksPerRead
+            let wake = ScriptedWake()
+            _ = try run(source: source, transcripts: [], brain: timeBrain, wake: wake)
+            heard.append(wake.heard)
+        }
+        // From 500 ms before the voice, to about a second after it (to within a read).
+        XCTAssertEqual(Double(heard[0].count), 1900 * 16, accuracy: 80 * 16)
+        let common = min(heard[0].count, heard[1].count)
+        XCTAssertTrue(heard[1].prefix(common).elementsEqual(heard[0].prefix(common)), "heard from another place")
     }
 
     func testLevelIsTheRMSInDecibelsOnAZeroToOneScale() {
