@@ -22,8 +22,9 @@ struct WakeGate {
     /// The name's end is looked for up to this far (two of the neural detector's steps) after
     /// where the detector placed it...
     static let endSearchMs = 160
-    /// ...as the start of a pause at least this long (50 ms missed one that had begun 40 ms
-    /// after the placed end, in the audio a decision 80 ms later had heard).
+    /// ...as the start of a pause at least this long, in the audio heard by the decision: it
+    /// comes 80-160 ms after the placed end, so a pause is only partly heard then (50 ms
+    /// missed one that had begun 40 ms after the placed end).
     static let endPauseMs = 30
 
     private var detector: any WakeWordDetector
@@ -35,9 +36,6 @@ struct WakeGate {
     private var fedUntil = SamplePosition.start
     /// Frames handed to the detector so far (it skips what the gate holds back).
     private var fedFrames = 0
-    /// A name heard while its voice still went on, and where the detector placed its end:
-    /// where it really ended is known once more is heard.
-    private var placing: (phrase: String, estimate: SamplePosition)?
 
     init(detector: any WakeWordDetector) {
         self.detector = detector
@@ -52,31 +50,24 @@ struct WakeGate {
         let chunkStart = now.advanced(by: -chunk.count)
         var firstVoice: SamplePosition?
         let part = SamplePosition.format.frames(milliseconds: Self.voicePlacingMs)
-        for start in stride(from: 0, to: chunk.count, by: part) where activity.anyVoiced(chunk[start..<min(start + part, chunk.count)]) {
+        for start in stride(from: 0, to: chunk.count, by: part) {
+            let end = min(start + part, chunk.count)
+            guard activity.anyVoiced(chunk[start..<end]) else { continue }
             firstVoice = firstVoice ?? chunkStart.advanced(by: start)
-            lastVoice = chunkStart.advanced(by: min(start + part, chunk.count))
+            lastVoice = chunkStart.advanced(by: end)
         }
-        if let placing { return placed(placing, in: history) }
         guard now.frames(since: lastVoice) <= SamplePosition.format.frames(milliseconds: Self.hangoverMs) else { return nil }
         let lead = (firstVoice ?? chunkStart).advanced(byMilliseconds: -Self.prerollMs)
         let unheard = history.samples(from: max(fedUntil, lead))
         fedUntil = now
         fedFrames += unheard.count
         guard let detection = try detector.process(unheard).first else { return nil }
-        // The detector's end is in its own time, which lacks what the gate held back.
-        let behind = fedFrames - SamplePosition.format.frames(milliseconds: detection.endMilliseconds)
-        return placed((detection.phrase, now.advanced(by: -behind)), in: history)
-    }
-
-    /// The name heard, once where it ended is known; until then nil, and it waits in
-    /// `placing` (the detector hears nothing meanwhile: the interaction restarts it).
-    private mutating func placed(_ name: (phrase: String, estimate: SamplePosition), in history: AudioHistory) -> WakeHeard? {
-        guard let end = nameEnd(near: name.estimate, in: history) else {
-            placing = name
-            return nil
+        // The detector's times are its own, which lack what the gate held back.
+        func placed(_ milliseconds: Int) -> SamplePosition {
+            now.advanced(by: SamplePosition.format.frames(milliseconds: milliseconds) - fedFrames)
         }
-        placing = nil
-        return WakeHeard(phrase: name.phrase, end: end)
+        let end = nameEnd(near: placed(detection.endMilliseconds), heardUntil: placed(detection.decidedAtMilliseconds), in: history)
+        return WakeHeard(phrase: detection.phrase, end: end)
     }
 
     /// Where the name ended, near the detector's `estimate`. The neural detector places the
@@ -84,27 +75,25 @@ struct WakeGate {
     /// (`bench/RESULTS.md`); a command begun inside the name's last sound was heard differently
     /// from starts 10 ms apart ("ten seconds" or "two seconds"). So when the voice is still on
     /// at the estimate and stops within `endSearchMs` after it, for at least `endPauseMs`, the
-    /// name ended there. Said in one breath with the command, the estimate is kept. Nil while
-    /// the voice goes on to the end of what has been heard, before the search's end: a
-    /// decision made before the name ended waits to hear it end.
-    private func nameEnd(near estimate: SamplePosition, in history: AudioHistory) -> SamplePosition? {
+    /// name ended there. Said in one breath with the command, the estimate is kept. Only the
+    /// audio up to the decision (`heardUntil`) counts, however much more input has arrived:
+    /// looking further found stops inside the command's first word.
+    private func nameEnd(
+        near estimate: SamplePosition, heardUntil decision: SamplePosition, in history: AudioHistory
+    ) -> SamplePosition {
         let frame = VoiceActivityDetector.frameSamples
         let pause = SamplePosition.format.frames(milliseconds: Self.endPauseMs) / frame
         let latest = SamplePosition.format.frames(milliseconds: Self.endSearchMs) / frame
         var voiced: [Bool] = []
         // Judged against the room's level heard so far, frames starting at the estimate.
         var probe = VoiceActivityDetector(noiseFloorDB: activity.noiseFloorDB, marginDB: activity.marginDB)
-        probe.process(history.samples(from: estimate, to: estimate.advanced(by: (latest + pause) * frame))) {
+        probe.process(history.samples(from: estimate, to: min(decision, estimate.advanced(by: (latest + pause) * frame)))) {
             voiced.append($0)
         }
-        guard voiced.first == true else { return estimate }
+        guard voiced.first == true, voiced.count > pause else { return estimate }
         // The first frame that starts a long enough pause (the voice was on at the estimate).
-        if voiced.count > pause,
-            let stop = (1...min(latest, voiced.count - pause)).first(where: { !voiced[$0..<($0 + pause)].contains(true) })
-        {
-            return estimate.advanced(by: stop * frame)
-        }
-        return voiced.count < latest + pause ? nil : estimate
+        let stop = (1...min(latest, voiced.count - pause)).first { !voiced[$0..<($0 + pause)].contains(true) }
+        return estimate.advanced(by: (stop ?? 0) * frame)
     }
 
     /// Listens with `detector` from `now` on; the voice activity heard so far is kept.
@@ -112,7 +101,6 @@ struct WakeGate {
         self.detector = detector
         fedUntil = now
         fedFrames = 0
-        placing = nil
     }
 
     /// Starts afresh after an interaction: the detector forgets what it partly heard, and
@@ -120,6 +108,5 @@ struct WakeGate {
     mutating func restart(at now: SamplePosition) {
         try? detector.reset()
         fedUntil = now
-        placing = nil
     }
 }

@@ -255,11 +255,14 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw Self.wakeError(error)
         }
-        while let candidate = pending.first,
+        while var candidate = pending.first,
             AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter <= consumed
         {
             pending.removeFirst()
             if try verify(candidate) {
+                // Decided once the audio the check needs had arrived, whatever came with it.
+                candidate.decidedAtMilliseconds = max(
+                    candidate.decidedAtMilliseconds, candidate.endMilliseconds + AudioFormat.speech.milliseconds(frames: marginAfter))
                 confirmed.append(candidate)
             } else {
                 rejectedCount += 1
