@@ -67,6 +67,41 @@ final class SharedWakeVerifierTests: XCTestCase {
         }
     }
 
+    /// Reports one candidate, for the name in `audio` that ends at `endMilliseconds`.
+    private final class Once: WakeWordDetector {
+        var position = 0
+        let endMilliseconds: Int
+        var reported = false
+        init(endMilliseconds: Int) { self.endMilliseconds = endMilliseconds }
+        func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+            position += samples.count / 16
+            guard !reported, position >= endMilliseconds + 20 else { return [] }
+            reported = true
+            return [
+                WakeWordDetection(
+                    phrase: "susi", startMilliseconds: 0, endMilliseconds: endMilliseconds,
+                    decidedAtMilliseconds: endMilliseconds + 20)
+            ]
+        }
+        func reset() throws {}
+    }
+
+    /// A confirmed candidate was decided once the audio the check needs had arrived (200 ms
+    /// after the name), however much more came with it; a trusted one when it was decided.
+    func testAConfirmedCandidateIsDecidedWhenItsCheckCouldRun() throws {
+        let name = try TestAudio.spoken("susi")
+        let audio = name + [Int16](repeating: 0, count: 16_000)
+        let end = name.count / 16
+        for trusted in [false, true] {
+            let verifier = try VerifiedWakeWordDetector(
+                candidates: Once(endMilliseconds: end), phrase: "susi", phoneCount: 0,
+                dictionaries: TestAudio.hotwordDictionaries(), phrasePrior: Hearing.defaultVerifierPrior,
+                trusted: { _ in trusted })
+            let detection = try XCTUnwrap(try verifier.process(audio).first, "trusted: \(trusted)")
+            XCTAssertEqual(detection.decidedAtMilliseconds, end + (trusted ? 20 : 200), "trusted: \(trusted)")
+        }
+    }
+
     func testWakeDetectorMadeWithAHostWakesOnTheNameOnly() throws {
         var config = Config()
         config.hotword.engine = "pocketsphinx"

@@ -66,7 +66,8 @@ struct WakeGate {
         func placed(_ milliseconds: Int) -> SamplePosition {
             now.advanced(by: SamplePosition.format.frames(milliseconds: milliseconds) - fedFrames)
         }
-        let end = nameEnd(near: placed(detection.endMilliseconds), heardUntil: placed(detection.decidedAtMilliseconds), in: history)
+        let end = nameEnd(
+            near: placed(detection.endMilliseconds), heardUntil: placed(detection.decidedAtMilliseconds), in: history)
         return WakeHeard(phrase: detection.phrase, end: end)
     }
 

@@ -261,8 +261,8 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
             pending.removeFirst()
             if try verify(candidate) {
                 // Decided once the audio the check needs had arrived, whatever came with it.
-                candidate.decidedAtMilliseconds = max(
-                    candidate.decidedAtMilliseconds, candidate.endMilliseconds + AudioFormat.speech.milliseconds(frames: marginAfter))
+                let checkable = candidate.endMilliseconds + AudioFormat.speech.milliseconds(frames: marginAfter)
+                candidate.decidedAtMilliseconds = max(candidate.decidedAtMilliseconds, checkable)
                 confirmed.append(candidate)
             } else {
                 rejectedCount += 1
