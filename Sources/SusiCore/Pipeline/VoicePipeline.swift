@@ -81,8 +81,8 @@ public final class VoicePipeline {
     static let idleAskingMs = 100
     /// Input read at once while idle: the wake word front end's step. Each read wakes the
     /// thread, and a step's models run slower when it wakes from sleep (caches gone): idle on
-    /// speech costs 0.027 CPU s per audio s in 20 ms reads, 0.023 in 80 ms (`bench/RESULTS.md`).
-    /// A wake word ends at most 60 ms before its read does.
+    /// speech cost 0.025 CPU s per audio s in 20 ms reads, 0.022 in 80 ms (`bench/RESULTS.md`).
+    /// The `wake` event comes up to 60 ms later: a decision waits for the rest of its read.
     static let idleReadMs = 80
     /// Input read at once while hearing a command: its end is heard within this.
     static let commandReadMs = 20
