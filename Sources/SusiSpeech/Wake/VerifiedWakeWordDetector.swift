@@ -255,14 +255,12 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         } catch {
             throw Self.wakeError(error)
         }
-        while var candidate = pending.first,
-            AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter <= consumed
-        {
+        while var candidate = pending.first, checkEnd(of: candidate) <= consumed {
             pending.removeFirst()
             if try verify(candidate) {
                 // Decided once the audio the check needs had arrived, whatever came with it.
-                let checkable = candidate.endMilliseconds + AudioFormat.speech.milliseconds(frames: marginAfter)
-                candidate.decidedAtMilliseconds = max(candidate.decidedAtMilliseconds, checkable)
+                candidate.decidedAtMilliseconds = max(
+                    candidate.decidedAtMilliseconds, AudioFormat.speech.milliseconds(frames: checkEnd(of: candidate)))
                 confirmed.append(candidate)
             } else {
                 rejectedCount += 1
@@ -287,13 +285,18 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         (error as? SpeechError) ?? SpeechError(.wakeDecodeFailed, "\(error)")
     }
 
+    /// Where the audio the check of `candidate` reads ends, in frames fed: `marginAfter` past it.
+    private func checkEnd(of candidate: WakeWordDetection) -> Int {
+        AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter
+    }
+
     /// Whether `candidate` lasts long enough, and the verifier hears the phrase in the audio
     /// around it.
     private func verify(_ candidate: WakeWordDetection) throws(SpeechError) -> Bool {
         guard candidate.endMilliseconds - candidate.startMilliseconds >= minimumMilliseconds else { return false }
         let historyStart = consumed - history.count
         let from = max(historyStart, AudioFormat.speech.frames(milliseconds: candidate.startMilliseconds) - marginBefore)
-        let to = min(consumed, AudioFormat.speech.frames(milliseconds: candidate.endMilliseconds) + marginAfter)
+        let to = min(consumed, checkEnd(of: candidate))
         guard to > from else { return false }
         let spotted = candidate.endMilliseconds - candidate.startMilliseconds
         let readings = readingsMargin > 0 && spotted >= marginMinimumMilliseconds
