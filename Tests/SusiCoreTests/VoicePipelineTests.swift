@@ -58,14 +58,14 @@ final class VoicePipelineTests: XCTestCase {
 
         /// How much each `read` asked for.
         private(set) var asked: [Int] = []
-        /// Scripted chunks each `read` hands out at once.
-        var chunksPerRead = 1
+        /// Scripted chunks each `read` hands out at once; nil: as many as it asks for.
+        var chunksPerRead: Int? = 1
 
         func read(milliseconds: Int) throws -> AudioChunk? {
             asked.append(milliseconds)
             if let arrived = try readAvailable() { return arrived }
             guard !chunks.isEmpty else { return nil }
-            let taken = chunks.prefix(chunksPerRead)
+            let taken = chunks.prefix(chunksPerRead ?? max(1, milliseconds / 20))
             chunks.removeFirst(taken.count)
             return AudioChunk(format: .speech, samples: Array(taken.joined()))
         }
@@ -88,10 +88,20 @@ final class VoicePipelineTests: XCTestCase {
         private var markerEnd: Int?
         /// Everything it was given.
         private(set) var heard: [Int16] = []
+        /// With steps, it says its next decision comes where its current step ends.
+        let stepFrames: Int?
+        /// Each call's samples, and what `framesToNextDecision` said before it.
+        private(set) var calls: [(given: Int, asked: Int?)] = []
 
-        init(decisionDelayMs: Int = 0) { self.decisionDelayMs = decisionDelayMs }
+        init(decisionDelayMs: Int = 0, stepFrames: Int? = nil) {
+            self.decisionDelayMs = decisionDelayMs
+            self.stepFrames = stepFrames
+        }
+
+        var framesToNextDecision: Int? { stepFrames.map { $0 - heard.count % $0 } }
 
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+            calls.append((samples.count, framesToNextDecision))
             let start = position
             position += samples.count / 16
             heard += samples
@@ -1122,6 +1132,31 @@ final class VoicePipelineTests: XCTestCase {
         // 15 chunks of noise and the wake word's, then the command.
         XCTAssertEqual(Array(source.asked.prefix(16)), Array(repeating: 80, count: 16))
         XCTAssertEqual(source.asked.dropFirst(16).first, 20)
+    }
+
+    /// While the detector hears the input, idle reads end where it can next decide (its
+    /// step's end), rounded up to 20 ms: an 80 ms read held a decision back by up to 60 ms.
+    /// With no voice, or a detector that may decide anywhere, they are 80 ms.
+    func testIdleReadsEndWhereTheDetectorCanNextDecide() throws {
+        for stepFrames in [1920, 1000] {
+            let source = ScriptedSource([.noise(1000), .voice(600), .noise(3000)])
+            source.chunksPerRead = nil
+            let wake = ScriptedWake(stepFrames: stepFrames)
+            _ = try run(source: source, transcripts: [], brain: timeBrain, wake: wake)
+            XCTAssertEqual(Array(source.asked.prefix(12)), Array(repeating: 80, count: 12), "before the voice")
+            XCTAssertEqual(source.asked.last, 80, "after the hangover")
+            // The first call holds the preroll; each later one what the detector asked for.
+            XCTAssertGreaterThan(wake.calls.count, 10)
+            for call in wake.calls.dropFirst() {
+                let asked = try XCTUnwrap(call.asked)
+                XCTAssertTrue((asked..<(asked + 320)).contains(call.given), "step \(stepFrames): \(call)")
+                if stepFrames % 320 == 0 { XCTAssertEqual(call.given, asked) }
+            }
+        }
+        let source = ScriptedSource([.noise(1000), .voice(600), .noise(3000)])
+        source.chunksPerRead = nil
+        _ = try run(source: source, transcripts: [], brain: timeBrain, wake: ScriptedWake())
+        XCTAssertEqual(Set(source.asked), [80])
     }
 
     /// The gate starts the detector at the same place (its preroll before the first voice)

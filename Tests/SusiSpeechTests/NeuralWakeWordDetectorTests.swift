@@ -201,6 +201,34 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(try detections(reused, audio).count, 2)
     }
 
+    /// Where it says its next decision is, a step ends: one sample fewer computes no
+    /// embedding, that sample does. While nothing is near, a stride of 2 only makes mel frames
+    /// at every other step, so the next decision is up to two steps away; while every step is
+    /// scored (near the name), one.
+    func testItSaysWhereItCanNextDecide() throws {
+        let wake = try detector()
+        let step = WakeWordFrontEnd.chunkLength
+        let audio =
+            [Int16](repeating: 0, count: 700) + (try TestAudio.spoken("the weather is nice today"))
+            + (try TestAudio.spoken("susi, what time is it")) + [Int16](repeating: 0, count: 3 * step)
+        var said: [Int] = []
+        var found = try wake.process(Array(audio.prefix(700)))
+        var fed = 700
+        while let frames = wake.framesToNextDecision, fed + frames <= audio.count {
+            said.append(frames)
+            XCTAssertTrue((1...(2 * step)).contains(frames), "\(frames)")
+            let before = wake.embeddingsComputed
+            found += try wake.process(Array(audio[fed..<(fed + frames - 1)]))
+            XCTAssertEqual(wake.embeddingsComputed, before, "\(frames - 1) of \(frames) samples")
+            found += try wake.process([audio[fed + frames - 1]])
+            XCTAssertGreaterThan(wake.embeddingsComputed, before, "the step's last sample")
+            fed += frames
+        }
+        XCTAssertEqual(found.map(\.phrase), ["susi"])
+        XCTAssertTrue(said.contains(2 * step), "two steps while nothing is near")
+        XCTAssertTrue(said.contains(step), "one step while every step is scored")
+    }
+
     func testAConfirmedDetectionComesLaterAtTheSameEndOrNotAtAll() throws {
         _ = try detector()
         let audio = [Int16](repeating: 0, count: 16_000) + (try TestAudio.spoken("susi, what time is it"))

@@ -102,6 +102,27 @@ final class SharedWakeVerifierTests: XCTestCase {
         }
     }
 
+    /// A candidate waiting for the audio after it makes its check the next decision: it is
+    /// confirmed on the last sample of that audio, not before.
+    func testItsNextDecisionIsAWaitingCandidatesCheck() throws {
+        let name = try TestAudio.spoken("susi")
+        let audio = name + [Int16](repeating: 0, count: 16_000)
+        let end = name.count / 16
+        let verifier = try VerifiedWakeWordDetector(
+            candidates: Once(endMilliseconds: end), phrase: "susi", phoneCount: 0,
+            dictionaries: TestAudio.hotwordDictionaries(), phrasePrior: Hearing.defaultVerifierPrior)
+        var fed = 0
+        while verifier.framesToNextDecision == nil, fed < audio.count {
+            XCTAssertEqual(try verifier.process(Array(audio[fed..<(fed + 320)])), [])
+            fed += 320
+        }
+        let frames = try XCTUnwrap(verifier.framesToNextDecision)
+        XCTAssertEqual(fed + frames, end * 16 + 3200, "200 ms after the name")
+        XCTAssertEqual(try verifier.process(Array(audio[fed..<(fed + frames - 1)])), [])
+        XCTAssertEqual(try verifier.process([audio[fed + frames - 1]]).map(\.phrase), ["susi"])
+        XCTAssertNil(verifier.framesToNextDecision, "nothing waiting, a spotter that decides anywhere")
+    }
+
     func testWakeDetectorMadeWithAHostWakesOnTheNameOnly() throws {
         var config = Config()
         config.hotword.engine = "pocketsphinx"

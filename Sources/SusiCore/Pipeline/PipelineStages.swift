@@ -25,6 +25,16 @@ public protocol WakeWordDetector: AnyObject {
     func reset() throws
     /// Milliseconds of audio consumed so far.
     var position: Int { get }
+    /// How many more samples the detector must be given before it can next decide: where
+    /// its current step ends (a neural detector decides only at the ends of its steps). The
+    /// pipeline reads idle input up to there, so a decision is not held up by the rest of a
+    /// read. Nil (the default) when it may decide after any sample.
+    var framesToNextDecision: Int? { get }
+}
+
+extension WakeWordDetector {
+    /// Nil: the detector may decide after any sample.
+    public var framesToNextDecision: Int? { nil }
 }
 
 /// Turns one spoken utterance into text, decoding while the audio arrives.

@@ -79,11 +79,15 @@ public final class VoicePipeline {
     /// too) once per this much input rather than on every chunk: an asking costs as much as
     /// the rest of a quiet room's chunk.
     static let idleAskingMs = 100
-    /// Input read at once while idle: the wake word front end's step. Each read wakes the
-    /// thread, and a step's models run slower when it wakes from sleep (caches gone): idle on
-    /// speech cost 0.025 CPU s per audio s in 20 ms reads, 0.022 in 80 ms (`bench/RESULTS.md`).
-    /// The `wake` event comes up to 60 ms later: a decision waits for the rest of its read.
+    /// Input read at once while idle and the wake word detector hears nothing (no voice): the
+    /// neural front end's step. Each read wakes the thread, and a step's models run slower
+    /// when it wakes from sleep (caches gone): idle on speech cost 0.025 CPU s per audio s in
+    /// 20 ms reads, 0.022 in 80 ms (`bench/RESULTS.md`). While the detector hears the input,
+    /// reads end where it can next decide (`WakeGate.nextReadMilliseconds`).
     static let idleReadMs = 80
+    /// The longest idle read, whatever a detector asks for: the neural one's next decision is
+    /// at most its stride's two steps (160 ms) away.
+    static let longestIdleReadMs = 320
     /// Input read at once while hearing a command: its end is heard within this.
     static let commandReadMs = 20
     /// Where the environment was last asked for planned answers while idle.
@@ -144,7 +148,11 @@ public final class VoicePipeline {
             case .waiting:
                 status.enter(.idle)
                 replaceWakeDetectorIfAsked()
-                guard let chunk = try read(waitingFor: Self.idleReadMs) else { return }
+                let readMs =
+                    environment.listensForWakeWord
+                    ? wakeGate.nextReadMilliseconds(otherwise: Self.idleReadMs, longest: Self.longestIdleReadMs)
+                    : Self.idleReadMs
+                guard let chunk = try read(waitingFor: readMs) else { return }
                 let wake = environment.listensForWakeWord ? try hearWake(in: chunk) : nil
                 step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
             case .announcing(let texts):

@@ -36,6 +36,8 @@ struct WakeGate {
     private var fedUntil = SamplePosition.start
     /// Frames handed to the detector so far (it skips what the gate holds back).
     private var fedFrames = 0
+    /// Whether the detector heard the last chunk (voice within the hangover).
+    private var feeding = false
 
     init(detector: any WakeWordDetector) {
         self.detector = detector
@@ -56,7 +58,8 @@ struct WakeGate {
             firstVoice = firstVoice ?? chunkStart.advanced(by: start)
             lastVoice = chunkStart.advanced(by: end)
         }
-        guard now.frames(since: lastVoice) <= SamplePosition.format.frames(milliseconds: Self.hangoverMs) else { return nil }
+        feeding = now.frames(since: lastVoice) <= SamplePosition.format.frames(milliseconds: Self.hangoverMs)
+        guard feeding else { return nil }
         let lead = (firstVoice ?? chunkStart).advanced(byMilliseconds: -Self.prerollMs)
         let unheard = history.samples(from: max(fedUntil, lead))
         fedUntil = now
@@ -69,6 +72,19 @@ struct WakeGate {
         let end = nameEnd(
             near: placed(detection.endMilliseconds), heardUntil: placed(detection.decidedAtMilliseconds), in: history)
         return WakeHeard(phrase: detection.phrase, end: end)
+    }
+
+    /// How much input to read next while idle, in ms: while the detector hears the input, up
+    /// to where it can next decide, so a decision is made as soon as its audio has arrived
+    /// (an 80 ms read that ended 20-60 ms after a step held the `wake` event back that long,
+    /// `bench/RESULTS.md`). Rounded up to `voicePlacingMs`, so that input resampled from
+    /// another rate, a sample short, does not make a read of one sample. `otherwise` while
+    /// the gate holds the input back or the detector may decide anywhere; at most `longest`.
+    func nextReadMilliseconds(otherwise: Int, longest: Int) -> Int {
+        guard feeding, let frames = detector.framesToNextDecision else { return otherwise }
+        let part = SamplePosition.format.frames(milliseconds: Self.voicePlacingMs)
+        let parts = max(1, (frames + part - 1) / part)
+        return min(longest, parts * Self.voicePlacingMs)
     }
 
     /// Where the name ended, near the detector's `estimate`. The neural detector places the
@@ -102,6 +118,7 @@ struct WakeGate {
         self.detector = detector
         fedUntil = now
         fedFrames = 0
+        feeding = false
     }
 
     /// Starts afresh after an interaction: the detector forgets what it partly heard, and

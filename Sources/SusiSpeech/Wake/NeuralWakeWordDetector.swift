@@ -179,6 +179,13 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Milliseconds of audio consumed since creation.
     public var position: Int { AudioFormat.speech.milliseconds(frames: samplesConsumed) }
 
+    /// Samples until the next step that can decide: the next one while every step is scored,
+    /// else the next `stride`th (the steps between are only turned into mel frames).
+    public var framesToNextDecision: Int? {
+        let steps = exact ? 1 : stride - stepCount % stride
+        return frontEnd.framesToNextStep + (steps - 1) * WakeWordFrontEnd.chunkLength
+    }
+
     /// Consumes the next 16 kHz mono samples; returns the phrases decided in them.
     ///
     /// The front end hears them over a quiet room's faint noise floor, as any microphone

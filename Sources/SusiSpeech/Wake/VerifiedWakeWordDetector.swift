@@ -238,6 +238,15 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     /// Milliseconds of audio consumed so far.
     public var position: Int { spotter.position }
 
+    /// The spotter's next decision, or the check of the oldest candidate waiting for its
+    /// audio if that comes first.
+    public var framesToNextDecision: Int? {
+        let spotted = spotter.framesToNextDecision
+        guard let candidate = pending.first else { return spotted }
+        let check = max(1, checkEnd(of: candidate) - consumed)
+        return min(spotted ?? check, check)
+    }
+
     /// Consumes the next 16 kHz mono samples; returns the phrases spotted and confirmed.
     ///
     /// A candidate is checked once the audio after it has arrived (`marginAfter`), because

@@ -38,6 +38,8 @@ final class WakeWordFrontEnd {
     private var melFrames = 0
     /// Samples turned into mel frames so far; an embedding ends here.
     private(set) var samplesDone = 0
+    /// Samples still to come before the next step ends (1...`chunkLength`).
+    var framesToNextStep: Int { Self.melInputLength - pending.count }
     private var melOutput: [Float]
     /// The mel frames `rememberQuiet` kept, which `forgetHistory` restores.
     private var quietMels: [Float]?
