@@ -7,6 +7,8 @@ susi=${1:-.build/release/susi}
 out=${2:-demo-out}
 mkdir -p "$out"
 config=(--quiet --config "$out/config.json")
+# sox's noise and dither are the same on every run, so the demo hears the same input each time.
+export SOX_OPTS="-R"
 
 # A fresh config for the demo: the built-in brain, so no network is needed.
 rm -f "$out/config.json"

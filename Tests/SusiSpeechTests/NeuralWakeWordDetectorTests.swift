@@ -137,6 +137,25 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
             accuracy: 80)
     }
 
+    /// After a reset the detector hears what follows exactly as a fresh one, however much
+    /// audio came before it (the pipeline stops feeding it where a read ends, which depends
+    /// on the read size): the same places and scores.
+    func testAfterAResetWhatCameBeforeDoesNotMatter() throws {
+        let request = try TestAudio.spoken("susi, what time is it")
+        let fresh = try detector()
+        let expected = try XCTUnwrap(try fresh.process(request).first)
+        let earlier = try TestAudio.spoken("susi, tell me a joke")
+        // Whole milliseconds of it, ending in three places within a step.
+        for length in [16_000, 16_320, 16_704] {
+            let used = try detector()
+            _ = try used.process(Array(earlier.prefix(length)))
+            try used.reset()
+            let found = try XCTUnwrap(try used.process(request).first, "after \(length)")
+            XCTAssertEqual(found.endMilliseconds - length / 16, expected.endMilliseconds, "after \(length)")
+            XCTAssertEqual(used.score(of: found) ?? 0, fresh.score(of: expected) ?? 1, accuracy: 1e-6, "after \(length)")
+        }
+    }
+
     func testXNNPACKGivesTheReferenceKernelsEmbeddings() throws {
         _ = try detector()
         let fast = try WakeWordFrontEnd(directory: files.frontEnd)

@@ -321,10 +321,14 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     }
 
     /// Forgets any partly heard phrase (the window and the front end's recent frames are a
-    /// quiet room's again); positions keep counting.
+    /// quiet room's again); positions keep counting. What follows is heard as a fresh detector
+    /// would hear it: its steps, strides and noise floor start here, so how much audio came
+    /// before (a decision's read, or more) does not change what the next name scores.
     public func reset() throws(SpeechError) {
         slots = quietSlots
         frontEnd.forgetHistory()
+        floor = QuietRoom()
+        stepCount = 0
         unscored = 0
         exact = stride == 1
         decision.reset()

@@ -41,8 +41,9 @@ final class WakeWordFrontEnd {
     /// Samples still to come before the next step ends (1...`chunkLength`).
     var framesToNextStep: Int { Self.melInputLength - pending.count }
     private var melOutput: [Float]
-    /// The mel frames `rememberQuiet` kept, which `forgetHistory` restores.
+    /// The mel frames and pending samples `rememberQuiet` kept, which `forgetHistory` restores.
     private var quietMels: [Float]?
+    private var quietPending: [Float]?
 
     /// Whether both models run on XNNPACK's kernels (`TensorFlowLiteModel`).
     var isAccelerated: Bool { melModel.isAccelerated && embeddingModel.isAccelerated }
@@ -76,17 +77,23 @@ final class WakeWordFrontEnd {
         melOutput = [Float](repeating: 0, count: melModel.outputCount)
     }
 
-    /// Keeps the mel frames of what was heard last (a quiet room) for `forgetHistory`.
+    /// Keeps the mel frames and the samples the next step reads of what was heard last (a
+    /// quiet room, a whole number of steps) for `forgetHistory`.
     func rememberQuiet() {
         quietMels = mels
+        quietPending = pending
     }
 
     /// Replaces the mel frames that the next embeddings would still hear (the last 775 ms, and
     /// `reach` steps before) with the quiet room `rememberQuiet` kept, so that audio from
-    /// before a reset cannot complete a phrase after it. At most the last 110 ms not yet
-    /// turned into frames stay.
+    /// before a reset cannot complete a phrase after it. The samples not yet turned into frames
+    /// are dropped too (counted as done): the steps after it end where a fresh front end's
+    /// would, every 80 ms from here, whatever part of a step had been heard before.
     func forgetHistory() {
         if let quietMels { mels = quietMels }
+        guard let quietPending else { return }
+        samplesDone += pending.count - quietPending.count
+        pending = quietPending
     }
 
     /// Consumes 16 kHz samples; calls `embedding` with each new embedding (96 values) and the
