@@ -19,6 +19,7 @@ struct WakeGate {
     /// Voice is placed to within this, however much input arrives at once: where the detector
     /// starts hearing sets where its steps fall, and so what it hears.
     static let voicePlacingMs = 20
+    private static let voicePlacingFrames = SamplePosition.format.frames(milliseconds: voicePlacingMs)
     /// The name's end is looked for up to this far (two of the neural detector's steps) after
     /// where the detector placed it...
     static let endSearchMs = 160
@@ -51,9 +52,8 @@ struct WakeGate {
         let now = history.end
         let chunkStart = now.advanced(by: -chunk.count)
         var firstVoice: SamplePosition?
-        let part = SamplePosition.format.frames(milliseconds: Self.voicePlacingMs)
-        for start in stride(from: 0, to: chunk.count, by: part) {
-            let end = min(start + part, chunk.count)
+        for start in stride(from: 0, to: chunk.count, by: Self.voicePlacingFrames) {
+            let end = min(start + Self.voicePlacingFrames, chunk.count)
             guard activity.anyVoiced(chunk[start..<end]) else { continue }
             firstVoice = firstVoice ?? chunkStart.advanced(by: start)
             lastVoice = chunkStart.advanced(by: end)
@@ -82,8 +82,7 @@ struct WakeGate {
     /// the gate holds the input back or the detector may decide anywhere; at most `longest`.
     func nextReadMilliseconds(otherwise: Int, longest: Int) -> Int {
         guard feeding, let frames = detector.framesToNextDecision else { return otherwise }
-        let part = SamplePosition.format.frames(milliseconds: Self.voicePlacingMs)
-        let parts = max(1, (frames + part - 1) / part)
+        let parts = max(1, (frames + Self.voicePlacingFrames - 1) / Self.voicePlacingFrames)
         return min(longest, parts * Self.voicePlacingMs)
     }
 

@@ -42,8 +42,7 @@ final class WakeWordFrontEnd {
     var framesToNextStep: Int { Self.melInputLength - pending.count }
     private var melOutput: [Float]
     /// The mel frames and pending samples `rememberQuiet` kept, which `forgetHistory` restores.
-    private var quietMels: [Float]?
-    private var quietPending: [Float]?
+    private var quiet: (mels: [Float], pending: [Float])?
 
     /// Whether both models run on XNNPACK's kernels (`TensorFlowLiteModel`).
     var isAccelerated: Bool { melModel.isAccelerated && embeddingModel.isAccelerated }
@@ -80,8 +79,7 @@ final class WakeWordFrontEnd {
     /// Keeps the mel frames and the samples the next step reads of what was heard last (a
     /// quiet room, a whole number of steps) for `forgetHistory`.
     func rememberQuiet() {
-        quietMels = mels
-        quietPending = pending
+        quiet = (mels, pending)
     }
 
     /// Replaces the mel frames that the next embeddings would still hear (the last 775 ms, and
@@ -90,10 +88,10 @@ final class WakeWordFrontEnd {
     /// are dropped too (counted as done): the steps after it end where a fresh front end's
     /// would, every 80 ms from here, whatever part of a step had been heard before.
     func forgetHistory() {
-        if let quietMels { mels = quietMels }
-        guard let quietPending else { return }
-        samplesDone += pending.count - quietPending.count
-        pending = quietPending
+        guard let quiet else { return }
+        mels = quiet.mels
+        samplesDone += pending.count - quiet.pending.count
+        pending = quiet.pending
     }
 
     /// Consumes 16 kHz samples; calls `embedding` with each new embedding (96 values) and the
