@@ -3,6 +3,10 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 RELEASE_BIN = .build/release/susi
+# The release binaries carry the Swift runtime and Foundation inside (only the parts they use):
+# they run on a box without the Swift toolchain, and `susi run` holds about 5 MiB less memory
+# than with the shared libraries (bench/RESULTS.md). Scripts that build release read it from here.
+export RELEASE_FLAGS = --static-swift-stdlib
 
 # Debian packages the build, the tests and the demo need.
 DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
@@ -69,8 +73,10 @@ wakeword: deps
 # removed when the line ends, however it ends.
 SCRATCH_TMP = tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/susi-make.XXXXXX") && trap 'rm -rf "$$tmp"' EXIT && export TMPDIR="$$tmp" &&
 
+# One product at a time: the static runtime has no XCTest for the test-support target.
 build: deps
-	$(SCRATCH_TMP) $(SWIFT) build -c release $(BUILD_FLAGS)
+	$(SCRATCH_TMP) for product in susi susi-js susi-bench; do \
+		$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS) --product $$product || exit 1; done
 
 test: deps lint
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \

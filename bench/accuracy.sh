@@ -12,6 +12,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 OUT=bench/out
+# The Makefile's release build flags (run alone, the same): one build in .build/release.
+RELEASE_FLAGS=${RELEASE_FLAGS---static-swift-stdlib}
 MODEL=${SUSI_SPHINX_MODEL_DIR:-/usr/share/pocketsphinx/model/en-us}
 CORPUS_TOOL=${DEV_CORPUS:-$(cd .. && pwd)/shared/tools/dev-corpus.py}
 mkdir -p "$OUT"
@@ -69,7 +71,7 @@ PY
 stock "$OUT/corpus" "$OUT/negatives" "$OUT/stock"
 stock "$OUT/heldout" "$OUT/heldout-negatives" "$OUT/heldout-stock"
 
-swift build -c release --scratch-path "${SCRATCH:-.build}" --product susi-bench >/dev/null
+swift build -c release $RELEASE_FLAGS --scratch-path "${SCRATCH:-.build}" --product susi-bench >/dev/null
 "${SCRATCH:-.build}/release/susi-bench" --corpus "$OUT/corpus" --negatives "$OUT/negatives" \
     --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \

@@ -22,6 +22,8 @@ DATA=$1
 shift
 LANG_DIR=en
 SUSI=.build/release/susi
+# The Makefile's release build flags (run alone, the same): one build in .build/release.
+RELEASE_FLAGS=${RELEASE_FLAGS---static-swift-stdlib}
 FAILURES=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -32,10 +34,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -d "$DATA/models/general" ] && DATA=$DATA/models/general
-[ -x "$SUSI" ] || swift build -c release --product susi >/dev/null
+[ -x "$SUSI" ] || swift build -c release $RELEASE_FLAGS --product susi >/dev/null
 # Without susi-js beside the binary no !javascript intent can answer and the figures drop
 # without a word (13 offline examples fewer on susi_skill_data).
-[ -x "$(dirname "$SUSI")/susi-js" ] || swift build -c release --product susi-js >/dev/null
+[ -x "$(dirname "$SUSI")/susi-js" ] || swift build -c release $RELEASE_FLAGS --product susi-js >/dev/null
 [ -x "$(dirname "$SUSI")/susi-js" ] || { echo "no susi-js beside $SUSI" >&2; exit 1; }
 
 echo "== $DATA ($LANG_DIR), $(find "$DATA" -path "*/$LANG_DIR/*.txt" | wc -l) skill files"
