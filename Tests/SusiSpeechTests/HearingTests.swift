@@ -82,6 +82,24 @@ final class HearingTests: XCTestCase {
             NoiseFloor(signalToNoiseDecibels: 30).process(noisy).suffix(8000) == noisy.suffix(8000), "noisy input passes")
     }
 
+    /// Digital silence gets a room's brown floor, most of its energy under 100 Hz: sample to
+    /// sample it changes by a fraction of its level, where white noise changes by 1.4 times
+    /// its level. A faint noise already there (a microphone's) is topped up with white noise.
+    func testNoiseFloorIsBrownUnderDigitalSilenceAndWhiteOverNoise() {
+        func changeRatio(_ samples: [Int16]) -> Double {
+            let changes = zip(samples.dropFirst(), samples).map { Int16(clamping: Int($0) - Int($1)) }
+            return TestAudio.rms(changes) / TestAudio.rms(samples)
+        }
+        let silent = NoiseFloor(signalToNoiseDecibels: 30).process([Int16](repeating: 0, count: 16_000))
+        XCTAssertGreaterThan(TestAudio.rms(silent), 40)
+        XCTAssertLessThan(changeRatio(silent), 0.5, "brown under digital silence")
+        var generator = NoiseGenerator(seed: 5)
+        let faint = (0..<16_000).map { _ in Int16(generator.next(amplitude: 40)) }
+        let toppedUp = NoiseFloor(signalToNoiseDecibels: 30).process(faint)
+        XCTAssertGreaterThan(TestAudio.rms(toppedUp), 2 * TestAudio.rms(faint), "faint noise is topped up")
+        XCTAssertGreaterThan(changeRatio(toppedUp), 1.2, "white over a noise already there")
+    }
+
     func testSpeexPreprocessorSuppressesSteadyNoise() throws {
         let preprocessor = try SpeexPreprocessor()
         var generator = NoiseGenerator(seed: 5)

@@ -2,7 +2,9 @@ import Foundation
 
 /// Keeps a faint noise floor under the audio: where the input is much cleaner than
 /// `signalToNoiseDecibels` below its loudest recent speech (digital silence, studio-clean or
-/// synthesized speech), white noise is added up to that level; noisier input passes unchanged.
+/// synthesized speech), noise is added up to that level; noisier input passes unchanged.
+/// Where the quiet between words is (nearly) digital silence, which no microphone gives, the
+/// noise is brown, as a room's is; where some noise is already there, white noise tops it up.
 ///
 /// PocketSphinx's en-us model was trained on recordings that always carry some noise; on
 /// very clean input its noise tracking and the spectral detail outside the speech bands
@@ -18,6 +20,10 @@ public final class NoiseFloor: SamplePreprocessor {
     private var noiseLevel: Double?
     private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     private let frameLength = 160
+    /// The brown noise's last value: white noise summed with a leak (about 50 Hz and under).
+    private var brown = 0.0
+    /// Frame RMS under which the input counts as digital silence (-70 dBFS).
+    static let digitalSilenceLevel = 10.0
 
     /// Starts assuming speech peaks at `initialSpeechLevel` (frame RMS; ordinary close speech
     /// into a 16-bit microphone gives a few thousand); the noise level is the first frame's.
@@ -41,19 +47,31 @@ public final class NoiseFloor: SamplePreprocessor {
             let floorNow = noiseLevel.map { rms < $0 ? rms : min(rms, max(1, $0) * 1.0035) } ?? rms
             noiseLevel = floorNow
             let target = speechLevel / pow(10, signalToNoiseDecibels / 20)
-            if floorNow < target {
+            let level = (max(0, target * target - floorNow * floorNow)).squareRoot()
+            if floorNow < target, floorNow < Self.digitalSilenceLevel {
+                for index in start..<end {
+                    // Uniform noise in [-1.732, 1.732] (RMS 1), leaked at 0.98 per sample: its
+                    // RMS settles at 1 / sqrt(1 - 0.98^2) = 5.03.
+                    brown = 0.98 * brown + Double(Int(nextRandom() % 2001) - 1000) / 1000 * 1.732
+                    output[index] = Int16(clamping: Int((Double(output[index]) + level * brown / 5.03).rounded()))
+                }
+            } else if floorNow < target {
                 // Uniform noise in [-a, a] has RMS a / sqrt(3).
-                let amplitude = ((target * target - floorNow * floorNow).squareRoot() * 1.732).rounded()
+                let amplitude = (level * 1.732).rounded()
                 let span = UInt64(2 * Int(amplitude) + 1)
                 for index in start..<end {
-                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    let noise = Int((state >> 33) % span) - Int(amplitude)
+                    let noise = Int(nextRandom() % span) - Int(amplitude)
                     output[index] = Int16(clamping: Int(output[index]) + noise)
                 }
             }
             start = end
         }
         return output
+    }
+
+    private func nextRandom() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
     }
 
     /// Nothing is held back.
