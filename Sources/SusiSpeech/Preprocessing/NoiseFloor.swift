@@ -47,21 +47,23 @@ public final class NoiseFloor: SamplePreprocessor {
             let floorNow = noiseLevel.map { rms < $0 ? rms : min(rms, max(1, $0) * 1.0035) } ?? rms
             noiseLevel = floorNow
             let target = speechLevel / pow(10, signalToNoiseDecibels / 20)
-            let level = (max(0, target * target - floorNow * floorNow)).squareRoot()
-            if floorNow < target, floorNow < Self.digitalSilenceLevel {
-                for index in start..<end {
-                    // Uniform noise in [-1.732, 1.732] (RMS 1), leaked at 0.98 per sample: its
-                    // RMS settles at 1 / sqrt(1 - 0.98^2) = 5.03.
-                    brown = 0.98 * brown + Double(Int(nextRandom() % 2001) - 1000) / 1000 * 1.732
-                    output[index] = Int16(clamping: Int((Double(output[index]) + level * brown / 5.03).rounded()))
-                }
-            } else if floorNow < target {
-                // Uniform noise in [-a, a] has RMS a / sqrt(3).
-                let amplitude = (level * 1.732).rounded()
-                let span = UInt64(2 * Int(amplitude) + 1)
-                for index in start..<end {
-                    let noise = Int(nextRandom() % span) - Int(amplitude)
-                    output[index] = Int16(clamping: Int(output[index]) + noise)
+            if floorNow < target {
+                let level = (target * target - floorNow * floorNow).squareRoot()
+                if floorNow < Self.digitalSilenceLevel {
+                    for index in start..<end {
+                        // Uniform noise in [-1.732, 1.732] (RMS 1), leaked at 0.98 per sample:
+                        // its RMS settles at 1 / sqrt(1 - 0.98^2) = 5.03.
+                        brown = 0.98 * brown + Double(Int(nextRandom() % 2001) - 1000) / 1000 * 1.732
+                        output[index] = Int16(clamping: Int((Double(output[index]) + level * brown / 5.03).rounded()))
+                    }
+                } else {
+                    // Uniform noise in [-a, a] has RMS a / sqrt(3).
+                    let amplitude = (level * 1.732).rounded()
+                    let span = UInt64(2 * Int(amplitude) + 1)
+                    for index in start..<end {
+                        let noise = Int(nextRandom() % span) - Int(amplitude)
+                        output[index] = Int16(clamping: Int(output[index]) + noise)
+                    }
                 }
             }
             start = end
