@@ -12,8 +12,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 OUT=bench/out
-# The Makefile's release build flags (run alone, the same): one build in .build/release.
-RELEASE_FLAGS=${RELEASE_FLAGS---static-swift-stdlib}
+# The Makefile's release build flags, read from it when run alone: one build in .build/release.
+RELEASE_FLAGS=${RELEASE_FLAGS-$(sed -n 's/^export RELEASE_FLAGS = //p' Makefile)}
 MODEL=${SUSI_SPHINX_MODEL_DIR:-/usr/share/pocketsphinx/model/en-us}
 CORPUS_TOOL=${DEV_CORPUS:-$(cd .. && pwd)/shared/tools/dev-corpus.py}
 mkdir -p "$OUT"

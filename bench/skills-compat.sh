@@ -22,8 +22,8 @@ DATA=$1
 shift
 LANG_DIR=en
 SUSI=.build/release/susi
-# The Makefile's release build flags (run alone, the same): one build in .build/release.
-RELEASE_FLAGS=${RELEASE_FLAGS---static-swift-stdlib}
+# The Makefile's release build flags, read from it when run alone: one build in .build/release.
+RELEASE_FLAGS=${RELEASE_FLAGS-$(sed -n 's/^export RELEASE_FLAGS = //p' Makefile)}
 FAILURES=
 while [ $# -gt 0 ]; do
     case $1 in

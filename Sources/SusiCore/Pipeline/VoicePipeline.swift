@@ -148,12 +148,13 @@ public final class VoicePipeline {
             case .waiting:
                 status.enter(.idle)
                 replaceWakeDetectorIfAsked()
+                let listening = environment.listensForWakeWord
                 let readMs =
-                    environment.listensForWakeWord
+                    listening
                     ? wakeGate.nextReadMilliseconds(otherwise: Self.idleReadMs, longest: Self.longestIdleReadMs)
                     : Self.idleReadMs
                 guard let chunk = try read(waitingFor: readMs) else { return }
-                let wake = environment.listensForWakeWord ? try hearWake(in: chunk) : nil
+                let wake = listening ? try hearWake(in: chunk) : nil
                 step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
             case .announcing(let texts):
                 step = try announce(texts)
