@@ -239,6 +239,55 @@ final class SphinxRecognizerTests: XCTestCase {
         XCTAssertFalse(none.isSure)
     }
 
+    func testReadingsCountTheWordPairsTheirLanguageModelNeverSaw() throws {
+        let sentences: [(words: [String], weight: Double)] = [
+            (["go", "forward", "ten", "meters"], 1), (["set", "the", "volume", "to", "ten"], 1),
+            (["what", "is", "the", "weather"], 1),
+        ]
+        let arpa = FileManager.default.temporaryDirectory.appendingPathComponent("susi-pairs-\(UUID().uuidString).arpa")
+        try NGramModel(sentences: sentences, order: 3).arpa.write(to: arpa, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: arpa) }
+        var configuration = SphinxConfiguration(search: .languageModel(path: arpa.path))
+        // The model's words only: PocketSphinx takes seconds over all of cmudict with a small model.
+        configuration.dictionaryPath = try PronunciationDictionary.writeSubset(
+            of: configuration.dictionaryPath, words: Set(sentences.flatMap(\.words)))
+        defer { try? FileManager.default.removeItem(atPath: configuration.dictionaryPath) }
+        let decoder = try SphinxDecoder(configuration: configuration)
+        XCTAssertEqual(decoder.unseenWordPairs(in: ["what", "is", "the", "weather"]), 0, "a sentence of the model")
+        XCTAssertEqual(decoder.unseenWordPairs(in: ["set", "the", "weather"]), 0, "pairs from two sentences")
+        XCTAssertEqual(decoder.unseenWordPairs(in: ["what", "is", "the", "volume"]), 1, "\"volume\" never ends one")
+        XCTAssertEqual(decoder.unseenWordPairs(in: ["volume", "what", "is"]), 3, "<s> volume, volume what, is </s>")
+        XCTAssertEqual(decoder.unseenWordPairs(in: ["what", "is", "zebra"]), 2, "a word the model lacks")
+        XCTAssertEqual(decoder.unseenWordPairs(in: []), 1, "<s> </s>")
+
+        // The recogniser counts every reading it offers.
+        let recognizer = try SphinxRecognizer(configuration: configuration)
+        let transcript = try recognizer.transcribe(try TestAudio.raw("goforward.raw"))
+        XCTAssertEqual(transcript.text, "go forward ten meters")
+        XCTAssertEqual(transcript.unseenWordPairs[transcript.text], 0)
+        XCTAssertEqual(Set(transcript.unseenWordPairs.keys), Set(transcript.readings))
+
+        // A grammar has no language model to ask.
+        let grammar = try SphinxDecoder(configuration: SphinxConfiguration(search: .grammar(Self.commandGrammar)))
+        XCTAssertNil(grammar.unseenWordPairs(in: ["hello", "world"]))
+    }
+
+    func testAReadingWhosePairsTheModelNeverSawIsNotSure() {
+        let words = ["what", "is", "the", "can", "you", "volume", "up"].map {
+            Transcript.Word(text: $0, startMilliseconds: 0, endMilliseconds: 1, confidence: 1)
+        }
+        let limit = Transcript.unseenWordPairLimit
+        var transcript = Transcript(words: words, alternatives: ["volume up"])
+        let understood: (String) -> CommandUnderstanding? = { _ in CommandUnderstanding(uncheckedWords: 0) }
+        XCTAssertTrue(transcript.command(understanding: understood).isSure, "no count: sure as a skill says")
+        transcript.unseenWordPairs = [transcript.text: limit, "volume up": 0]
+        XCTAssertTrue(transcript.command(understanding: understood).isSure)
+        transcript.unseenWordPairs[transcript.text] = limit + 1
+        let command = transcript.command(understanding: understood)
+        XCTAssertEqual(command.text, transcript.text, "still the reading a skill understands first")
+        XCTAssertFalse(command.isSure, "but heard again by the open-question model")
+    }
+
     func testNeverSearchesTheLatticeMidUtterance() throws {
         // PocketSphinx's N-best on a lattice taken mid-utterance crashed the speaker (issue 17):
         // other readings are offered only once the utterance is finished.

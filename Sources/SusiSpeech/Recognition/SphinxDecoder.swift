@@ -400,6 +400,24 @@ public final class SphinxDecoder {
         return found
     }
 
+    /// How many neighbouring pairs of `words`, with the sentence's start before them and its
+    /// end after them, the main search's language model never saw together (it backs off to
+    /// the second word's unigram, or lacks a word); nil when the main search has no language
+    /// model. "what is the weather" read by a model of commands counts the pair "the
+    /// weather" if no command has it.
+    public func unseenWordPairs(in words: [String]) -> Int? {
+        guard let searchName, let model = ps_get_lm(decoder, searchName) else { return nil }
+        let unknown = ngram_unknown_wid(model)
+        let ids = (["<s>"] + words + ["</s>"]).map { ngram_wid(model, $0) }
+        var unseen = 0
+        for (history, word) in zip(ids, ids.dropFirst()) {
+            var used: Int32 = 0
+            if history != unknown, word != unknown { _ = ngram_bg_score(model, word, history, &used) }
+            if used < 2 { unseen += 1 }
+        }
+        return unseen
+    }
+
     /// The words of `words` that have no pronunciation.
     public func missingWords(_ words: [String]) -> [String] {
         words.filter { pronunciations(of: $0).isEmpty }

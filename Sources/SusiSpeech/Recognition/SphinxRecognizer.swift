@@ -213,6 +213,10 @@ public final class SphinxRecognizer: SpeechRecognizer {
         var transcript = Self.transcript(
             from: decoder.segments, framesPerSecond: decoder.configuration.framesPerSecond)
         transcript.alternatives = Self.otherReadings(of: decoder, than: transcript.text)
+        for reading in transcript.readings {
+            let words = reading.split(separator: " ").map(String.init)
+            transcript.unseenWordPairs[reading] = decoder.unseenWordPairs(in: words)
+        }
         logger.debug("heard \"\(transcript.text)\" in \(samplesProcessed) samples")
         return transcript
     }
