@@ -39,6 +39,8 @@ public enum Hearing {
         public var neuralWakeConfirmThreshold = NeuralWakeWordDetector.defaultConfirmThreshold
         /// The neural detector's `steadySteps` (0: only the score itself makes a candidate sure).
         public var neuralWakeSteadySteps = NeuralWakeWordDetector.defaultSteadySteps
+        /// The neural detector's `sureHoldSteps` (0: a candidate sure by its score is sure at once).
+        public var neuralWakeSureHoldSteps = NeuralWakeWordDetector.defaultSureHoldSteps
         /// Keyphrase threshold of the wake detector's first stage.
         public var wakeThreshold: Double
         /// Phone-loop prior the keyphrase competes against (`-kws_plp`).
@@ -251,7 +253,7 @@ public enum Hearing {
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
             accelerated: settings.neuralWakeAccelerated, stride: settings.neuralWakeStride, gate: settings.neuralWakeGate,
             confirmSteps: settings.neuralWakeConfirmSteps, confirmThreshold: settings.neuralWakeConfirmThreshold,
-            steadySteps: settings.neuralWakeSteadySteps, logger: logger)
+            steadySteps: settings.neuralWakeSteadySteps, sureHoldSteps: settings.neuralWakeSureHoldSteps, logger: logger)
         guard settings.verifyWake else { return detector }
         // Candidates at the head's sure threshold wake at once; the rest are decoded again.
         if let host = verifierHost(host, settings: settings, logger: logger) {

@@ -273,30 +273,39 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
     }
 
     func testVerdictsOnACandidate() {
-        func verdict(_ score: Double, _ after: [Double], confirm: Int = 1, steady: Int = 2) -> WakeWordDecision.Verdict {
-            Self.decision(confirm: confirm, steady: steady).verdict(score: score, after: after)
+        func verdict(
+            _ score: Double, _ after: [Double], confirm: Int = 1, steady: Int = 2, hold: Int = 0
+        ) -> WakeWordDecision.Verdict {
+            Self.decision(confirm: confirm, steady: steady, hold: hold).verdict(score: score, after: after)
         }
-        // Sure by its own score: counts once confirmed, not steady.
+        // Sure by its own score: counts once confirmed, sure.
         XCTAssertEqual(verdict(0.9, []), .wait)
-        XCTAssertEqual(verdict(0.9, [0.95]), .accept(steady: false))
+        XCTAssertEqual(verdict(0.9, [0.95]), .accept(sure: true))
         XCTAssertEqual(verdict(0.9, [0.3]), .drop, "fell back at once")
-        // Not sure by its score: waits for two steps; steady if both stayed at the sure threshold.
+        // Not sure by its score: waits for two steps; sure if both stayed at the sure threshold.
         XCTAssertEqual(verdict(0.5, [0.9]), .wait)
-        XCTAssertEqual(verdict(0.5, [0.9, 0.99]), .accept(steady: true))
-        XCTAssertEqual(verdict(0.5, [0.9, 0.7]), .accept(steady: false), "left to the verifier")
+        XCTAssertEqual(verdict(0.5, [0.9, 0.99]), .accept(sure: true))
+        XCTAssertEqual(verdict(0.5, [0.9, 0.7]), .accept(sure: false), "left to the verifier")
         XCTAssertEqual(verdict(0.5, [0.59]), .drop)
-        // Without confirmation or steadiness: counts at once.
-        XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 0), .accept(steady: false))
-        XCTAssertEqual(verdict(0.9, [], confirm: 0, steady: 2), .accept(steady: false))
+        // Without confirmation or steadiness: counts at once, sure only by its score.
+        XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 0), .accept(sure: false))
+        XCTAssertEqual(verdict(0.9, [], confirm: 0, steady: 2), .accept(sure: true))
         XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 2), .wait)
+        // Held two steps: sure by its score only if the score two steps on is still at the
+        // confirmation threshold; else counted and left to the verifier.
+        XCTAssertEqual(verdict(0.9, [0.95], hold: 2), .wait)
+        XCTAssertEqual(verdict(0.9, [0.95, 0.6], hold: 2), .accept(sure: true))
+        XCTAssertEqual(verdict(0.9, [0.95, 0.59], hold: 2), .accept(sure: false), "fell back: left to the verifier")
+        XCTAssertEqual(verdict(0.9, [0.3], hold: 2), .drop)
+        XCTAssertEqual(verdict(0.5, [0.9, 0.99], hold: 2), .accept(sure: true), "steadiness is not changed")
     }
 
     /// The detector's decisions with the committed head's kind of settings: threshold 0.37,
     /// one window, a 16-step rest.
-    private static func decision(confirm: Int = 1, steady: Int = 2) -> WakeWordDecision {
+    private static func decision(confirm: Int = 1, steady: Int = 2, hold: Int = 0) -> WakeWordDecision {
         WakeWordDecision(
             threshold: 0.37, steps: 1, restSteps: 16, confirmSteps: confirm, confirmThreshold: 0.6, steadySteps: steady,
-            sureThreshold: 0.82)
+            sureThreshold: 0.82, sureHoldSteps: hold)
     }
 
     private static func outcomes(_ scores: [Double?]) -> [WakeWordDecision.Outcome] {
@@ -311,7 +320,7 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(outcomes[1], .held)
         XCTAssertEqual(outcomes[2], .dropped)
         XCTAssertEqual(outcomes[3], .held)
-        XCTAssertEqual(outcomes[4], .accepted(score: 0.95, steady: false, heldSteps: 1))
+        XCTAssertEqual(outcomes[4], .accepted(score: 0.95, sure: true, heldSteps: 1))
         XCTAssertEqual(outcomes.filter { if case .accepted = $0 { true } else { false } }.count, 1)
     }
 
@@ -320,7 +329,7 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         // until the 16-step rest is over.
         let scores: [Double?] = [0.9, 0.95] + Array(repeating: 0.9, count: 14) + [0.9, 0.95]
         let outcomes = Self.outcomes(scores)
-        XCTAssertEqual(outcomes[1], .accepted(score: 0.9, steady: false, heldSteps: 1))
+        XCTAssertEqual(outcomes[1], .accepted(score: 0.9, sure: true, heldSteps: 1))
         XCTAssertEqual(outcomes[2..<16].filter { $0 != .none }, [])
         XCTAssertEqual(outcomes[16], .held, "a new candidate once the window has passed")
     }

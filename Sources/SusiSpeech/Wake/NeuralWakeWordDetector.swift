@@ -16,7 +16,10 @@ import SusiCore
 /// (`bench/RESULTS.md`); a dropped candidate ends the rest it began. A detection whose own
 /// score is under the head's sure threshold but whose next `steadySteps` scores are all at
 /// or above it is sure as well (`isSure`): the name said in a voice the head scores lower
-/// still settles near 1. `WakeWordDecision` makes these decisions.
+/// still settles near 1. With `sureHoldSteps` above 0, one sure by its score stays sure only if
+/// the score that many steps after it is still at or above `confirmThreshold` (off by
+/// default: measured in `bench/RESULTS.md`, ninth round). `WakeWordDecision` makes these
+/// decisions.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
 /// `stride`th step while nothing is near: the head then scores a window whose skipped steps
@@ -38,6 +41,9 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Steps a detection not sure by its score is held to see whether it stays at or above
     /// the head's sure threshold (then `isSure` says so); 0: not held for it.
     public var steadySteps: Int { decision.steadySteps }
+    /// Steps after a candidate sure by its score at which it must still score at least
+    /// `confirmThreshold` to stay sure (0: sure at once).
+    public var sureHoldSteps: Int { decision.sureHoldSteps }
     /// Which steps' scores make a detection.
     private var decision: WakeWordDecision
     /// The detection of the candidate `decision` holds.
@@ -75,7 +81,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The highest score since creation (for benchmarks and logs).
     public private(set) var highestScore = 0.0
     /// The scores of the last few detections, by the time they were decided.
-    private var recentScores: [(decided: Int, score: Double, steady: Bool)] = []
+    private var recentScores: [(decided: Int, score: Double, sure: Bool)] = []
     /// Every step's score over the last `stepHistory` steps, by the time it was decided.
     private var stepScores: [(decided: Int, score: Double)] = []
     /// Steps `scores(from:through:)` can look back over (3.2 s).
@@ -95,6 +101,10 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// The default `steadySteps`: the two steps after the decision (the head's sure
     /// threshold applied to them, untuned; `bench/RESULTS.md`).
     public static let defaultSteadySteps = 2
+    /// The default `sureHoldSteps`: none. Two steps cut one false wake of four on the
+    /// held-out negatives but made the wake 100 ms later at the 95th percentile and lost a dev
+    /// wake word (`bench/RESULTS.md`, ninth round).
+    public static let defaultSureHoldSteps = 0
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
     static let assumedPhraseMilliseconds = 600
@@ -116,8 +126,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// `threshold` overrides the head's own. `accelerated` runs the front end on XNNPACK's
     /// kernels when the library has them (the same scores, a third of the CPU time);
     /// `stride` and `gate` skip embeddings while nothing is near; `confirmSteps`,
-    /// `confirmThreshold` and `steadySteps` decide which candidates count and which are sure
-    /// (see the type's description).
+    /// `confirmThreshold`, `steadySteps` and `sureHoldSteps` decide which candidates count and
+    /// which are sure (see the type's description).
     ///
     /// - Throws: `wake-model-missing` when a file is absent, `wake-init-failed` when one
     ///   cannot be used.
@@ -126,7 +136,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         stride: Int = NeuralWakeWordDetector.defaultStride, gate: Double = NeuralWakeWordDetector.defaultGate,
         confirmSteps: Int = NeuralWakeWordDetector.defaultConfirmSteps,
         confirmThreshold: Double = NeuralWakeWordDetector.defaultConfirmThreshold,
-        steadySteps: Int = NeuralWakeWordDetector.defaultSteadySteps, logger: Logger = .silent
+        steadySteps: Int = NeuralWakeWordDetector.defaultSteadySteps,
+        sureHoldSteps: Int = NeuralWakeWordDetector.defaultSureHoldSteps, logger: Logger = .silent
     ) throws(SpeechError) {
         head = try WakeWordHead(contentsOf: headPath)
         self.stride = max(1, stride)
@@ -139,7 +150,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         self.threshold = threshold ?? head.threshold
         decision = WakeWordDecision(
             threshold: self.threshold, steps: head.steps, restSteps: head.windowLength, confirmSteps: confirmSteps,
-            confirmThreshold: confirmThreshold, steadySteps: steadySteps, sureThreshold: head.sureThreshold)
+            confirmThreshold: confirmThreshold, steadySteps: steadySteps, sureThreshold: head.sureThreshold,
+            sureHoldSteps: sureHoldSteps)
         self.logger = logger
         // The front end needs about 2 s of audio before its first full window. It hears a
         // quiet room first, so that a name said at once (or right after the pipeline's
@@ -270,11 +282,11 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
                 "wake candidate at \(heldDetection?.endMilliseconds ?? 0) ms fell to \(score ?? 0): not the name")
             heldDetection = nil
             return nil
-        case .accepted(let candidateScore, let steady, let heldSteps):
+        case .accepted(let candidateScore, let sure, let heldSteps):
             let detection =
                 (heldSteps > 0 ? heldDetection : nil) ?? detection(stepMilliseconds: stepMilliseconds, decided: decided)
             heldDetection = nil
-            return accept(detection, score: candidateScore, steady: steady, decided: decided)
+            return accept(detection, score: candidateScore, sure: sure, decided: decided)
         }
     }
 
@@ -288,12 +300,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     }
 
     /// `detection` as decided at `decided` milliseconds, remembered with its `score` and
-    /// whether it stayed sure (`steadySteps`).
-    private func accept(_ detection: WakeWordDetection, score: Double, steady: Bool, decided: Int) -> WakeWordDetection {
+    /// whether it is sure.
+    private func accept(_ detection: WakeWordDetection, score: Double, sure: Bool, decided: Int) -> WakeWordDetection {
         var detection = detection
         detection.decidedAtMilliseconds = decided
-        logger.info("heard \"\(phrase)\" ending at \(detection.endMilliseconds) ms (score \(score)\(steady ? ", steady" : ""))")
-        recentScores.append((decided, score, steady))
+        logger.info("heard \"\(phrase)\" ending at \(detection.endMilliseconds) ms (score \(score)\(sure ? ", sure" : ""))")
+        recentScores.append((decided, score, sure))
         if recentScores.count > 8 { recentScores.removeFirst() }
         return detection
     }
@@ -303,15 +315,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         recentScores.last { $0.decided == detection.decidedAtMilliseconds }?.score
     }
 
-    /// Whether `detection` (one of the last few this detector made) scored at or above the
-    /// head's sure threshold, where the validation negatives gave no false wake, or stayed at
-    /// or above it for the `steadySteps` after: a second check can let it through
-    /// (`VerifiedWakeWordDetector`'s `trusted`).
+    /// Whether `detection` (one of the last few this detector made) is sure: it scored at or
+    /// above the head's sure threshold, where the validation negatives gave no false wake, and
+    /// held (`sureHoldSteps`), or it stayed at or above that threshold for the `steadySteps`
+    /// after. A second check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
     public func isSure(_ detection: WakeWordDetection) -> Bool {
-        guard let remembered = recentScores.last(where: { $0.decided == detection.decidedAtMilliseconds }) else {
-            return false
-        }
-        return remembered.score >= head.sureThreshold || remembered.steady
+        recentScores.last { $0.decided == detection.decidedAtMilliseconds }?.sure ?? false
     }
 
     /// The scores of the steps whose audio ends from `from` through `through` milliseconds,

@@ -1,6 +1,6 @@
 /// When the neural detector's step scores make a wake word (`NeuralWakeWordDetector`): a
 /// candidate once the score has reached `threshold` in `steps` windows in a row, then held
-/// until `verdict` lets it count or drops it. After a candidate no other is made for
+/// until `verdict` lets it count (sure, or left to a second check) or drops it. After a candidate no other is made for
 /// `restSteps` steps, so the same word does not wake twice; a dropped candidate ends that
 /// rest, so the name itself, scoring high right after a candidate its rising edge made, is
 /// still heard. Not thread-safe.
@@ -14,15 +14,15 @@ struct WakeWordDecision {
         /// The held candidate did not stay high: not the name.
         case dropped
         /// A candidate counts (made this step, or held since `heldSteps` steps), with its
-        /// score when it was made and whether it stayed sure.
-        case accepted(score: Double, steady: Bool, heldSteps: Int)
+        /// score when it was made and whether it is sure.
+        case accepted(score: Double, sure: Bool, heldSteps: Int)
     }
 
     /// What becomes of a candidate: wait for more steps, drop it, or let it count (and
-    /// whether it stayed sure).
+    /// whether it is sure).
     enum Verdict: Equatable {
         case wait, drop
-        case accept(steady: Bool)
+        case accept(sure: Bool)
     }
 
     let threshold: Double
@@ -38,6 +38,9 @@ struct WakeWordDecision {
     /// `sureThreshold` (0: not held for it).
     let steadySteps: Int
     let sureThreshold: Double
+    /// Steps a candidate sure by its score is held: it stays sure only if the score is still
+    /// at or above `confirmThreshold` then (0: sure at once).
+    let sureHoldSteps: Int
 
     /// Windows in a row so far at or above the threshold.
     private var run = 0
@@ -48,7 +51,7 @@ struct WakeWordDecision {
 
     init(
         threshold: Double, steps: Int, restSteps: Int, confirmSteps: Int, confirmThreshold: Double, steadySteps: Int,
-        sureThreshold: Double
+        sureThreshold: Double, sureHoldSteps: Int = 0
     ) {
         self.threshold = threshold
         self.steps = max(1, steps)
@@ -57,6 +60,7 @@ struct WakeWordDecision {
         self.confirmThreshold = confirmThreshold
         self.steadySteps = max(0, steadySteps)
         self.sureThreshold = sureThreshold
+        self.sureHoldSteps = max(0, sureHoldSteps)
     }
 
     /// Whether a candidate is held or a run has begun (every step must be scored then).
@@ -79,19 +83,19 @@ struct WakeWordDecision {
                 held = nil
                 rest = 0
                 return .dropped
-            case .accept(let steady):
+            case .accept(let sure):
                 held = nil
-                return .accepted(score: candidate.score, steady: steady, heldSteps: candidate.after.count)
+                return .accepted(score: candidate.score, sure: sure, heldSteps: candidate.after.count)
             }
         }
         guard run >= steps, rest == 0 else { return .none }
         rest = restSteps
         run = 0
-        guard case .accept(let steady) = verdict(score: score, after: []) else {
+        guard case .accept(let sure) = verdict(score: score, after: []) else {
             held = (score, [])
             return .held
         }
-        return .accepted(score: score, steady: steady, heldSteps: 0)
+        return .accepted(score: score, sure: sure, heldSteps: 0)
     }
 
     /// Forgets any run, rest and held candidate.
@@ -103,13 +107,17 @@ struct WakeWordDecision {
 
     /// The verdict on a candidate that scored `score` when made and `after` in the steps
     /// since: dropped if the score `confirmSteps` later is under `confirmThreshold`; then
-    /// counted at once if `score` is sure, else after `steadySteps`, steady if all of them
-    /// were at or above the sure threshold.
+    /// counted. A candidate whose `score` is at or above the sure threshold is sure if the
+    /// score `sureHoldSteps` later is still at or above `confirmThreshold`; any other is
+    /// sure (steady) if all its `steadySteps` next scores are at or above the sure threshold.
     func verdict(score: Double, after: [Double]) -> Verdict {
         if confirmSteps > 0, after.count >= confirmSteps, after[confirmSteps - 1] < confirmThreshold { return .drop }
         guard after.count >= confirmSteps else { return .wait }
-        if score >= sureThreshold || steadySteps == 0 { return .accept(steady: false) }
+        if score >= sureThreshold {
+            guard after.count >= sureHoldSteps else { return .wait }
+            return .accept(sure: sureHoldSteps == 0 || after[sureHoldSteps - 1] >= confirmThreshold)
+        }
         guard after.count >= steadySteps else { return .wait }
-        return .accept(steady: after.prefix(steadySteps).allSatisfy { $0 >= sureThreshold })
+        return .accept(sure: steadySteps > 0 && after.prefix(steadySteps).allSatisfy { $0 >= sureThreshold })
     }
 }

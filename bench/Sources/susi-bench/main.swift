@@ -100,6 +100,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
         case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
         case "wake.steady": settings.neuralWakeSteadySteps = Int(value) ?? settings.neuralWakeSteadySteps
+        case "wake.hold": settings.neuralWakeSureHoldSteps = Int(value) ?? settings.neuralWakeSureHoldSteps
         case "wake.confirm":
             // STEPS:THRESHOLD, or 0 for none.
             let parts = value.split(separator: ":")
@@ -414,7 +415,7 @@ func compareWakeEngines() throws -> String {
         ? try neuralEngines(
             options.models, label: " (before: reference kernels, every step, unconfirmed)", settings: referenceSettings) : []
     // `--set variants=1,3:0.05,2:0.1:2:0.5` adds the same head with other settings:
-    // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD[:STEADY_STEPS]]]] each.
+    // STRIDE[:GATE[:CONFIRM_STEPS[:CONFIRM_THRESHOLD[:STEADY_STEPS[:SURE_HOLD_STEPS]]]]] each.
     var variants: [(String, Hearing.Settings)] = []
     for item in (options.settings.first { $0.0 == "variants" }?.1 ?? "").split(separator: ",") {
         let parts = item.split(separator: ":").map(String.init)
@@ -424,12 +425,14 @@ func compareWakeEngines() throws -> String {
         if parts.count > 2 { variant.neuralWakeConfirmSteps = Int(parts[2]) ?? variant.neuralWakeConfirmSteps }
         if parts.count > 3 { variant.neuralWakeConfirmThreshold = Double(parts[3]) ?? variant.neuralWakeConfirmThreshold }
         if parts.count > 4 { variant.neuralWakeSteadySteps = Int(parts[4]) ?? variant.neuralWakeSteadySteps }
+        if parts.count > 5 { variant.neuralWakeSureHoldSteps = Int(parts[5]) ?? variant.neuralWakeSureHoldSteps }
         var label = " (stride \(variant.neuralWakeStride), gate \(variant.neuralWakeGate)"
         label +=
             variant.neuralWakeConfirmSteps > 0
             ? ", confirmed \(variant.neuralWakeConfirmSteps) steps later at \(variant.neuralWakeConfirmThreshold)"
             : ", unconfirmed"
-        label += variant.neuralWakeSteadySteps > 0 ? ", sure if steady \(variant.neuralWakeSteadySteps) steps)" : ")"
+        label += variant.neuralWakeSteadySteps > 0 ? ", sure if steady \(variant.neuralWakeSteadySteps) steps" : ""
+        label += ", sure held \(variant.neuralWakeSureHoldSteps) steps)"
         variants.append((label, variant))
     }
     let neural =
