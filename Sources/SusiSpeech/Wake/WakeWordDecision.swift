@@ -1,9 +1,9 @@
 /// When the neural detector's step scores make a wake word (`NeuralWakeWordDetector`): a
 /// candidate once the score has reached `threshold` in `steps` windows in a row, then held
-/// until `verdict` lets it count (sure, or left to a second check) or drops it. After a candidate no other is made for
-/// `restSteps` steps, so the same word does not wake twice; a dropped candidate ends that
-/// rest, so the name itself, scoring high right after a candidate its rising edge made, is
-/// still heard. Not thread-safe.
+/// until `verdict` lets it count (sure, or left to a second check) or drops it. After a
+/// candidate no other is made for `restSteps` steps, so the same word does not wake twice; a
+/// dropped candidate ends that rest, so the name itself, scoring high right after a candidate
+/// its rising edge made, is still heard. Not thread-safe.
 struct WakeWordDecision {
     /// What a step's score did.
     enum Outcome: Equatable {
