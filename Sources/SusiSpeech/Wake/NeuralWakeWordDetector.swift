@@ -41,9 +41,6 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Steps a detection not sure by its score is held to see whether it stays at or above
     /// the head's sure threshold (then `isSure` says so); 0: not held for it.
     public var steadySteps: Int { decision.steadySteps }
-    /// Steps after a candidate sure by its score at which it must still score at least
-    /// `confirmThreshold` to stay sure (0: sure at once).
-    public var sureHoldSteps: Int { decision.sureHoldSteps }
     /// Which steps' scores make a detection.
     private var decision: WakeWordDecision
     /// The detection of the candidate `decision` holds.
