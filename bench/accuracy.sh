@@ -34,6 +34,9 @@ mkdir -p "$OUT"
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-commands --commands)
 # The wake word in one breath with the command, at six speaking rates.
 [ -f "$OUT/breath/manifest.jsonl" ] || DEV_CORPUS="$CORPUS_TOOL" python3 bench/one-breath.py "$OUT/breath" >/dev/null
+# The name after other words in the same breath ("hey susi ...", "let me just ask susi ...").
+[ -f "$OUT/after-speech/manifest.jsonl" ] ||
+    DEV_CORPUS="$CORPUS_TOOL" python3 bench/one-breath.py --after-speech "$OUT/after-speech" >/dev/null
 
 # The stock setup the older SUSI speaker used: generic en-us model, cmudict, keyphrase
 # "susi" at 1e-20, PocketSphinx's own defaults otherwise; one pocketsphinx_batch run each.
@@ -75,5 +78,6 @@ swift build -c release $RELEASE_FLAGS --scratch-path "${SCRATCH:-.build}" --prod
 "${SCRATCH:-.build}/release/susi-bench" --corpus "$OUT/corpus" --negatives "$OUT/negatives" \
     --cache "$OUT/cache" --stock "$OUT/stock" --dump "$OUT/transcripts.tsv" \
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
-    --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --commands-only "$OUT/heldout-commands" \
+    --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --after-speech-corpus "$OUT/after-speech" \
+    --commands-only "$OUT/heldout-commands" \
     --wake-negatives "$OUT/heldout-negatives-5h" --wake-compare --results bench/RESULTS.md "$@"

@@ -72,12 +72,15 @@ enum WakeComparison {
         var dev: [CorpusRow]
         var heldout: [CorpusRow]
         var breath: [CorpusRow]
+        /// The name after other words in the same breath (not in the summary table).
+        var afterSpeech: [CorpusRow] = []
         var commandsOnly: [CorpusRow]
         var negatives: [NegativeRow]
     }
 
     /// `BENCH_CANDIDATES=FILE`: every candidate of a view that can describe its own, one
-    /// line each (view, corpus, file, condition, where it ended after the name's start,
+    /// line each (view, corpus, file, condition, where it ended after the name's start or,
+    /// in a file without the name, "@" and where it ended in the file,
     /// which views reported it, the description), for offline analysis; one file for the
     /// whole run, every engine set's candidates in it.
     static let candidateLog = ProcessInfo.processInfo.environment["BENCH_CANDIDATES"].flatMap {
@@ -105,7 +108,8 @@ enum WakeComparison {
                         heard[other].contains { $0.detection.decidedAtMilliseconds == detection.decidedAtMilliseconds }
                     }.map { probe.views[$0].0 }
                     let fields = [
-                        view.0, corpus, file, condition, wakeMs.map { "\(detection.endMilliseconds - offset - $0)" } ?? "-",
+                        view.0, corpus, file, condition,
+                        wakeMs.map { "\(detection.endMilliseconds - offset - $0)" } ?? "@\(detection.endMilliseconds - offset)",
                         reportedBy.joined(separator: ","), view.1.description(of: detection) ?? "",
                     ]
                     candidateLog.write(Data((fields.joined(separator: "\t") + "\n").utf8))
@@ -119,7 +123,10 @@ enum WakeComparison {
             }
             return probe.views.enumerated().map { index, view in Array(view.1.heard[before[index]...]) }
         }
-        for (corpus, rows) in [("dev", corpora.dev), ("held-out", corpora.heldout), ("one-breath", corpora.breath)] {
+        for (corpus, rows) in [
+            ("dev", corpora.dev), ("held-out", corpora.heldout), ("one-breath", corpora.breath),
+            ("after-speech", corpora.afterSpeech),
+        ] {
             for row in rows {
                 let offset = probe.feed.position
                 let heard = try feed(try Corpus.samples(row.file))
@@ -158,8 +165,9 @@ enum WakeComparison {
         var seconds = 0.0
         for negative in negatives ?? corpora.negatives {
             let samples = try Corpus.samples(negative.file)
+            let offset = probe.feed.position
             let heard = try feed(samples)
-            log("negatives", negative.file, "-", 0, nil, heard)
+            log("negatives", negative.file, "-", offset, nil, heard)
             for (index, found) in heard.enumerated() { figures[index].1.negativeWakes += found.count }
             seconds += Double(samples.count) / 16_000
             if benchDebug { print(negative.file, heard.map(\.count)) }
@@ -248,6 +256,14 @@ enum WakeComparison {
             + String(repeating: "---|", count: rates.count) + "\n"
         for (name, figures) in engines {
             out += "| \(name) | " + rates.map { figures.rate("one-breath/\($0)") }.joined(separator: " | ") + " |\n"
+        }
+        let leads = conditionsInOrder(corpora.afterSpeech)
+        guard !leads.isEmpty else { return out }
+        out += "\nAfter other words in the same breath (`bench/one-breath.py --after-speech`; lead-in words):\n\n| engine | "
+        out += leads.map { "\($0.dropFirst(4))" }.joined(separator: " | ") + " |\n|---|"
+        out += String(repeating: "---|", count: leads.count) + "\n"
+        for (name, figures) in engines {
+            out += "| \(name) | " + leads.map { figures.rate("after-speech/\($0)") }.joined(separator: " | ") + " |\n"
         }
         return out
     }

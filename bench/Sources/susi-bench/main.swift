@@ -22,6 +22,8 @@ struct Options {
     var heldoutStock: String?
     /// `bench/one-breath.py`'s files: the wake word said in one breath with the command.
     var breathCorpus: String?
+    /// `bench/one-breath.py --after-speech`'s files: the name after other words, in one breath.
+    var afterSpeechCorpus: String?
     var results: String?
     var every = 1
     var only: String?
@@ -68,6 +70,7 @@ func parseOptions() -> Options {
         case "--heldout-negatives": options.heldoutNegatives = value
         case "--heldout-stock": options.heldoutStock = value
         case "--breath-corpus": options.breathCorpus = value
+        case "--after-speech-corpus": options.afterSpeechCorpus = value
         case "--results": options.results = value
         case "--every": options.every = max(1, Int(value) ?? 1)
         case "--only": options.only = value
@@ -323,6 +326,7 @@ func compareWakeEngines() throws -> String {
         dev: every(try Corpus.rows(options.corpus)),
         heldout: every(try options.heldoutCorpus.map(Corpus.rows) ?? []),
         breath: try options.breathCorpus.map(Corpus.rows) ?? [],
+        afterSpeech: try options.afterSpeechCorpus.map(Corpus.rows) ?? [],
         commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
         negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
     let neuralNegatives = try options.wakeNegatives.map { devNegatives + (try Corpus.negatives($0)) }
