@@ -35,5 +35,6 @@ echo
 "$susi" "${config[@]}" run --input "$out/requests.wav" --output "$out/answer.wav" \
     --events "$out/events.jsonl" --conversation
 echo
-echo "events:  $(pwd)/$out/events.jsonl"
-echo "answers: $(pwd)/$out/answer.wav ($(soxi -d "$out/answer.wav"))"
+where=$(cd "$out" && pwd)
+echo "events:  $where/events.jsonl"
+echo "answers: $where/answer.wav ($(soxi -d "$out/answer.wav"))"
