@@ -12,8 +12,8 @@ taken in turn, clean and in pink noise at 20 and 10 dB. Both systems get the aud
 150 ms before the question; ours is fed as `susi run` feeds it (the wake detector hears what
 comes before). Scored per split and condition: word error rate, key-word recall (the words
 of the third column: the city, the person, the title ...) and exact match. Writes the
-section between the open-question markers of bench/RESULTS.md (and of RESULTS.md.tail, so
-that bench/accuracy.sh keeps it).
+section between the open-question markers of bench/RESULTS.md (which bench/accuracy.sh
+keeps, as it keeps everything after its own tables).
 Needs what dev-corpus.py needs (espeak-ng, flite, sox) and pocketsphinx.
 """
 import argparse, collections, json, os, re, subprocess, sys, time
@@ -232,14 +232,13 @@ def main():
     print(section)
     if opts.no_write:
         return
-    for path in (opts.results, opts.results + ".tail"):
-        text = open(path).read() if os.path.exists(path) else ""
-        if BEGIN in text and END in text:
-            text = text[:text.index(BEGIN)] + section.rstrip("\n") + text[text.index(END) + len(END):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        with open(path, "w") as f:
-            f.write(text)
+    text = open(opts.results).read() if os.path.exists(opts.results) else ""
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section.rstrip("\n") + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    with open(opts.results, "w") as f:
+        f.write(text)
 
 
 if __name__ == "__main__":

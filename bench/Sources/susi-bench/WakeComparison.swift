@@ -249,21 +249,23 @@ enum WakeComparison {
                 "| \(name) | " + [0.1, 0.5, 0.9].map { "\(sorted[Int(Double(sorted.count - 1) * $0)])" }.joined(separator: " | ")
                 + " |\n"
         }
-        out += "\nOne breath by speaking rate (`bench/one-breath.py`):\n\n| engine | "
-        let rates = conditionsInOrder(corpora.breath)
-        out +=
-            rates.map { "\($0.dropFirst(3)) wpm" }.joined(separator: " | ") + " |\n|---|"
-            + String(repeating: "---|", count: rates.count) + "\n"
-        for (name, figures) in engines {
-            out += "| \(name) | " + rates.map { figures.rate("one-breath/\($0)") }.joined(separator: " | ") + " |\n"
+        /// Each engine's wake rate per condition of `rows` (of `corpus`), under `title`.
+        func table(_ title: String, corpus: String, _ rows: [CorpusRow], heading: (String) -> String) -> String {
+            let conditions = conditionsInOrder(rows)
+            var out = "\n\(title):\n\n| engine | " + conditions.map(heading).joined(separator: " | ") + " |\n|---|"
+            out += String(repeating: "---|", count: conditions.count) + "\n"
+            for (name, figures) in engines {
+                out += "| \(name) | " + conditions.map { figures.rate("\(corpus)/\($0)") }.joined(separator: " | ") + " |\n"
+            }
+            return out
         }
-        let leads = conditionsInOrder(corpora.afterSpeech)
-        guard !leads.isEmpty else { return out }
-        out += "\nAfter other words in the same breath (`bench/one-breath.py --after-speech`; lead-in words):\n\n| engine | "
-        out += leads.map { "\($0.dropFirst(4))" }.joined(separator: " | ") + " |\n|---|"
-        out += String(repeating: "---|", count: leads.count) + "\n"
-        for (name, figures) in engines {
-            out += "| \(name) | " + leads.map { figures.rate("after-speech/\($0)") }.joined(separator: " | ") + " |\n"
+        out += table(
+            "One breath by speaking rate (`bench/one-breath.py`)", corpus: "one-breath", corpora.breath,
+            heading: { "\($0.dropFirst(3)) wpm" })
+        if !corpora.afterSpeech.isEmpty {
+            out += table(
+                "After other words in the same breath (`bench/one-breath.py --after-speech`; lead-in words)",
+                corpus: "after-speech", corpora.afterSpeech, heading: { "\($0.dropFirst(4))" })
         }
         return out
     }

@@ -303,14 +303,26 @@ if let results = options.results {
         .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1).last ?? "" }
         .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
     let formatter = ISO8601DateFormatter()
-    var report = (try? String(contentsOfFile: results + ".head", encoding: .utf8)) ?? "# Accuracy benchmark\n\n"
+    let kept = keptParts(of: (try? String(contentsOfFile: results, encoding: .utf8)) ?? "")
+    var report = kept.head
     report += "Run: \(formatter.string(from: Date())) on `\(machine)`, CPU \(cpu), "
     report += "\(ProcessInfo.processInfo.activeProcessorCount) cores.\n\n"
     report += table + "\n" + summary + moreSections
     report +=
         "\nSettings overridden for this run: \(options.settings.isEmpty ? "none (the defaults)" : options.settings.map { "`\($0.0)=\($0.1)`" }.joined(separator: ", "))\n"
-    report += (try? String(contentsOfFile: results + ".tail", encoding: .utf8)) ?? ""
+    report += kept.tail
     try report.write(toFile: results, atomically: true, encoding: .utf8)
+}
+
+/// What a run keeps of the results file it rewrites: the introduction before the tables it
+/// writes (from the "Run:" line through the "Settings overridden" line) and the write-ups
+/// after them. A file without those lines keeps nothing.
+func keptParts(of earlier: String) -> (head: String, tail: String) {
+    guard let run = earlier.range(of: "\nRun: "),
+        let settings = earlier.range(of: "\nSettings overridden for this run:", range: run.upperBound..<earlier.endIndex)
+    else { return ("# Accuracy benchmark\n\n", "") }
+    let tail = earlier[settings.upperBound...].firstIndex(of: "\n").map { earlier.index(after: $0) } ?? earlier.endIndex
+    return (String(earlier[..<run.lowerBound]) + "\n", String(earlier[tail...]))
 }
 
 /// The wake engines side by side on every corpus given (`WakeComparison`), as a section.
