@@ -12,7 +12,14 @@ usage: heldout.py OUTDIR [--negatives [--hours H] | --commands]
   read, by the held-out accents with eSpeak NG variants that neither training nor its
   validation use, LONG_VARIANTS, at 140-219 words per minute);
   with --commands OUTDIR/manifest.jsonl of the commands alone after 1.5 s of quiet (no wake
-  word; any wake in them is false), in the same conditions.
+  word; any wake in them is false), in the same conditions;
+  with --conversation [--hours H] OUTDIR/negatives.jsonl of two voices taking turns (a
+  confirmation set for false wakes: short turns after pauses of 0.25-1.2 s, as in a room where
+  people talk, over a brown floor 30, 20 or 10 dB down; sentences from Python's standard library
+  docstrings and Debian changelogs, read nowhere else; held-out accents with eSpeak NG variants
+  that neither training, validation nor the other sets use, CONVERSATION_VARIANTS; what each turn
+  said, from which millisecond, beside each file as .txt). Nothing is
+  chosen on it: it checks, on speech of another kind, a false-wake rate chosen elsewhere.
 Voices: eSpeak NG accents that neither the dev corpus nor the wake word's training use
 (en-gb-x-rp, en-us-nyc, en-gb-x-gbcwmd), plain and with variants training does not use.
 Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
@@ -101,6 +108,74 @@ def long_texts():
     return [t for t in text if "susi" not in t.lower().split()]
 
 
+# eSpeak NG variants used by no other set here and not by the wake word's training or validation.
+CONVERSATION_VARIANTS = ["announcer", "edward2", "iven2", "steph3", "Denis", "gustave", "michel", "sandro", "Gene2",
+                         "Nguyen"]
+
+
+def conversation_texts():
+    """Short sentences nobody else reads: Python's docstrings and Debian changelog entries."""
+    import ast, gzip
+    rnd = random.Random(11)
+    text = []
+    for path in sorted(glob.glob("/usr/lib/python3*/*.py")):
+        try:
+            tree = ast.parse(open(path, errors="ignore").read())
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node):
+                text += sentences_from(ast.get_docstring(node).split("\n\n")[0], rnd, low=3, high=20)
+    for path in sorted(glob.glob("/usr/share/doc/*/changelog.Debian.gz")):
+        try:
+            lines = gzip.open(path, "rt", errors="ignore").read(20000).splitlines()
+        except (OSError, EOFError):
+            continue
+        items = [line.strip()[2:] for line in lines if line.strip().startswith("* ")]
+        text += sentences_from(". ".join(items), rnd, low=3, high=20)
+    rnd.shuffle(text)
+    return [t for t in dict.fromkeys(text) if "susi" not in t.lower().split()]
+
+
+def conversation(outdir, hours=3.0, seconds_per_file=300):
+    """Two voices taking turns over a room's floor: see --conversation above."""
+    os.makedirs(outdir, exist_ok=True)
+    rnd = random.Random(12)
+    sentences = conversation_texts()
+    voices = [(accent, variant) for variant in CONVERSATION_VARIANTS for accent in HELD_OUT_ACCENTS]
+    rnd.shuffle(voices)
+    rows, k = [], 0
+    while sum(r["seconds"] for r in rows) < hours * 3600 and len(sentences) > 3:
+        pair = [voices[(2 * k) % len(voices)], voices[(2 * k + 1) % len(voices)]]
+        names = []
+        for i, (accent, variant) in enumerate(pair):
+            names.append(f"talk-{accent}+{variant}")
+            dev.VOICES[names[-1]] = ["espeak-ng", "-v", f"{accent}+{variant}", "-s", str(rnd.randint(140, 210)),
+                                     "-w", "{out}", "{text}"]
+        track, speech_power, speech_samples, turn, said_at = dev.silence(rnd.uniform(0.5, 1.5)), 0.0, 0, 0, []
+        while len(track) < seconds_per_file * dev.RATE and len(sentences) > 3:
+            said = ". ".join(sentences.pop() for _ in range(rnd.choice([1, 1, 2, 3]))) + "."
+            samples = dev.trim(dev.synth(names[turn % 2], said, os.path.join(outdir, "_t.wav")))
+            said_at.append((len(track) * 1000 // dev.RATE, said))
+            speech_power += sum(x * x for x in samples)
+            speech_samples += len(samples)
+            track += samples + dev.silence(rnd.uniform(0.25, 1.2))
+            turn += rnd.choice([1, 1, 1, 0])
+        snr = [30, 20, 10][k % 3]
+        level = (speech_power / max(1, speech_samples)) ** 0.5 / 10 ** (snr / 20)
+        noise = brown(len(track), 2000 + k)
+        gain = level / max(1.0, dev.rms(noise[: dev.RATE * 20]))
+        path = os.path.join(outdir, f"negative-talk-{k:03d}-{snr}dB.wav")
+        dev.write(path, dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(track, noise))))
+        with open(path[:-4] + ".txt", "w") as f:
+            f.writelines(f"{ms}\t{text}\n" for ms, text in said_at)
+        rows.append(dict(file=path, voice=" / ".join(names), seconds=len(track) / dev.RATE, snr=snr))
+        k += 1
+    with open(os.path.join(outdir, "negatives.jsonl"), "w") as f:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+
+
 def negatives(outdir, hours=0.0, words_per_voice=1200, words_per_file=1400):
     os.makedirs(outdir, exist_ok=True)
     words = open("/usr/share/common-licenses/GPL-3").read().split()
@@ -138,7 +213,9 @@ if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     dev.check_tools()
-    if "--negatives" in sys.argv:
+    if "--conversation" in sys.argv:
+        conversation(sys.argv[1], float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else 3.0)
+    elif "--negatives" in sys.argv:
         hours = float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else 0.0
         negatives(sys.argv[1], hours)
     elif "--commands" in sys.argv:

@@ -37,6 +37,8 @@ public enum Hearing {
         public var neuralWakeConfirmSteps = NeuralWakeWordDetector.defaultConfirmSteps
         /// The neural detector's `confirmThreshold`.
         public var neuralWakeConfirmThreshold = NeuralWakeWordDetector.defaultConfirmThreshold
+        /// The neural detector's sure threshold; nil for its head's own.
+        public var neuralWakeSureThreshold: Double?
         /// The neural detector's `steadySteps` (0: only the score itself makes a candidate sure).
         public var neuralWakeSteadySteps = NeuralWakeWordDetector.defaultSteadySteps
         /// The neural detector's `sureHoldSteps` (0: a candidate sure by its score is sure at once).
@@ -251,6 +253,7 @@ public enum Hearing {
         let files = NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
         let detector = try NeuralWakeWordDetector(
             frontEndDirectory: files.frontEnd, headPath: files.head, threshold: settings.neuralWakeThreshold,
+            sureThreshold: settings.neuralWakeSureThreshold,
             accelerated: settings.neuralWakeAccelerated, stride: settings.neuralWakeStride, gate: settings.neuralWakeGate,
             confirmSteps: settings.neuralWakeConfirmSteps, confirmThreshold: settings.neuralWakeConfirmThreshold,
             steadySteps: settings.neuralWakeSteadySteps, sureHoldSteps: settings.neuralWakeSureHoldSteps, logger: logger)

@@ -287,6 +287,14 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         XCTAssertEqual(verdict(0.5, [0.9, 0.99]), .accept(sure: true))
         XCTAssertEqual(verdict(0.5, [0.9, 0.7]), .accept(sure: false), "left to the verifier")
         XCTAssertEqual(verdict(0.5, [0.59]), .drop)
+        // Held three steps (the default): sure once the score has settled at the sure threshold,
+        // the last two of the three there, though the first was still rising; not when it fell
+        // at the end.
+        XCTAssertEqual(verdict(0.35, [0.9], steady: 3), .wait)
+        XCTAssertEqual(verdict(0.35, [0.9, 0.99], steady: 3), .wait)
+        XCTAssertEqual(verdict(0.35, [0.61, 0.99, 1.0], steady: 3), .accept(sure: true), "still rising at the first step")
+        XCTAssertEqual(verdict(0.49, [0.97, 0.87, 0.41], steady: 3), .accept(sure: false), "fell at the last step")
+        XCTAssertEqual(verdict(0.49, [0.97, 0.61, 0.99], steady: 3), .accept(sure: false), "dipped in the middle")
         // Without confirmation or steadiness: counts at once, sure only by its score.
         XCTAssertEqual(verdict(0.5, [], confirm: 0, steady: 0), .accept(sure: false))
         XCTAssertEqual(verdict(0.9, [], confirm: 0, steady: 2), .accept(sure: true))

@@ -14,9 +14,9 @@ import SusiCore
 /// `confirmThreshold` then: the name keeps scoring near 1 for a few hundred milliseconds
 /// after its end, while most speech that reached the threshold falls back at once
 /// (`bench/RESULTS.md`); a dropped candidate ends the rest it began. A detection whose own
-/// score is under the head's sure threshold but whose next `steadySteps` scores are all at
-/// or above it is sure as well (`isSure`): the name said in a voice the head scores lower
-/// still settles near 1. With `sureHoldSteps` above 0, one sure by its score stays sure only if
+/// score is under the head's sure threshold but whose score has settled at or above it by the
+/// end of its next `steadySteps` (the last two of them there) is sure as well (`isSure`): the
+/// name said in a voice the head scores lower still settles near 1. With `sureHoldSteps` above 0, one sure by its score stays sure only if
 /// the score that many steps after it is still at or above `confirmThreshold` (off by
 /// default: measured in `bench/RESULTS.md`, ninth round). `WakeWordDecision` makes these
 /// decisions.
@@ -123,7 +123,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
 
     /// The front end's files in `frontEndDirectory` (`libtensorflowlite_c.so`,
     /// `melspectrogram.tflite`, `embedding_model.tflite`) and the head at `headPath`;
-    /// `threshold` overrides the head's own. `accelerated` runs the front end on XNNPACK's
+    /// `threshold` and `sureThreshold` override the head's own. `accelerated` runs the front end on XNNPACK's
     /// kernels when the library has them (the same scores, a third of the CPU time);
     /// `stride` and `gate` skip embeddings while nothing is near; `confirmSteps`,
     /// `confirmThreshold`, `steadySteps` and `sureHoldSteps` decide which candidates count and
@@ -132,7 +132,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// - Throws: `wake-model-missing` when a file is absent, `wake-init-failed` when one
     ///   cannot be used.
     public init(
-        frontEndDirectory: String, headPath: String, threshold: Double? = nil, accelerated: Bool = true,
+        frontEndDirectory: String, headPath: String, threshold: Double? = nil, sureThreshold: Double? = nil,
+        accelerated: Bool = true,
         stride: Int = NeuralWakeWordDetector.defaultStride, gate: Double = NeuralWakeWordDetector.defaultGate,
         confirmSteps: Int = NeuralWakeWordDetector.defaultConfirmSteps,
         confirmThreshold: Double = NeuralWakeWordDetector.defaultConfirmThreshold,
@@ -150,7 +151,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         self.threshold = threshold ?? head.threshold
         decision = WakeWordDecision(
             threshold: self.threshold, steps: head.steps, restSteps: head.windowLength, confirmSteps: confirmSteps,
-            confirmThreshold: confirmThreshold, steadySteps: steadySteps, sureThreshold: head.sureThreshold,
+            confirmThreshold: confirmThreshold, steadySteps: steadySteps, sureThreshold: sureThreshold ?? head.sureThreshold,
             sureHoldSteps: sureHoldSteps)
         self.logger = logger
         // The front end needs about 2 s of audio before its first full window. It hears a
@@ -317,8 +318,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
 
     /// Whether `detection` (one of the last few this detector made) is sure: it scored at or
     /// above the head's sure threshold, where the validation negatives gave no false wake, and
-    /// held (`sureHoldSteps`), or it stayed at or above that threshold for the `steadySteps`
-    /// after. A second check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
+    /// held (`sureHoldSteps`), or it settled at or above that threshold by the end of the
+    /// `steadySteps` after. A second check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
     public func isSure(_ detection: WakeWordDetection) -> Bool {
         recentScores.last { $0.decided == detection.decidedAtMilliseconds }?.sure ?? false
     }

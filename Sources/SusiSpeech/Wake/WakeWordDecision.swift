@@ -34,13 +34,16 @@ struct WakeWordDecision {
     let confirmSteps: Int
     /// The score a candidate must still have `confirmSteps` after it was made.
     let confirmThreshold: Double
-    /// Steps a candidate not sure by its score is held to see whether it stays at or above
+    /// Steps a candidate not sure by its score is held to see whether it settles at or above
     /// `sureThreshold` (0: not held for it).
     let steadySteps: Int
     let sureThreshold: Double
     /// Steps a candidate sure by its score is held: it stays sure only if the score is still
     /// at or above `confirmThreshold` then (0: sure at once).
     let sureHoldSteps: Int
+
+    /// How many of the last steady steps must be at or above the sure threshold.
+    static let settledSteps = 2
 
     /// Windows in a row so far at or above the threshold.
     private var run = 0
@@ -109,7 +112,9 @@ struct WakeWordDecision {
     /// since: dropped if the score `confirmSteps` later is under `confirmThreshold`; then
     /// counted. A candidate whose `score` is at or above the sure threshold is sure if the
     /// score `sureHoldSteps` later is still at or above `confirmThreshold`; any other is
-    /// sure (steady) if all its `steadySteps` next scores are at or above the sure threshold.
+    /// sure (steady) if the score has settled at or above the sure threshold by the end of its
+    /// `steadySteps` next scores: the last two of them are there (the first of three may still
+    /// be rising: the candidate is made on the name's rising edge).
     func verdict(score: Double, after: [Double]) -> Verdict {
         if confirmSteps > 0, after.count >= confirmSteps, after[confirmSteps - 1] < confirmThreshold { return .drop }
         guard after.count >= confirmSteps else { return .wait }
@@ -118,6 +123,7 @@ struct WakeWordDecision {
             return .accept(sure: sureHoldSteps == 0 || after[sureHoldSteps - 1] >= confirmThreshold)
         }
         guard after.count >= steadySteps else { return .wait }
-        return .accept(sure: steadySteps > 0 && after.prefix(steadySteps).allSatisfy { $0 >= sureThreshold })
+        let settled = after.prefix(steadySteps).suffix(Self.settledSteps)
+        return .accept(sure: steadySteps > 0 && settled.allSatisfy { $0 >= sureThreshold })
     }
 }

@@ -48,6 +48,9 @@ struct EngineFigures {
     var strayWakes = 0
     var negativeWakes = 0
     var negativeSeconds = 0.0
+    /// False wakes in the conversation set (`--conversation-negatives`), and its seconds.
+    var conversationWakes = 0
+    var conversationSeconds = 0.0
     /// Command-only clips with a wake, and how many clips.
     var commandWakes: [String: (woke: Int, files: Int)] = [:]
     /// Milliseconds from the end of "susi" to the call that returned the wake.
@@ -90,9 +93,10 @@ enum WakeComparison {
 
     /// Runs `make` (the fed detector and the recorders whose figures are wanted, by name)
     /// over all corpora; the false wakes over `corpora.negatives`, or `negatives` when given
-    /// (`--wake-negatives`: a longer set for the neural engines).
+    /// (`--wake-negatives`: a longer set for the neural engines), and apart from them over
+    /// `conversation` (`--conversation-negatives`, a set nothing is chosen on).
     static func run(
-        _ corpora: Corpora, negatives: [NegativeRow]? = nil,
+        _ corpora: Corpora, negatives: [NegativeRow]? = nil, conversation: [NegativeRow] = [],
         make: () throws -> (feed: any WakeWordDetector, views: [(String, RecordingDetector)])
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
@@ -173,6 +177,16 @@ enum WakeComparison {
             if benchDebug { print(negative.file, heard.map(\.count)) }
         }
         let speechCPU = (WakeBenchmark.cpuSeconds() - start) / max(1, seconds)
+        for negative in conversation {
+            let samples = try Corpus.samples(negative.file)
+            let offset = probe.feed.position
+            let heard = try feed(samples)
+            log("conversation", negative.file, "-", offset, nil, heard)
+            for (index, found) in heard.enumerated() {
+                figures[index].1.conversationWakes += found.count
+                figures[index].1.conversationSeconds += Double(samples.count) / 16_000
+            }
+        }
         // A quiet room: 60 s of a faint noise floor, fed without the pipeline's voice gate.
         probe = try make()
         var generator = SystemRandomNumberGenerator()
@@ -188,6 +202,12 @@ enum WakeComparison {
         return figures
     }
 
+    /// `wakes` per hour of `seconds`, and how many in how many hours.
+    private static func perHour(_ wakes: Int, seconds: Double) -> String {
+        let hours = seconds / 3600
+        return "\(String(format: "%.2f", Double(wakes) / max(1e-9, hours))) (\(wakes) in \(String(format: "%.2f", hours)) h)"
+    }
+
     /// The markdown section: one row per engine.
     static func report(_ engines: [(String, EngineFigures)], corpora: Corpora, stock: EngineFigures?) -> String {
         let devConditions = conditionsInOrder(corpora.dev).map { "dev/\($0)" }
@@ -196,8 +216,8 @@ enum WakeComparison {
         let columns = devConditions + heldConditions
         var out = "| engine | " + columns.joined(separator: " | ")
         out +=
-            " | one breath 150-260 wpm | false wakes per hour | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
-        out += "|---|" + String(repeating: "---|", count: columns.count + 5) + "\n"
+            " | one breath 150-260 wpm | false wakes per hour | in conversation | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
+        out += "|---|" + String(repeating: "---|", count: columns.count + 6) + "\n"
         // Each engine's own hours (the neural engines may have run on `--wake-negatives`).
         let shortHours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
         var rows = engines
@@ -209,8 +229,9 @@ enum WakeComparison {
             let breathTotal = breathFiles.reduce(0) { $0 + $1.files }
             out += " | \(breathTotal > 0 ? percent(Double(breathHits) / Double(breathTotal)) : "-")"
             let hours = figures.negativeSeconds > 0 ? figures.negativeSeconds / 3600 : shortHours
-            out +=
-                " | \(String(format: "%.2f", Double(figures.negativeWakes) / max(1e-9, hours))) (\(figures.negativeWakes) in \(String(format: "%.2f", hours)) h)"
+            out += " | " + perHour(figures.negativeWakes, seconds: hours * 3600)
+            let conversation = figures.conversationSeconds
+            out += " | " + (conversation > 0 ? perHour(figures.conversationWakes, seconds: conversation) : "-")
             let command = figures.commandWakes.values.reduce((0, 0)) { ($0.0 + $1.woke, $0.1 + $1.files) }
             out +=
                 " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
@@ -226,7 +247,8 @@ enum WakeComparison {
         out += "\nFalse wakes: per hour of speech without the wake word (in brackets: how many, in how many hours): "
         out += "the dev corpus's negatives and `bench/heldout.py --negatives` (\(String(format: "%.2f", shortHours)) h), "
         out += "or for the engines run on `--wake-negatives` those (the dev corpus's negatives and "
-        out += "`bench/heldout.py --negatives --hours H`). Command-only clips: "
+        out += "`bench/heldout.py --negatives --hours H`). In conversation: two voices taking turns over a room's "
+        out += "noise (`bench/heldout.py --conversation`), a set no setting was chosen on. Command-only clips: "
         out += "\(corpora.commandsOnly.count) (`bench/heldout.py --commands`), by condition:\n\n"
         let conditions = conditionsInOrder(corpora.commandsOnly)
         out +=

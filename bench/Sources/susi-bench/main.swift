@@ -36,6 +36,7 @@ struct Options {
     /// `bench/heldout.py --negatives --hours H`: the neural engines' false wakes in the wake
     /// comparison are counted on these (with the dev corpus's negatives) instead of `heldoutNegatives`.
     var wakeNegatives: String?
+    var conversationNegatives: String?
     /// The open-question corpus (`bench/open-questions.py`): only it is run, readings to `questionsOut`.
     var questions: String?
     var questionsOut = "bench/out/questions-susi.tsv"
@@ -59,6 +60,7 @@ func parseOptions() -> Options {
         switch argument {
         case "--commands-only": options.commandsOnly = value
         case "--wake-negatives": options.wakeNegatives = value
+        case "--conversation-negatives": options.conversationNegatives = value
         case "--scores": break
         case "--corpus": options.corpus = value
         case "--negatives": options.negatives = value
@@ -102,6 +104,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
         case "wake.gate": settings.neuralWakeGate = Double(value) ?? settings.neuralWakeGate
+        case "wake.sure": settings.neuralWakeSureThreshold = Double(value)
         case "wake.steady": settings.neuralWakeSteadySteps = Int(value) ?? settings.neuralWakeSteadySteps
         case "wake.hold": settings.neuralWakeSureHoldSteps = Int(value) ?? settings.neuralWakeSureHoldSteps
         case "wake.confirm":
@@ -342,6 +345,7 @@ func compareWakeEngines() throws -> String {
         commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
         negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
     let neuralNegatives = try options.wakeNegatives.map { devNegatives + (try Corpus.negatives($0)) }
+    let conversation = try options.conversationNegatives.map(Corpus.negatives) ?? []
     let engines = Set(
         (options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
     var neuralSettings = settings
@@ -374,7 +378,7 @@ func compareWakeEngines() throws -> String {
     func neuralEngines(
         _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
     ) throws -> [(String, EngineFigures)] {
-        try WakeComparison.run(corpora, negatives: neuralNegatives) {
+        try WakeComparison.run(corpora, negatives: neuralNegatives, conversation: conversation) {
             let detector = try Hearing.makeNeuralWakeDetector(
                 modelsDirectory: modelsDirectory, settings: neuralSettings,
                 logger: benchDebug ? Logger(label: "wake", level: .debug) : .silent)
