@@ -16,9 +16,9 @@ import SusiCore
 /// (`bench/RESULTS.md`); a dropped candidate ends the rest it began. A detection whose own
 /// score is under the head's sure threshold but whose score has settled at or above it by the
 /// end of its next `steadySteps` (the last two of them there) is sure as well (`isSure`): the
-/// name said in a voice the head scores lower still settles near 1. With `sureHoldSteps` above 0, one sure by its score stays sure only if
-/// the score that many steps after it is still at or above `confirmThreshold` (off by
-/// default: measured in `bench/RESULTS.md`, ninth round). `WakeWordDecision` makes these
+/// name said in a voice the head scores lower still settles near 1. With `sureHoldSteps` above
+/// 0, one sure by its score stays sure only if the score that many steps after it is still at
+/// or above `confirmThreshold` (off by default: measured in `bench/RESULTS.md`, ninth round). `WakeWordDecision` makes these
 /// decisions.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
@@ -123,8 +123,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
 
     /// The front end's files in `frontEndDirectory` (`libtensorflowlite_c.so`,
     /// `melspectrogram.tflite`, `embedding_model.tflite`) and the head at `headPath`;
-    /// `threshold` and `sureThreshold` override the head's own. `accelerated` runs the front end on XNNPACK's
-    /// kernels when the library has them (the same scores, a third of the CPU time);
+    /// `threshold` and `sureThreshold` override the head's own. `accelerated` runs the front end
+    /// on XNNPACK's kernels when the library has them (the same scores, a third of the CPU time);
     /// `stride` and `gate` skip embeddings while nothing is near; `confirmSteps`,
     /// `confirmThreshold`, `steadySteps` and `sureHoldSteps` decide which candidates count and
     /// which are sure (see the type's description).
@@ -319,7 +319,8 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// Whether `detection` (one of the last few this detector made) is sure: it scored at or
     /// above the head's sure threshold, where the validation negatives gave no false wake, and
     /// held (`sureHoldSteps`), or it settled at or above that threshold by the end of the
-    /// `steadySteps` after. A second check can let it through (`VerifiedWakeWordDetector`'s `trusted`).
+    /// `steadySteps` after. A second check can let it through (`VerifiedWakeWordDetector`'s
+    /// `trusted`).
     public func isSure(_ detection: WakeWordDetection) -> Bool {
         recentScores.last { $0.decided == detection.decidedAtMilliseconds }?.sure ?? false
     }
