@@ -3,7 +3,7 @@
 dev corpus does not use and the wake word's training never saw, so that settings tuned on
 the dev corpus can be checked on speech they were not tuned on.
 
-usage: heldout.py OUTDIR [--negatives [--hours H] | --commands]
+usage: heldout.py OUTDIR [--negatives [--hours H] | --commands | --conversation [--hours H]]
   Writes OUTDIR/manifest.jsonl (conditions clean, brown20, brown10, brown5) in the dev
   corpus's format, plus `wake_end_ms` (where "susi" ends); with --negatives
   OUTDIR/negatives.jsonl: GPL-3 text read by the five held-out voices (about 35 minutes),
@@ -25,7 +25,7 @@ Voices: eSpeak NG accents that neither the dev corpus nor the wake word's traini
 Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 ../shared/tools/dev-corpus.py from the repository.
 """
-import glob, json, os, random, subprocess, sys
+import ast, glob, gzip, json, os, random, subprocess, sys
 
 from devcorpus import dev
 
@@ -115,7 +115,6 @@ CONVERSATION_VARIANTS = ["announcer", "edward2", "iven2", "steph3", "Denis", "gu
 
 def conversation_texts():
     """Short sentences nobody else reads: Python's docstrings and Debian changelog entries."""
-    import ast, gzip
     rnd = random.Random(11)
     text = []
     for path in sorted(glob.glob("/usr/lib/python3*/*.py")):
