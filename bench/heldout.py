@@ -147,7 +147,7 @@ def conversation(outdir, hours=3.0, seconds_per_file=300):
     while sum(r["seconds"] for r in rows) < hours * 3600 and len(sentences) > 3:
         pair = [voices[(2 * k) % len(voices)], voices[(2 * k + 1) % len(voices)]]
         names = []
-        for i, (accent, variant) in enumerate(pair):
+        for accent, variant in pair:
             names.append(f"talk-{accent}+{variant}")
             dev.VOICES[names[-1]] = ["espeak-ng", "-v", f"{accent}+{variant}", "-s", str(rnd.randint(140, 210)),
                                      "-w", "{out}", "{text}"]
