@@ -55,6 +55,11 @@ def brown(n, seed):
 dev.pink = brown
 
 
+def mix(speech, noise, gain):
+    """`speech` with `noise` times `gain` added, clipped to 16 bits."""
+    return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(speech, noise)))
+
+
 def add_wake_ends(outdir):
     """Where each file's "susi" ends: the build puts it at 700 ms, trimmed, before the gap."""
     ends = {}
@@ -85,7 +90,7 @@ def commands_only(outdir):
                 if snr is not None:
                     noise = brown(len(clean), 1000 + vi * 100 + ci)
                     gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-                    mixed = dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(clean, noise)))
+                    mixed = mix(clean, noise, gain)
                 dev.write(path, mixed)
                 rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent=intent, text=text,
                                  wake_ms=-1, command_start_ms=1500, speech_end_ms=1500 + len(cmd) * 1000 // dev.RATE))
@@ -165,7 +170,7 @@ def conversation(outdir, hours=3.0, seconds_per_file=300):
         noise = brown(len(track), 2000 + k)
         gain = level / max(1.0, dev.rms(noise[: dev.RATE * 20]))
         path = os.path.join(outdir, f"negative-talk-{k:03d}-{snr}dB.wav")
-        dev.write(path, dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(track, noise))))
+        dev.write(path, mix(track, noise, gain))
         with open(path[:-4] + ".txt", "w") as f:
             f.writelines(f"{ms}\t{text}\n" for ms, text in said_at)
         rows.append(dict(file=path, voice=" / ".join(names), seconds=len(track) / dev.RATE, snr=snr))
@@ -212,11 +217,11 @@ if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     dev.check_tools()
+    hours = float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else None
     if "--conversation" in sys.argv:
-        conversation(sys.argv[1], float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else 3.0)
+        conversation(sys.argv[1], 3.0 if hours is None else hours)
     elif "--negatives" in sys.argv:
-        hours = float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else 0.0
-        negatives(sys.argv[1], hours)
+        negatives(sys.argv[1], hours or 0.0)
     elif "--commands" in sys.argv:
         commands_only(sys.argv[1])
     else:

@@ -18,8 +18,8 @@ import SusiCore
 /// end of its next `steadySteps` (the last two of them there) is sure as well (`isSure`): the
 /// name said in a voice the head scores lower still settles near 1. With `sureHoldSteps` above
 /// 0, one sure by its score stays sure only if the score that many steps after it is still at
-/// or above `confirmThreshold` (off by default: measured in `bench/RESULTS.md`, ninth round). `WakeWordDecision` makes these
-/// decisions.
+/// or above `confirmThreshold` (off by default: measured in `bench/RESULTS.md`, ninth round).
+/// `WakeWordDecision` makes these decisions.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
 /// `stride`th step while nothing is near: the head then scores a window whose skipped steps

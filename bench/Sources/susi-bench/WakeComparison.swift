@@ -163,30 +163,28 @@ enum WakeComparison {
                 if !found.isEmpty { figures[index].1.commandWakes[row.condition, default: (0, 0)].woke += 1 }
             }
         }
+        /// Feeds `rows` (speech without the name), logged as `corpus`: each view's wakes, and
+        /// the seconds fed.
+        func falseWakes(_ rows: [NegativeRow], _ corpus: String) throws -> (wakes: [Int], seconds: Double) {
+            var wakes = [Int](repeating: 0, count: probe.views.count)
+            var seconds = 0.0
+            for negative in rows {
+                let samples = try Corpus.samples(negative.file)
+                let offset = probe.feed.position
+                let heard = try feed(samples)
+                log(corpus, negative.file, "-", offset, nil, heard)
+                for (index, found) in heard.enumerated() { wakes[index] += found.count }
+                seconds += Double(samples.count) / 16_000
+                if benchDebug { print(negative.file, heard.map(\.count)) }
+            }
+            return (wakes, seconds)
+        }
         // Continuous speech: a fresh detector, its CPU time measured.
         probe = try make()
         var start = WakeBenchmark.cpuSeconds()
-        var seconds = 0.0
-        for negative in negatives ?? corpora.negatives {
-            let samples = try Corpus.samples(negative.file)
-            let offset = probe.feed.position
-            let heard = try feed(samples)
-            log("negatives", negative.file, "-", offset, nil, heard)
-            for (index, found) in heard.enumerated() { figures[index].1.negativeWakes += found.count }
-            seconds += Double(samples.count) / 16_000
-            if benchDebug { print(negative.file, heard.map(\.count)) }
-        }
-        let speechCPU = (WakeBenchmark.cpuSeconds() - start) / max(1, seconds)
-        for negative in conversation {
-            let samples = try Corpus.samples(negative.file)
-            let offset = probe.feed.position
-            let heard = try feed(samples)
-            log("conversation", negative.file, "-", offset, nil, heard)
-            for (index, found) in heard.enumerated() {
-                figures[index].1.conversationWakes += found.count
-                figures[index].1.conversationSeconds += Double(samples.count) / 16_000
-            }
-        }
+        let speech = try falseWakes(negatives ?? corpora.negatives, "negatives")
+        let speechCPU = (WakeBenchmark.cpuSeconds() - start) / max(1, speech.seconds)
+        let talk = try falseWakes(conversation, "conversation")
         // A quiet room: 60 s of a faint noise floor, fed without the pipeline's voice gate.
         probe = try make()
         var generator = SystemRandomNumberGenerator()
@@ -195,7 +193,10 @@ enum WakeComparison {
         _ = try feed(quiet)
         let quietCPU = (WakeBenchmark.cpuSeconds() - start) / 60
         for index in figures.indices {
-            figures[index].1.negativeSeconds = seconds
+            figures[index].1.negativeWakes = speech.wakes[index]
+            figures[index].1.negativeSeconds = speech.seconds
+            figures[index].1.conversationWakes = talk.wakes[index]
+            figures[index].1.conversationSeconds = talk.seconds
             figures[index].1.cpuSpeech = speechCPU
             figures[index].1.cpuQuiet = quietCPU
         }
