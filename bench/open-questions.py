@@ -5,7 +5,8 @@ recogniser and by stock PocketSphinx (generic en-us model, `pocketsphinx_batch`)
 usage: bench/open-questions.py [--out DIR] [--voices-per-question N] [--results FILE] [--set KEY=VALUE ...]
 
 The questions are bench/open-questions.tsv: a dev split (the query-domain templates and
-entity lists were written with it in view) and a held-out split whose phrasings and names
+entity lists were written with it in view), a dev-generic split (tuned on too, but its key
+words are in no list: generic English) and a held-out split whose phrasings and names
 are kept out of models/language. Each question is said as "susi" + 0.3 s + the question by N
 of the dev voices (eSpeak NG en-us, en-gb+f3, en-gb-scotland, en-029+m3; flite slt and kal),
 taken in turn, clean and in pink noise at 20 and 10 dB. Both systems get the audio from
@@ -45,15 +46,28 @@ def questions():
 
 
 def build(out, per_question):
-    """The corpus in `out` (manifest.jsonl in the dev corpus's format plus split and keywords)."""
+    """The corpus in `out` (manifest.jsonl in the dev corpus's format plus split and keywords).
+    Files of an earlier build are kept for the questions it already had (same text, same place)."""
     os.makedirs(out, exist_ok=True)
     dev.VOICES.update(VOICES)
     names = list(VOICES)
-    wakes = {v: dev.trim(dev.synth(v, "susi", os.path.join(out, "_w.wav"))) for v in names}
+    manifest = os.path.join(out, "manifest.jsonl")
+    earlier = {}
+    if os.path.exists(manifest):
+        for line in open(manifest):
+            row = json.loads(line)
+            earlier[row["id"]] = row
+    wakes = {}
     rows = []
     for qi, q in enumerate(questions()):
         for k in range(per_question):
             voice = names[(qi + k * 3) % len(names)]
+            kept = [earlier.get(f"q{qi:03d}-{voice}-{cond}") for cond, _ in dev.CONDITIONS]
+            if all(r and r["text"] == q["text"] and os.path.exists(r["file"]) for r in kept):
+                rows += [dict(r, split=q["split"], keywords=q["keywords"]) for r in kept]
+                continue
+            if voice not in wakes:
+                wakes[voice] = dev.trim(dev.synth(voice, "susi", os.path.join(out, "_w.wav")))
             speech = dev.trim(dev.synth(voice, q["text"], os.path.join(out, "_q.wav")))
             wake = wakes[voice]
             clean = dev.silence(0.7) + wake + dev.silence(GAP) + speech + dev.silence(1.2)
@@ -74,29 +88,38 @@ def build(out, per_question):
                                  wake_ms=700, command_start_ms=start_ms,
                                  speech_end_ms=start_ms + len(speech) * 1000 // dev.RATE,
                                  split=q["split"], keywords=q["keywords"]))
-    with open(os.path.join(out, "manifest.jsonl"), "w") as f:
+    with open(manifest, "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
     print(f"{len(rows)} files in {out}", file=sys.stderr)
 
 
 def stock(out, rows):
-    """Stock PocketSphinx's transcripts by id: generic en-us model and cmudict, its defaults."""
+    """Stock PocketSphinx's transcripts by id: generic en-us model and cmudict, its defaults.
+    Kept in stock.hyp; only files it lacks are decoded."""
     hyp = os.path.join(out, "stock.hyp")
-    if not os.path.exists(hyp):
-        ctl = os.path.join(out, "stock.ctl")
+
+    def read():
+        result = {}
+        for line in open(hyp) if os.path.exists(hyp) else []:
+            m = re.match(r"^(.*) \((\S+)(?: -?\d+)?\)\s*$", line)
+            if m:
+                result[m.group(2)] = m.group(1)
+        return result
+
+    missing = [r for r in rows if r["id"] not in read()]
+    if missing:
+        ctl, more = os.path.join(out, "stock.ctl"), os.path.join(out, "stock-more.hyp")
         with open(ctl, "w") as f:
-            for r in rows:
+            for r in missing:
                 f.write(f"{r['id']} {max(0, (r['command_start_ms'] - 150) // 10)} 100000 {r['id']}\n")
         subprocess.run(["pocketsphinx_batch", "-adcin", "yes", "-adchdr", "44", "-cepext", ".wav",
                         "-hmm", f"{MODEL}/en-us", "-dict", f"{MODEL}/cmudict-en-us.dict",
-                        "-lm", f"{MODEL}/en-us.lm.bin", "-cepdir", out, "-ctl", ctl, "-hyp", hyp],
+                        "-lm", f"{MODEL}/en-us.lm.bin", "-cepdir", out, "-ctl", ctl, "-hyp", more],
                        check=True, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "stock.log"), "w"))
-    result = {}
-    for line in open(hyp):
-        m = re.match(r"^(.*) \((\S+)(?: -?\d+)?\)\s*$", line)
-        if m:
-            result[m.group(2)] = m.group(1)
-    return result
+        with open(hyp, "a") as f:
+            f.write(open(more).read())
+        os.remove(more)
+    return read()
 
 
 def words(text):
@@ -143,8 +166,8 @@ def heldout_leaks():
                     yield name, " " + " ".join(words(line)) + " "
     entities = list(lines("classes"))
     written = entities + list(lines("templates"))
-    dev_words = {w for q in questions() if q["split"] == "dev" for w in words(q["text"])}
-    dev_text = "".join(" " + " ".join(words(q["text"])) + " " for q in questions() if q["split"] == "dev")
+    dev_words = {w for q in questions() if q["split"].startswith("dev") for w in words(q["text"])}
+    dev_text = "".join(" " + " ".join(words(q["text"])) + " " for q in questions() if q["split"].startswith("dev"))
     runs, singles = [], []
     for q in questions():
         if q["split"] != "heldout":
@@ -183,7 +206,8 @@ def main():
         for phrase, name in runs:
             print(f"held-out phrase {phrase!r} is in {name}")
         return
-    if not os.path.exists(os.path.join(opts.out, "manifest.jsonl")):
+    manifest = os.path.join(opts.out, "manifest.jsonl")
+    if not os.path.exists(manifest) or sum(1 for _ in open(manifest)) != len(questions()) * opts.voices_per_question * len(dev.CONDITIONS):
         build(opts.out, opts.voices_per_question)
     if opts.corpus_only:
         return
@@ -207,7 +231,8 @@ def main():
 
     lines = [BEGIN]
     n_q = collections.Counter(q["split"] for q in questions())
-    lines.append(f"{n_q['dev']} dev and {n_q['heldout']} held-out questions (`bench/open-questions.tsv`), each said as "
+    lines.append(f"{n_q['dev']} dev, {n_q['dev-generic']} dev-generic (key words in no list) and {n_q['heldout']} "
+                 f"held-out questions (`bench/open-questions.tsv`), each said as "
                  f"\"susi\" + {GAP} s + the question by {opts.voices_per_question} of the dev voices in turn "
                  f"(eSpeak NG en-us, en-gb+f3, en-gb-scotland, en-029+m3; flite slt, kal), clean and in pink noise "
                  f"at 20 and 10 dB: {len(rows)} files. **stock**: `pocketsphinx_batch` with `en-us.lm.bin` and cmudict; "
@@ -216,7 +241,7 @@ def main():
     lines.append("")
     lines.append("| split | condition | system | WER | key-word recall | exact match | files |")
     lines.append("|---|---|---|---|---|---|---|")
-    for split in ("heldout", "dev"):
+    for split in ("heldout", "dev", "dev-generic"):
         for cond in ("clean", "pink20", "pink10", "10-20 dB"):
             for name, cells in (("stock", stock_cells), ("susi", ours_cells)):
                 c = cells.get((split, cond))

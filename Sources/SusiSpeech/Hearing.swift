@@ -70,6 +70,8 @@ public enum Hearing {
         /// How many of the generic model's likeliest words the second search can hear besides
         /// those of the skills and the query domain.
         public var genericWords: Int
+        /// The share of every history's probability given to those generic words' unigrams.
+        public var genericWeight: Double
         /// Count weight of each query-domain template against a skill sentence's 1.
         public var queryWeight: Double
 
@@ -92,6 +94,7 @@ public enum Hearing {
             wakeVerifierMargin = config.hotword.verifyMargin
             openQuestions = config.stt.openQuestions && config.brain.mode != "local"
             genericWords = Hearing.defaultGenericWords
+            genericWeight = Hearing.defaultGenericWeight
             queryWeight = Hearing.defaultQueryWeight
         }
     }
@@ -128,6 +131,9 @@ public enum Hearing {
 
     /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
     public static let defaultGenericWords = 5000
+    /// The generic words' share of every history in the open model (`NGramModel`'s
+    /// `backgroundWeight`).
+    public static let defaultGenericWeight = 0.0
     /// A query-domain template's weight (bench/RESULTS.md).
     public static let defaultQueryWeight = 2.0
 
@@ -169,7 +175,7 @@ public enum Hearing {
                 queries: QuerySentences(directory: modelsDirectory + "/language"),
                 examples: SkillExampleCache.read(from: cacheDirectory)?.examples ?? [],
                 genericModelPath: genericModelPath, genericWords: settings.genericWords,
-                queryWeight: settings.queryWeight)
+                genericWeight: settings.genericWeight, queryWeight: settings.queryWeight)
             open = try SkillLanguageModel.prepare(
                 skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
                 openDomain: openDomain, logger: logger)

@@ -25,6 +25,36 @@ final class LanguageModelTests: XCTestCase {
         XCTAssertNil(model.logProbability(of: "banana", after: []))
     }
 
+    func testABackgroundMixedIntoEveryHistoryKeepsEachDistributionWhole() {
+        let sentences: [(words: [String], weight: Double)] = [
+            (["what", "is", "the", "weather"], 4), (["what", "is", "the", "time"], 2), (["play", "some", "jazz"], 1),
+        ]
+        let background = ["the": 0.5, "house": 0.3, "river": 0.2]
+        let unmixed = NGramModel(sentences: sentences, order: 3, background: background)
+        let mixed = NGramModel(sentences: sentences, order: 3, background: background, backgroundWeight: 0.25)
+        let predictable = mixed.vocabulary.filter { $0 != "<s>" }
+        for history in [["<s>"], ["what"], ["what", "is"], ["is", "the"], ["some", "jazz"], ["river", "house"]] {
+            let total = predictable.reduce(0.0) { sum, word in
+                sum + pow(10, mixed.logProbability(of: word, after: history) ?? -99)
+            }
+            XCTAssertEqual(total, 1, accuracy: 1e-4, "P(. | \(history))")
+        }
+        // After "is the" the sentences know only "weather" and "time"; "river" reaches it by
+        // back-off, now with the mixed-in share of every order below.
+        let river = pow(10, mixed.logProbability(of: "river", after: ["is", "the"]) ?? -99)
+        let riverBefore = pow(10, unmixed.logProbability(of: "river", after: ["is", "the"]) ?? -99)
+        XCTAssertGreaterThan(river, 0.02)
+        XCTAssertGreaterThan(river, 4 * riverBefore)
+        XCTAssertEqual(
+            pow(10, mixed.logProbability(of: "the", after: ["what", "is"]) ?? -99),
+            0.75 * pow(10, unmixed.logProbability(of: "the", after: ["what", "is"]) ?? -99) + 0.25 * 0.5, accuracy: 1e-4,
+            "a listed n-gram takes the mix exactly")
+        XCTAssertGreaterThan(
+            mixed.logProbability(of: "weather", after: ["is", "the"]) ?? -99,
+            mixed.logProbability(of: "river", after: ["is", "the"]) ?? 0, "what the sentences say still leads")
+        XCTAssertEqual(unmixed.arpa, NGramModel(sentences: sentences, order: 3, background: background, backgroundWeight: 0).arpa)
+    }
+
     func testARPATextListsEveryOrderWithBackoffs() {
         let model = NGramModel(sentences: [(["play", "some", "jazz"], 1), (["play", "rock"], 1)], order: 3)
         let arpa = model.arpa

@@ -26,7 +26,14 @@ public struct NGramModel: Sendable {
     /// uniform distribution at the bottom of the interpolation: its words join the vocabulary,
     /// and the mass Witten-Bell leaves for unseen words goes to them in proportion (mixed
     /// half and half with uniform, so the sentences' own rare words keep a share).
-    public init(sentences: [(words: [String], weight: Double)], order: Int = 3, background: [String: Double] = [:]) {
+    /// `backgroundWeight` (0..<1) then mixes `background` into every n-gram the model lists,
+    /// P(w | h) = (1 - weight) P(w | h) + weight P_background(w); other words reach a history
+    /// by back-off, with the back-off weights renormalised. Its words then get more than the
+    /// small mass the sentences leave unseen.
+    public init(
+        sentences: [(words: [String], weight: Double)], order: Int = 3, background: [String: Double] = [:],
+        backgroundWeight: Double = 0
+    ) {
         let order = min(5, max(1, order))
         self.order = order
         // counts[n-1]: weighted counts of the n-grams; <s> is only ever a history.
@@ -87,6 +94,16 @@ public struct NGramModel: Sendable {
                 probabilities[0][[word]] = types * base(word) / (total + types)
             }
         }
+        if backgroundWeight > 0, backgroundTotal > 0 {
+            let weight = min(0.99, backgroundWeight)
+            for n in 1...order {
+                for (gram, probability) in probabilities[n - 1] {
+                    let word = gram[gram.count - 1]
+                    probabilities[n - 1][gram] =
+                        (1 - weight) * probability + weight * (background[word] ?? 0) / backgroundTotal
+                }
+            }
+        }
         // Unigrams never seen as words still need an entry: only <s> here.
         var result = [[[String]: (probability: Double, backoff: Double?)]](repeating: [:], count: order)
         for n in 1...order {
@@ -97,14 +114,21 @@ public struct NGramModel: Sendable {
         result[0][[Self.sentenceStart]] = (-99, nil)
 
         // Back-off weights: the mass left for unseen followers, renormalised over what the
-        // lower order gives those followers.
+        // lower order gives those followers (as a decoder reads the model: listed, else backed off).
+        func effective(_ gram: [String]) -> Double {
+            if let probability = probabilities[gram.count - 1][gram] { return probability }
+            guard gram.count > 1 else { return base(gram[0]) }
+            let history = Array(gram.dropLast())
+            let backoff = result[history.count - 1][history]?.backoff.map { pow(10, $0) } ?? 1
+            return backoff * effective(Array(gram.dropFirst()))
+        }
         for n in 1..<order {
             var seenMass: [[String]: Double] = [:]
             var lowerMass: [[String]: Double] = [:]
             for (gram, probability) in probabilities[n] {
                 let history = Array(gram.dropLast())
                 seenMass[history, default: 0] += probability
-                lowerMass[history, default: 0] += lower(gram)
+                lowerMass[history, default: 0] += effective(Array(gram.dropFirst()))
             }
             for (history, mass) in seenMass {
                 guard result[n - 1][history] != nil else { continue }

@@ -24,7 +24,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "8"
+    static let builderVersion = "9"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
     /// The prefix of the open-domain model's files, kept beside the skills-only model's.
@@ -159,7 +159,8 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
                 if let log10Probability = generic.log10Probabilities[word] { background[word] = pow(10, log10Probability) }
             }
         }
-        let model = NGramModel(sentences: kept, order: 3, background: background)
+        let model = NGramModel(
+            sentences: kept, order: 3, background: background, backgroundWeight: openDomain?.genericWeight ?? 0)
         let result = SkillLanguageModel(
             languageModelPath: "", dictionaryPath: "",
             vocabulary: model.vocabulary.filter { $0 != NGramModel.sentenceStart && $0 != NGramModel.sentenceEnd },
@@ -187,6 +188,9 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         /// How many of its likeliest words join the model, with its unigram probabilities at
         /// the bottom of the model's interpolation (`NGramModel`'s `background`).
         public var genericWords: Int
+        /// The share of every history's distribution given to the generic words' unigrams
+        /// (`NGramModel`'s `backgroundWeight`).
+        public var genericWeight: Double
         /// Count weight of each query template (split over its fillings).
         public var queryWeight: Double
         /// Count weight of each SUSI.AI example.
@@ -195,12 +199,13 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         /// The parts of an open-domain model; weights as measured (bench/RESULTS.md).
         public init(
             queries: QuerySentences, examples: [String] = [], genericModelPath: String? = nil, genericWords: Int = 0,
-            queryWeight: Double = 2, exampleWeight: Double = 1
+            genericWeight: Double = 0, queryWeight: Double = 2, exampleWeight: Double = 1
         ) {
             self.queries = queries
             self.examples = examples
             self.genericModelPath = genericModelPath
             self.genericWords = genericWords
+            self.genericWeight = genericWeight
             self.queryWeight = queryWeight
             self.exampleWeight = exampleWeight
         }
@@ -210,7 +215,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
             var key = FNV1a()
             key.add(queries.contentHash)
             for example in examples { key.add(example + "\n") }
-            key.add("\(genericModelPath ?? "") \(genericWords) \(queryWeight) \(exampleWeight)")
+            key.add("\(genericModelPath ?? "") \(genericWords) \(genericWeight) \(queryWeight) \(exampleWeight)")
             return key.hex
         }
     }

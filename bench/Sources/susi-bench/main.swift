@@ -118,6 +118,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "open": settings.openQuestions = flag
         case "always": CommandBenchmark.secondPassAlways = flag
         case "generic.words": settings.genericWords = Int(value) ?? settings.genericWords
+        case "generic.weight": settings.genericWeight = Double(value) ?? settings.genericWeight
         case "query.weight": settings.queryWeight = Double(value) ?? settings.queryWeight
         case "wake.floor": settings.wakeNoiseFloor = Double(value)
         case "prime": CommandBenchmark.prime = Int(value) ?? 0
