@@ -58,7 +58,7 @@ def build(out, per_question):
             row = json.loads(line)
             earlier[row["id"]] = row
     wakes = {}
-    rows = []
+    rows, made = [], set()
     for qi, q in enumerate(questions()):
         for k in range(per_question):
             voice = names[(qi + k * 3) % len(names)]
@@ -84,13 +84,26 @@ def build(out, per_question):
                     mixed = dev.array.array("h", (max(-32768, min(32767, int(s + gain * z)))
                                                   for s, z in zip(clean, noise)))
                 dev.write(path, mixed)
+                made.add(uid)
                 rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent="open", text=q["text"],
                                  wake_ms=700, command_start_ms=start_ms,
                                  speech_end_ms=start_ms + len(speech) * 1000 // dev.RATE,
                                  split=q["split"], keywords=q["keywords"]))
     with open(manifest, "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
+    # Stock's readings of files made again are stale.
+    hyp = os.path.join(out, "stock.hyp")
+    if os.path.exists(hyp):
+        kept = [line for line in open(hyp) if (hyp_line(line) or ("", ""))[1] not in made]
+        with open(hyp, "w") as f:
+            f.writelines(kept)
     print(f"{len(rows)} files in {out}", file=sys.stderr)
+
+
+def hyp_line(line):
+    """(reading, id) of a line of pocketsphinx_batch's -hyp file, or None."""
+    m = re.match(r"^(.*) \((\S+)(?: -?\d+)?\)\s*$", line)
+    return (m.group(1), m.group(2)) if m else None
 
 
 def stock(out, rows):
@@ -99,12 +112,8 @@ def stock(out, rows):
     hyp = os.path.join(out, "stock.hyp")
 
     def read():
-        result = {}
-        for line in open(hyp) if os.path.exists(hyp) else []:
-            m = re.match(r"^(.*) \((\S+)(?: -?\d+)?\)\s*$", line)
-            if m:
-                result[m.group(2)] = m.group(1)
-        return result
+        pairs = (hyp_line(line) for line in (open(hyp) if os.path.exists(hyp) else []))
+        return {uid: reading for reading, uid in filter(None, pairs)}
 
     missing = [r for r in rows if r["id"] not in read()]
     if missing:
@@ -207,7 +216,8 @@ def main():
             print(f"held-out phrase {phrase!r} is in {name}")
         return
     manifest = os.path.join(opts.out, "manifest.jsonl")
-    if not os.path.exists(manifest) or sum(1 for _ in open(manifest)) != len(questions()) * opts.voices_per_question * len(dev.CONDITIONS):
+    expected = len(questions()) * opts.voices_per_question * len(dev.CONDITIONS)
+    if not os.path.exists(manifest) or sum(1 for _ in open(manifest)) != expected:
         build(opts.out, opts.voices_per_question)
     if opts.corpus_only:
         return
