@@ -70,7 +70,7 @@ public enum Hearing {
         /// How many of the generic model's likeliest words the second search can hear besides
         /// those of the skills and the query domain.
         public var genericWords: Int
-        /// The share of every history's probability given to those generic words' unigrams.
+        /// The share of those generic words' unigrams mixed into every n-gram of the open model.
         public var genericWeight: Double
         /// Count weight of each query-domain template against a skill sentence's 1.
         public var queryWeight: Double
@@ -131,8 +131,8 @@ public enum Hearing {
 
     /// The generic model's words in the recogniser's dictionary (bench/RESULTS.md).
     public static let defaultGenericWords = 5000
-    /// The generic words' share of every history in the open model (`NGramModel`'s
-    /// `backgroundWeight`).
+    /// The generic words' share in every n-gram of the open model (`NGramModel`'s
+    /// `backgroundWeight`; 0: measured, bench/RESULTS.md).
     public static let defaultGenericWeight = 0.0
     /// A query-domain template's weight (bench/RESULTS.md).
     public static let defaultQueryWeight = 2.0

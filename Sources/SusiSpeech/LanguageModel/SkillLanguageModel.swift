@@ -24,7 +24,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     public var sentenceCount: Int
 
     /// Bumped whenever the generation changes, so caches from older builders are not reused.
-    static let builderVersion = "9"
+    static let builderVersion = "8"
     /// File name prefix of the cached files; older files with it are removed on a rebuild.
     static let filePrefix = "skills-"
     /// The prefix of the open-domain model's files, kept beside the skills-only model's.
@@ -188,7 +188,7 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
         /// How many of its likeliest words join the model, with its unigram probabilities at
         /// the bottom of the model's interpolation (`NGramModel`'s `background`).
         public var genericWords: Int
-        /// The share of every history's distribution given to the generic words' unigrams
+        /// The share of the generic words' unigrams mixed into every n-gram of the model
         /// (`NGramModel`'s `backgroundWeight`).
         public var genericWeight: Double
         /// Count weight of each query template (split over its fillings).
