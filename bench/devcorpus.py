@@ -11,3 +11,8 @@ TOOL = os.environ.get("DEV_CORPUS") or os.path.join(HERE, "..", "..", "shared", 
 _spec = importlib.util.spec_from_file_location("dev_corpus", TOOL)
 dev = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(dev)
+
+
+def mix(speech, noise, gain):
+    """`speech` with `noise` times `gain` added, clipped to 16 bits."""
+    return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(speech, noise)))

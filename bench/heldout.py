@@ -27,7 +27,7 @@ Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 """
 import ast, glob, gzip, json, os, random, subprocess, sys
 
-from devcorpus import dev
+from devcorpus import dev, mix
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "wakeword"))
 from texts import man_text, sentences_from  # noqa: E402
@@ -53,11 +53,6 @@ def brown(n, seed):
 
 
 dev.pink = brown
-
-
-def mix(speech, noise, gain):
-    """`speech` with `noise` times `gain` added, clipped to 16 bits."""
-    return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(speech, noise)))
 
 
 def add_wake_ends(outdir):

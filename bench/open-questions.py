@@ -19,7 +19,7 @@ Needs what dev-corpus.py needs (espeak-ng, flite, sox) and pocketsphinx.
 """
 import argparse, collections, json, os, re, subprocess, sys, time
 
-from devcorpus import dev
+from devcorpus import dev, mix
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.environ.get("SUSI_SPHINX_MODEL_DIR", "/usr/share/pocketsphinx/model/en-us")
@@ -81,8 +81,7 @@ def build(out, per_question):
                 else:
                     noise = dev.pink(len(clean), qi * 10 + k)
                     gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-                    mixed = dev.array.array("h", (max(-32768, min(32767, int(s + gain * z)))
-                                                  for s, z in zip(clean, noise)))
+                    mixed = mix(clean, noise, gain)
                 dev.write(path, mixed)
                 made.add(uid)
                 rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent="open", text=q["text"],
@@ -215,10 +214,7 @@ def main():
         for phrase, name in runs:
             print(f"held-out phrase {phrase!r} is in {name}")
         return
-    manifest = os.path.join(opts.out, "manifest.jsonl")
-    expected = len(questions()) * opts.voices_per_question * len(dev.CONDITIONS)
-    if not os.path.exists(manifest) or sum(1 for _ in open(manifest)) != expected:
-        build(opts.out, opts.voices_per_question)
+    build(opts.out, opts.voices_per_question)
     if opts.corpus_only:
         return
     rows = [json.loads(l) for l in open(os.path.join(opts.out, "manifest.jsonl"))]

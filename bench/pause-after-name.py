@@ -38,7 +38,7 @@ Needs espeak-ng, flite, sox and dev-corpus.py (see devcorpus.py).
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
 
-from devcorpus import dev
+from devcorpus import dev, mix
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -84,7 +84,7 @@ def noisy(clean, level, snr, seed, rnd):
         return dev.array.array("h", (max(-32768, min(32767, s + rnd.randint(-30, 30))) for s in clean))
     noise = dev.pink(len(clean), seed)
     gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-    return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(clean, noise)))
+    return mix(clean, noise, gain)
 
 
 def build(out):
