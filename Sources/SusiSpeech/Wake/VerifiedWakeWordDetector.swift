@@ -326,6 +326,14 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         try decode(samples) { Self.words(heardIn: $0.hypothesis ?? "") }
     }
 
+    /// The verifier's likely readings of `samples`, best first, up to `limit`, as words without
+    /// alternate suffixes, fillers or prefix, with their PocketSphinx scores (for benchmarks).
+    public func readings(of samples: [Int16], limit: Int) throws(SpeechError) -> [(words: [String], score: Int)] {
+        try decode(samples) { decoder in
+            decoder.alternatives(limit: limit).map { (Self.words(heardIn: $0.text), $0.score) }
+        }
+    }
+
     /// Decodes `samples` with the verifier's search and asks `result` of the decoder while
     /// that search's hypothesis and lattice are at hand.
     private func decode<Result>(_ samples: [Int16], _ result: (SphinxDecoder) -> Result) throws(SpeechError) -> Result {

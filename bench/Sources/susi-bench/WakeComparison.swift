@@ -14,12 +14,29 @@ final class RecordingDetector: WakeWordDetector {
 
     init(_ inner: any WakeWordDetector) { self.inner = inner }
 
+    /// The last 3 s of input, newest last, for `describe` to read the audio around a detection.
+    private(set) var recent: [Int16] = []
+    private var fed = 0
+
+    /// The input from `from` to `to` milliseconds (stream positions), as much as `recent` holds.
+    func audio(from: Int, to: Int) -> [Int16] {
+        let first = fed - recent.count
+        let lower = max(first, AudioFormat.speech.frames(milliseconds: from))
+        let upper = min(fed, AudioFormat.speech.frames(milliseconds: to))
+        return upper > lower ? Array(recent[(lower - first)..<(upper - first)]) : []
+    }
+
     /// `describe`'s text of each detection, by when it was decided: asked once 500 ms of audio
     /// after its end have been fed (or at the end of its file), while the detector still
     /// remembers the scores around it.
     private(set) var descriptions: [Int: String] = [:]
 
     func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
+        if describe != nil {
+            recent += samples
+            fed += samples.count
+            if recent.count > 48_000 { recent.removeFirst(recent.count - 48_000) }
+        }
         let found = try inner.process(samples)
         heard += found.map { ($0, inner.position) }
         if let describe {

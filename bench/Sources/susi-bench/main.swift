@@ -99,7 +99,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
+        case "alternatives", "engines", "dev_negatives", "readings", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
             break
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
@@ -385,11 +385,31 @@ func compareWakeEngines() throws -> String {
                 logger: benchDebug ? Logger(label: "wake", level: .debug) : .silent)
             let inner = RecordingDetector(detector)
             if let neural = detector as? NeuralWakeWordDetector {
-                // The score at the decision, then the steps from 240 ms before its end to 400 ms after.
-                inner.describe = { found in
+                // `--set readings=1`: a verifier of its own reads every candidate (the sure ones too).
+                let reader =
+                    options.settings.contains { $0 == ("readings", "1") }
+                    ? try VerifiedWakeWordDetector(
+                        candidates: neural, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
+                        phrasePrior: settings.wakeVerifierPrior) : nil
+                // The score at the decision, then the steps from 240 ms before its end to 400 ms after;
+                // with `reader`, its best reading, how far below it the best reading holding the
+                // phrase is (of 50; "-" for none), and its five best readings.
+                inner.describe = { [unowned inner] found in
                     let around = neural.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
-                    return String(format: "%.3f", neural.score(of: found) ?? -1) + "\t"
+                    var text =
+                        String(format: "%.3f", neural.score(of: found) ?? -1) + "\t"
                         + around.map { String(format: "%.3f", $0) }.joined(separator: ",")
+                    if let reader {
+                        let audio = inner.audio(from: found.startMilliseconds - 300, to: found.endMilliseconds + 200)
+                        let readings = (try? reader.readings(of: audio, limit: 50)) ?? []
+                        let best = readings.map(\.score).max() ?? 0
+                        let phrase = readings.first { $0.words.contains("susi") }
+                        text += "\t" + (readings.first?.words.joined(separator: " ") ?? "") + "\t"
+                            + (phrase.map { "\(best - $0.score)" } ?? "-") + "\t"
+                            + readings.prefix(5).map { "\($0.words.joined(separator: " ")):\(best - $0.score)" }
+                            .joined(separator: "|")
+                    }
+                    return text
                 }
             }
             // As Hearing wires it: the neural detector's surest candidates skip the verifier.
