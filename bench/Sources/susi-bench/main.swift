@@ -99,7 +99,7 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "readings", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
+        case "alternatives", "engines", "dev_negatives", "readings", "checker", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
             break
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
@@ -356,6 +356,8 @@ func compareWakeEngines() throws -> String {
     // The recogniser whose decoder holds the verifier's search, for `shared_verifier=1`.
     var sharedVerifierHost: SphinxRecognizer?
     var fanouts: [(Fanout, CandidateTee)] = []
+    /// `--set checker=HEAD`'s detector of the engine being made, fed beside it.
+    var checkers: [any WakeWordDetector] = []
     if options.settings.contains(where: { $0 == ("shared_verifier", "1") }) {
         var hostSettings = settings
         hostSettings.openQuestions = false
@@ -391,6 +393,14 @@ func compareWakeEngines() throws -> String {
                     ? try VerifiedWakeWordDetector(
                         candidates: neural, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
                         phrasePrior: settings.wakeVerifierPrior) : nil
+                // `--set checker=HEAD`: another head on the same stream (it never wakes), its scores logged.
+                let checker = try options.settings.first { $0.0 == "checker" }.map { setting in
+                    try NeuralWakeWordDetector(
+                        frontEndDirectory: NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: "susi").frontEnd,
+                        headPath: setting.1, threshold: 1.01, stride: neuralSettings.neuralWakeStride,
+                        gate: neuralSettings.neuralWakeGate)
+                }
+                if let checker { checkers.append(checker) }
                 // The score at the decision, then the steps from 240 ms before its end to 400 ms after;
                 // with `reader`, its best reading, how far below it the best reading holding the
                 // phrase is (of 50; "-" for none), and its five best readings.
@@ -399,6 +409,11 @@ func compareWakeEngines() throws -> String {
                     var text =
                         String(format: "%.3f", neural.score(of: found) ?? -1) + "\t"
                         + around.map { String(format: "%.3f", $0) }.joined(separator: ",")
+                    text += "\t" + (neural.isSure(found) ? "sure" : "unsure")
+                    if let checker {
+                        text += "\t" + checker.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
+                            .map { String(format: "%.3f", $0) }.joined(separator: ",")
+                    }
                     if let reader {
                         let audio = inner.audio(from: found.startMilliseconds - 300, to: found.endMilliseconds + 200)
                         let readings = (try? reader.readings(of: audio, limit: 50)) ?? []
@@ -420,7 +435,9 @@ func compareWakeEngines() throws -> String {
                         candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
                         phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
                         trusted: trusted))
-                return (verified, [("neural" + label, inner), ("neural + verifier" + label, verified)])
+                let feed: any WakeWordDetector = checkers.isEmpty ? verified : Fanout(verified, checkers)
+                checkers = []
+                return (feed, [("neural" + label, inner), ("neural + verifier" + label, verified)])
             }
             // `--set shared_verifier=1`: the same candidates also through a verifier that
             // decodes with a recogniser's decoder (as `susi run` since 2026-12-01).
