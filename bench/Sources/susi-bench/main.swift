@@ -356,8 +356,6 @@ func compareWakeEngines() throws -> String {
     // The recogniser whose decoder holds the verifier's search, for `shared_verifier=1`.
     var sharedVerifierHost: SphinxRecognizer?
     var fanouts: [(Fanout, CandidateTee)] = []
-    /// `--set checker=HEAD`'s detector of the engine being made, fed beside it.
-    var checkers: [any WakeWordDetector] = []
     if options.settings.contains(where: { $0 == ("shared_verifier", "1") }) {
         var hostSettings = settings
         hostSettings.openQuestions = false
@@ -386,6 +384,13 @@ func compareWakeEngines() throws -> String {
                 modelsDirectory: modelsDirectory, settings: neuralSettings,
                 logger: benchDebug ? Logger(label: "wake", level: .debug) : .silent)
             let inner = RecordingDetector(detector)
+            // `--set checker=HEAD`: another head fed the same stream (it never wakes), its scores logged.
+            let checker = try options.settings.first { $0.0 == "checker" }.map { setting in
+                try NeuralWakeWordDetector(
+                    frontEndDirectory: NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
+                        .frontEnd,
+                    headPath: setting.1, threshold: 1.01, stride: neuralSettings.neuralWakeStride, gate: neuralSettings.neuralWakeGate)
+            }
             if let neural = detector as? NeuralWakeWordDetector {
                 // `--set readings=1`: a verifier of its own reads every candidate (the sure ones too).
                 let reader =
@@ -393,17 +398,10 @@ func compareWakeEngines() throws -> String {
                     ? try VerifiedWakeWordDetector(
                         candidates: neural, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
                         phrasePrior: settings.wakeVerifierPrior) : nil
-                // `--set checker=HEAD`: another head on the same stream (it never wakes), its scores logged.
-                let checker = try options.settings.first { $0.0 == "checker" }.map { setting in
-                    try NeuralWakeWordDetector(
-                        frontEndDirectory: NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: "susi").frontEnd,
-                        headPath: setting.1, threshold: 1.01, stride: neuralSettings.neuralWakeStride,
-                        gate: neuralSettings.neuralWakeGate)
-                }
-                if let checker { checkers.append(checker) }
-                // The score at the decision, then the steps from 240 ms before its end to 400 ms after;
-                // with `reader`, its best reading, how far below it the best reading holding the
-                // phrase is (of 50; "-" for none), and its five best readings.
+                // The score at the decision, then the steps from 240 ms before its end to 400 ms after,
+                // whether it was sure, the checker's steps over the same span, and with `reader` its
+                // best reading, how far below it the best reading holding the phrase is (of 50; "-"
+                // for none), and its five best readings.
                 inner.describe = { [unowned inner] found in
                     let around = neural.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
                     var text =
@@ -418,7 +416,9 @@ func compareWakeEngines() throws -> String {
                         let audio = inner.audio(from: found.startMilliseconds - 300, to: found.endMilliseconds + 200)
                         let readings = (try? reader.readings(of: audio, limit: 50)) ?? []
                         let best = readings.map(\.score).max() ?? 0
-                        let phrase = readings.first { $0.words.contains("susi") }
+                        let phrase = readings.first {
+                            " \($0.words.joined(separator: " ")) ".contains(" \(settings.wakePhrase.lowercased()) ")
+                        }
                         text += "\t" + (readings.first?.words.joined(separator: " ") ?? "") + "\t"
                             + (phrase.map { "\(best - $0.score)" } ?? "-") + "\t"
                             + readings.prefix(5).map { "\($0.words.joined(separator: " ")):\(best - $0.score)" }
@@ -435,8 +435,7 @@ func compareWakeEngines() throws -> String {
                         candidates: inner, phrase: settings.wakePhrase, phoneCount: 0, dictionaries: dictionaries,
                         phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin,
                         trusted: trusted))
-                let feed: any WakeWordDetector = checkers.isEmpty ? verified : Fanout(verified, checkers)
-                checkers = []
+                let feed: any WakeWordDetector = checker.map { Fanout(verified, [$0]) } ?? verified
                 return (feed, [("neural" + label, inner), ("neural + verifier" + label, verified)])
             }
             // `--set shared_verifier=1`: the same candidates also through a verifier that
@@ -450,7 +449,7 @@ func compareWakeEngines() throws -> String {
                 try VerifiedWakeWordDetector(
                     candidates: Replay(tee), phrase: settings.wakePhrase, phoneCount: 0, host: host,
                     phrasePrior: settings.wakeVerifierPrior, readingsMargin: settings.wakeVerifierMargin, trusted: trusted))
-            let fanout = Fanout(own, [shared])
+            let fanout = Fanout(own, [shared] + (checker.map { [$0] } ?? []))
             fanouts.append((fanout, tee))
             return (
                 fanout,
