@@ -99,7 +99,8 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
-        case "alternatives", "engines", "dev_negatives", "readings", "checker", "baseline_models", "baseline_kernels", "variants", "shared_verifier":
+        case "alternatives", "engines", "dev_negatives", "readings", "checker", "baseline_models", "baseline_kernels", "variants",
+            "shared_verifier":
             break
         case "xnnpack": settings.neuralWakeAccelerated = flag
         case "wake.stride": settings.neuralWakeStride = Int(value) ?? settings.neuralWakeStride
@@ -389,7 +390,8 @@ func compareWakeEngines() throws -> String {
                 try NeuralWakeWordDetector(
                     frontEndDirectory: NeuralWakeWordDetector.files(modelsDirectory: modelsDirectory, phrase: settings.wakePhrase)
                         .frontEnd,
-                    headPath: setting.1, threshold: 1.01, stride: neuralSettings.neuralWakeStride, gate: neuralSettings.neuralWakeGate)
+                    headPath: setting.1, threshold: 1.01, stride: neuralSettings.neuralWakeStride,
+                    gate: neuralSettings.neuralWakeGate)
             }
             if let neural = detector as? NeuralWakeWordDetector {
                 // `--set readings=1`: a verifier of its own reads every candidate (the sure ones too).
@@ -403,15 +405,13 @@ func compareWakeEngines() throws -> String {
                 // best reading, how far below it the best reading holding the phrase is (of 50; "-"
                 // for none), and its five best readings.
                 inner.describe = { [unowned inner] found in
-                    let around = neural.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
-                    var text =
-                        String(format: "%.3f", neural.score(of: found) ?? -1) + "\t"
-                        + around.map { String(format: "%.3f", $0) }.joined(separator: ",")
-                    text += "\t" + (neural.isSure(found) ? "sure" : "unsure")
-                    if let checker {
-                        text += "\t" + checker.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
+                    func steps(_ head: NeuralWakeWordDetector) -> String {
+                        head.scores(from: found.endMilliseconds - 240, through: found.endMilliseconds + 400)
                             .map { String(format: "%.3f", $0) }.joined(separator: ",")
                     }
+                    var text = String(format: "%.3f", neural.score(of: found) ?? -1) + "\t" + steps(neural)
+                    text += "\t" + (neural.isSure(found) ? "sure" : "unsure")
+                    if let checker { text += "\t" + steps(checker) }
                     if let reader {
                         let audio = inner.audio(from: found.startMilliseconds - 300, to: found.endMilliseconds + 200)
                         let readings = (try? reader.readings(of: audio, limit: 50)) ?? []
@@ -419,7 +419,8 @@ func compareWakeEngines() throws -> String {
                         let phrase = readings.first {
                             " \($0.words.joined(separator: " ")) ".contains(" \(settings.wakePhrase.lowercased()) ")
                         }
-                        text += "\t" + (readings.first?.words.joined(separator: " ") ?? "") + "\t"
+                        text +=
+                            "\t" + (readings.first?.words.joined(separator: " ") ?? "") + "\t"
                             + (phrase.map { "\(best - $0.score)" } ?? "-") + "\t"
                             + readings.prefix(5).map { "\($0.words.joined(separator: " ")):\(best - $0.score)" }
                             .joined(separator: "|")
