@@ -16,3 +16,8 @@ _spec.loader.exec_module(dev)
 def mix(speech, noise, gain):
     """`speech` with `noise` times `gain` added, clipped to 16 bits."""
     return dev.array.array("h", (max(-32768, min(32767, int(s + gain * z))) for s, z in zip(speech, noise)))
+
+
+def mix_under(speech, noise, level, snr):
+    """`speech` with `noise` scaled to `snr` dB under `level` (an RMS), clipped to 16 bits."""
+    return mix(speech, noise, level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20))

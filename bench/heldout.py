@@ -27,7 +27,7 @@ Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 """
 import ast, glob, gzip, json, os, random, subprocess, sys
 
-from devcorpus import dev, mix
+from devcorpus import dev, mix, mix_under
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "wakeword"))
 from texts import man_text, sentences_from  # noqa: E402
@@ -83,9 +83,7 @@ def commands_only(outdir):
                 path = os.path.join(outdir, uid + ".wav")
                 mixed = clean
                 if snr is not None:
-                    noise = brown(len(clean), 1000 + vi * 100 + ci)
-                    gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-                    mixed = mix(clean, noise, gain)
+                    mixed = mix_under(clean, brown(len(clean), 1000 + vi * 100 + ci), level, snr)
                 dev.write(path, mixed)
                 rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent=intent, text=text,
                                  wake_ms=-1, command_start_ms=1500, speech_end_ms=1500 + len(cmd) * 1000 // dev.RATE))

@@ -19,7 +19,7 @@ Needs what dev-corpus.py needs (espeak-ng, flite, sox) and pocketsphinx.
 """
 import argparse, collections, json, os, re, subprocess, sys, time
 
-from devcorpus import dev, mix
+from devcorpus import dev, mix_under
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.environ.get("SUSI_SPHINX_MODEL_DIR", "/usr/share/pocketsphinx/model/en-us")
@@ -79,9 +79,7 @@ def build(out, per_question):
                 if snr is None:
                     mixed = clean
                 else:
-                    noise = dev.pink(len(clean), qi * 10 + k)
-                    gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-                    mixed = mix(clean, noise, gain)
+                    mixed = mix_under(clean, dev.pink(len(clean), qi * 10 + k), level, snr)
                 dev.write(path, mixed)
                 made.add(uid)
                 rows.append(dict(id=uid, file=path, voice=voice, condition=cond, intent="open", text=q["text"],
@@ -110,11 +108,12 @@ def stock(out, rows):
     Kept in stock.hyp; only files it lacks are decoded."""
     hyp = os.path.join(out, "stock.hyp")
 
-    def read():
-        pairs = (hyp_line(line) for line in (open(hyp) if os.path.exists(hyp) else []))
+    def read(path):
+        pairs = (hyp_line(line) for line in (open(path) if os.path.exists(path) else []))
         return {uid: reading for reading, uid in filter(None, pairs)}
 
-    missing = [r for r in rows if r["id"] not in read()]
+    known = read(hyp)
+    missing = [r for r in rows if r["id"] not in known]
     if missing:
         ctl, more = os.path.join(out, "stock.ctl"), os.path.join(out, "stock-more.hyp")
         with open(ctl, "w") as f:
@@ -126,8 +125,9 @@ def stock(out, rows):
                        check=True, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "stock.log"), "w"))
         with open(hyp, "a") as f:
             f.write(open(more).read())
+        known.update(read(more))
         os.remove(more)
-    return read()
+    return known
 
 
 def words(text):

@@ -38,7 +38,7 @@ Needs espeak-ng, flite, sox and dev-corpus.py (see devcorpus.py).
 """
 import argparse, json, os, random, subprocess, sys, tempfile, time
 
-from devcorpus import dev, mix
+from devcorpus import dev, mix_under
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -82,9 +82,7 @@ def noisy(clean, level, snr, seed, rnd):
     """`clean` with a faint noise floor (`snr` None) or pink noise `snr` dB under `level`."""
     if snr is None:
         return dev.array.array("h", (max(-32768, min(32767, s + rnd.randint(-30, 30))) for s in clean))
-    noise = dev.pink(len(clean), seed)
-    gain = level / max(1.0, dev.rms(noise)) / 10 ** (snr / 20)
-    return mix(clean, noise, gain)
+    return mix_under(clean, dev.pink(len(clean), seed), level, snr)
 
 
 def build(out):

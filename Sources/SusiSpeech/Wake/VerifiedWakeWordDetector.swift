@@ -378,7 +378,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
         """.split(whereSeparator: \.isWhitespace).map(String.init)
 
     /// Whether `needle` occurs in `words` as consecutive words.
-    static func contains(_ words: [String], _ needle: [String]) -> Bool {
+    public static func contains(_ words: [String], _ needle: [String]) -> Bool {
         guard !needle.isEmpty, words.count >= needle.count else { return false }
         return (0...(words.count - needle.count)).contains { Array(words[$0..<($0 + needle.count)]) == needle }
     }

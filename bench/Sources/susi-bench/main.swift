@@ -416,9 +416,8 @@ func compareWakeEngines() throws -> String {
                         let audio = inner.audio(from: found.startMilliseconds - 300, to: found.endMilliseconds + 200)
                         let readings = (try? reader.readings(of: audio, limit: 50)) ?? []
                         let best = readings.map(\.score).max() ?? 0
-                        let phrase = readings.first {
-                            " \($0.words.joined(separator: " ")) ".contains(" \(settings.wakePhrase.lowercased()) ")
-                        }
+                        let phraseWords = settings.wakePhrase.lowercased().split(separator: " ").map(String.init)
+                        let phrase = readings.first { VerifiedWakeWordDetector.contains($0.words, phraseWords) }
                         text +=
                             "\t" + (readings.first?.words.joined(separator: " ") ?? "") + "\t"
                             + (phrase.map { "\(best - $0.score)" } ?? "-") + "\t"
