@@ -3,7 +3,7 @@
 end's embeddings (frontend.py) and written as shards.
 
 usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
-                             [--validation-positives N] [--jobs N] [--frontend DIR]
+                             [--validation-positives N] [--turn-hours H] [--jobs N] [--frontend DIR]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -17,7 +17,9 @@ kinds (Python's reference, licences, package READMEs and copyright files, man pa
 misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence,
 conversation, two or three voices taking turns, sox chords (music-like) with and without
 speech over them (TV-like), and noise of several colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
-susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
+susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. With
+--turn-hours, train-turns shards of two training voices taking turns over noise, which
+train.py mines after its first pass (off by default). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
 Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
 whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
@@ -372,6 +374,33 @@ def hard_shard(shard, minutes, seed, path):
     return _stream(path, minutes, piece, "hard negatives", kinds)
 
 
+def turns_shard(shard, minutes, seed, path):
+    """`minutes` of people talking in turns (two training voices, one to three read sentences
+    a turn, 0.25-1.2 s between turns) over noise, as a train-turns shard: train.py mines the
+    windows its first pass takes for the phrase (a turn's first word after a pause, mostly)."""
+    synth, mixer, reads = WORKER["synth"], WORKER["mixer"], WORKER["reads"]
+    rnd = synth.rnd
+    rnd.seed(f"{seed}-train-turns-{shard}")
+    kinds = {}
+
+    def piece():
+        voices = [synth.voice("train")[1] for _ in range(2)]
+        turns, speaker = [silence(rnd.uniform(0.3, 1.2))], 0
+        try:
+            for _ in range(rnd.randint(3, 8)):
+                text = ". ".join(rnd.choice(reads) for _ in range(rnd.choice([1, 1, 2, 3])))
+                turns += [synth.say(voices[speaker], text), silence(rnd.uniform(0.25, 1.2))]
+                speaker = (speaker + rnd.choice([1, 1, 1, 0])) % 2
+        except subprocess.CalledProcessError as error:
+            print(f"skipped a turns piece: {error}", file=sys.stderr)
+            return None
+        speech = np.concatenate(turns)
+        kinds["turns"] = kinds.get("turns", 0) + len(speech) / RATE
+        return mixer.mix(speech)[1]
+
+    return _stream(path, minutes, piece, "turns", kinds)
+
+
 def _stream(path, minutes, piece, label, kinds):
     """Writes a shard of `minutes` of `piece()` clips (None: none this time)."""
     pieces = []
@@ -407,6 +436,8 @@ def tasks(out, phrase, args):
             add(f"{split}-neg-{shard:03d}", negative_shard, split, shard, 6.0, args.seed)
     for shard in range(int(np.ceil(args.hard_hours * 60 / 3.0 - 1e-9))):
         add(f"train-hard-{shard:03d}", hard_shard, shard, 3.0, args.seed)
+    for shard in range(int(np.ceil(args.turn_hours * 60 / 6.0 - 1e-9))):
+        add(f"train-turns-{shard:03d}", turns_shard, shard, 6.0, args.seed)
     return todo
 
 
@@ -451,6 +482,7 @@ def main():
     parser.add_argument("--negative-hours", type=float, default=10.2)
     parser.add_argument("--validation-hours", type=float, default=0.5)
     parser.add_argument("--hard-hours", type=float, default=0.0)
+    parser.add_argument("--turn-hours", type=float, default=0.0)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
@@ -484,7 +516,7 @@ def main():
             pool.join()
     summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds),
                    minutes_this_run=round((time.time() - started) / 60, 1))
-    for name in ("validation-neg", "train-neg", "train-hard"):
+    for name in ("validation-neg", "train-neg", "train-hard", "train-turns"):
         kinds = {}
         for path in sorted(glob.glob(os.path.join(args.out, f"{name}-*.npz"))):
             for kind, seconds in json.loads(str(np.load(path)["kinds"])).items():

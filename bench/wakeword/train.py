@@ -3,6 +3,7 @@
 (WakeWordHead.swift reads it).
 
 usage: train.py DATADIR PHRASE OUT.json [--seeds N] [--epochs N] [--hidden N] [--recall R]
+                [--further HEAD.json] [--mine-at S] [--mined-share S] [--further-epochs N] [--further-rate R]
 
 Windows: 16 consecutive embeddings (flattened, 1,536 values). Row k of a shard ends at
 sample (k + 10) * 1280 (frontend.py). A positive window ends 0-400 ms after the phrase's
@@ -24,6 +25,12 @@ floor; how the noisy ones fare is reported. This is
 done for a detection on one window at or above the threshold and for two in a row; the head
 takes the one with fewer false wakes per hour on the validation negatives at its threshold
 (one window when equal).
+
+Mining (off unless DATADIR holds train-turns shards, data.py --turn-hours): after the first
+pass, the windows of people talking in turns that the nets score at or above --mine-at become
+the near misses of --further-epochs more passes at --further-rate (--mined-share of each
+batch's negatives). --further HEAD.json takes that head's nets as the first pass instead of
+training new ones. Tried, not committed: models/hotword/README.md.
 """
 import argparse, base64, glob, json, os, sys, time
 
@@ -75,10 +82,19 @@ def load(directory, split):
         hard_seconds += len(emb) * CHUNK / RATE
         blocks.append(emb)
         offset += len(emb)
+    # People talking in turns (data.py's train-turns shards): mined after the first pass.
+    turn_rows, turn_seconds = [], 0.0
+    for path in sorted(glob.glob(os.path.join(directory, f"{split}-turns-*.npz"))):
+        emb = np.load(path)["embeddings"]
+        turn_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
+        turn_seconds += len(emb) * CHUNK / RATE
+        blocks.append(emb)
+        offset += len(emb)
     emb = np.concatenate(blocks) if blocks else np.zeros((0, FEATURES), np.float16)
     return dict(emb=emb, pos=np.array(positive_rows), groups=np.array(positive_groups),
                 ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds,
-                hard=np.array(hard_rows, dtype=np.int64), hard_seconds=hard_seconds, phrases=count)
+                hard=np.array(hard_rows, dtype=np.int64), hard_seconds=hard_seconds,
+                turns=np.array(turn_rows, dtype=np.int64), turn_seconds=turn_seconds, phrases=count)
 
 
 def windows(emb, rows):
@@ -130,24 +146,27 @@ class Net:
             self.params[i] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
 
 
-def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE):
+def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE, net=None, near=None, rate=None):
+    """A net trained `epochs` passes, or `net` trained further (then every pass at `rate` and with
+    the hardest negatives from the start). `near` (default: the near-miss rows) makes up
+    `hard_share` of each batch's negatives."""
     rng = np.random.default_rng(seed)
-    net = Net(WINDOW * FEATURES, hidden, rng)
+    further = net is not None
+    net = net or Net(WINDOW * FEATURES, hidden, rng)
     pos = train["pos"][train["ids"] >= 0]
-    near = train["hard"]
+    near = train["hard"] if near is None else near
     neg = np.concatenate([train["neg"], near])
-    hard = neg
+    hard = hardest(net, train, neg, mean, std, rng) if further else neg
     batch_neg, batch_pos = 384, 128
     # A share of every batch's negatives comes from the near misses, when there are any:
     # with about a tenth of the negative audio they would otherwise be seen too rarely.
     batch_near = int(batch_neg * hard_share) if len(near) else 0
     steps = max(1, len(neg) // batch_neg)
     for epoch in range(epochs):
-        lr = 1e-3 if epoch < epochs - 2 else 2e-4
-        loss_sum = 0.0
+        lr = rate if further else 1e-3 if epoch < epochs - 2 else 2e-4
         for _ in range(steps):
             rest = batch_neg - batch_near
-            if epoch >= 2:
+            if epoch >= 2 or further:
                 nrows = np.concatenate([rng.choice(neg, rest - batch_neg // 2), rng.choice(hard, batch_neg // 2)])
             else:
                 nrows = rng.choice(neg, rest)
@@ -158,12 +177,39 @@ def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE
             y = np.concatenate([np.ones(batch_pos), np.zeros(batch_neg)]).astype(np.float32)
             weight = np.concatenate([np.full(batch_pos, 1.0), np.full(batch_neg, 1.0)]).astype(np.float32)
             net.step(x, y, weight, lr)
-        # Hardest negatives of a sample, for the next epochs.
-        sample = rng.choice(neg, min(len(neg), 120_000), replace=False)
-        scores = net.predict((windows(train["emb"], sample) - mean) / std)
-        hard = sample[np.argsort(scores)[-max(1000, len(sample) // 20):]]
-        log(f"seed {seed} epoch {epoch + 1}/{epochs}: negatives above 0.5 in the sample {np.mean(scores > 0.5):.5f}")
+        hard = hardest(net, train, neg, mean, std, rng, log, f"seed {seed} {'further ' if further else ''}epoch {epoch + 1}/{epochs}")
     return net
+
+
+def hardest(net, train, neg, mean, std, rng, log=None, label=""):
+    """The hardest twentieth of a sample of the negatives (at least 1,000), for the next pass."""
+    sample = rng.choice(neg, min(len(neg), 120_000), replace=False)
+    scores = net.predict((windows(train["emb"], sample) - mean) / std)
+    if log:
+        log(f"{label}: negatives above 0.5 in the sample {np.mean(scores > 0.5):.5f}")
+    return sample[np.argsort(scores)[-max(1000, len(sample) // 20):]]
+
+
+def nets_of(path, mean, std):
+    """The members of the head at `path` as nets on inputs standardised by `mean` and `std`
+    (the head file has the standardisation folded into the first layer)."""
+    head = json.load(open(path))
+
+    def floats(text, shape):
+        return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32).reshape(shape)
+
+    nets = []
+    for member in head["members"]:
+        net = Net(WINDOW * FEATURES, member[0]["outputs"], np.random.default_rng(0))
+        params = []
+        for layer in member:
+            params += [floats(layer["weights"], (layer["outputs"], layer["inputs"])).T.copy(),
+                       floats(layer["bias"], (layer["outputs"],)).copy()]
+        params[1] = params[1] + mean @ params[0]
+        params[0] = params[0] * std[:, None]
+        net.params = params
+        nets.append(net)
+    return nets
 
 
 def batched_scores(data, rows, score, batch=20000):
@@ -281,6 +327,11 @@ def main():
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--recall", type=float, default=0.97)
     parser.add_argument("--hard-share", type=float, default=HARD_SHARE)
+    parser.add_argument("--further", help="a head (one not joined) to train further instead of a new one")
+    parser.add_argument("--mine-at", type=float, default=0.3)
+    parser.add_argument("--mined-share", type=float, default=0.125)
+    parser.add_argument("--further-epochs", type=int, default=1)
+    parser.add_argument("--further-rate", type=float, default=2e-4)
     args = parser.parse_args()
     started = time.time()
 
@@ -296,7 +347,23 @@ def main():
     sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
     mean = sample.mean(0)
     std = sample.std(0) + 1e-3
-    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share) for seed in range(args.seeds)]
+    if args.further:
+        nets = nets_of(args.further, mean, std)
+        log(f"{len(nets)} nets from {args.further}, trained further")
+    else:
+        nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share)
+                for seed in range(args.seeds)]
+    mined = []
+    if len(train["turns"]):
+        # Mining: the windows of people talking in turns that the first pass scores as the
+        # phrase, as the near misses of a further pass (no other near misses then).
+        scores = ensemble_scores(nets, train, train["turns"], mean, std)
+        mined = train["turns"][scores >= args.mine_at]
+        log(f"mined {len(mined)} of {len(train['turns'])} windows ({train['turn_seconds'] / 3600:.2f} h) of talk in "
+            f"turns at {args.mine_at}; {false_wakes(scores, args.mine_at)} crossings")
+        if len(mined):
+            nets = [train_one(train, mean, std, 100 + seed, args.further_epochs, args.hidden, log, args.mined_share,
+                              net=net, near=mined, rate=args.further_rate) for seed, net in enumerate(nets)]
 
     report, threshold, steps, sure, delay_ms = decide(valid, lambda rows: ensemble_scores(nets, valid, rows, mean, std),
                                                      args.recall, log)
@@ -330,7 +397,9 @@ def main():
                 training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
                               near_miss_hours=round(train["hard_seconds"] / 3600, 2),
                               validation_phrases=valid["phrases"], validation_negative_hours=round(valid["negative_seconds"] / 3600, 2),
-                              seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),
+                              seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall,
+                              further=args.further, turn_hours=round(train["turn_seconds"] / 3600, 2),
+                              mined_windows=len(mined)),
                 members=members)
     with open(args.out, "w") as f:
         json.dump(head, f, indent=1)
