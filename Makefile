@@ -61,7 +61,8 @@ frontend:
 	scripts/wake-frontend.sh
 
 # Rebuilds the wake word's training data and trains its classifier head
-# (models/hotword/<phrase>.head.json; for "susi" joined with bench/wakeword/susi.base.head.json);
+# (models/hotword/<phrase>.head.json; for "susi" joined with bench/wakeword/susi.base.head.json
+# and susi.second.head.json);
 # PHRASE="hey computer" for another phrase.
 PHRASE ?= susi
 wakeword: deps

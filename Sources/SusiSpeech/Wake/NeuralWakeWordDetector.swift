@@ -88,7 +88,9 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     /// loses names said fast in one breath (`bench/RESULTS.md`, eighth round).
     public static let defaultStride = 2
     /// The default `gate`, a quarter of the threshold (0.37) of the "susi" head that is now
-    /// the first of the two joined in the committed one; unchanged since (`bench/RESULTS.md`).
+    /// the first of the three joined in the committed one; unchanged since (`bench/RESULTS.md`).
+    /// The joined head's threshold (0.04) is under it, so a stride may decide a step later than
+    /// every step would; the bench's figures are the default's.
     public static let defaultGate = 0.1
     /// The default `confirmSteps`: one step (80 ms) after the decision.
     public static let defaultConfirmSteps = 1
