@@ -52,7 +52,7 @@ def row_end(k):
 def load(directory, split):
     """Embeddings of all shards of `split`, concatenated, and the window-end rows of
     positives (with their synthesizer group and the phrase's end row offset) and negatives."""
-    blocks, positive_rows, positive_groups, positive_ids, negative_rows = [], [], [], [], []
+    blocks, positive_rows, positive_groups, positive_ids = [], [], [], []
     offset = 0
     count = 0
     for path in sorted(glob.glob(os.path.join(directory, f"{split}-pos-*.npz"))):
@@ -67,29 +67,24 @@ def load(directory, split):
             count += 1
         blocks.append(emb)
         offset += len(emb)
-    negative_seconds = 0.0
-    for path in sorted(glob.glob(os.path.join(directory, f"{split}-neg-*.npz"))):
-        emb = np.load(path)["embeddings"]
-        negative_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
-        negative_seconds += len(emb) * CHUNK / RATE
-        blocks.append(emb)
-        offset += len(emb)
+
+    def windows_of(kind):
+        """Every window of the `kind` shards (appended to the blocks) as rows, and their seconds."""
+        nonlocal offset
+        rows, seconds = [], 0.0
+        for path in sorted(glob.glob(os.path.join(directory, f"{split}-{kind}-*.npz"))):
+            emb = np.load(path)["embeddings"]
+            rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
+            seconds += len(emb) * CHUNK / RATE
+            blocks.append(emb)
+            offset += len(emb)
+        return rows, seconds
+
+    negative_rows, negative_seconds = windows_of("neg")
     # Near misses (data.py's train-hard shards): negatives drawn more often (HARD_SHARE).
-    hard_rows, hard_seconds = [], 0.0
-    for path in sorted(glob.glob(os.path.join(directory, f"{split}-hard-*.npz"))):
-        emb = np.load(path)["embeddings"]
-        hard_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
-        hard_seconds += len(emb) * CHUNK / RATE
-        blocks.append(emb)
-        offset += len(emb)
+    hard_rows, hard_seconds = windows_of("hard")
     # People talking in turns (data.py's train-turns shards): mined after the first pass.
-    turn_rows, turn_seconds = [], 0.0
-    for path in sorted(glob.glob(os.path.join(directory, f"{split}-turns-*.npz"))):
-        emb = np.load(path)["embeddings"]
-        turn_rows.extend(range(offset + WINDOW - 1, offset + len(emb)))
-        turn_seconds += len(emb) * CHUNK / RATE
-        blocks.append(emb)
-        offset += len(emb)
+    turn_rows, turn_seconds = windows_of("turns")
     emb = np.concatenate(blocks) if blocks else np.zeros((0, FEATURES), np.float16)
     return dict(emb=emb, pos=np.array(positive_rows), groups=np.array(positive_groups),
                 ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds,
