@@ -16,24 +16,12 @@ Each head alone is judged by train.py's rule on the same
 shards, and all of it is logged. The heads' members are
 written in order with `groups` (how many members each head has), which WakeWordHead.swift reads.
 """
-import argparse, base64, json, time
+import argparse, json, time
 
 import numpy as np
 
-from train import (WINDOW, FEATURES, batched_scores, decide, false_wakes, found, found_by_group, load, phrase_groups,
-                   two_in_a_row)
-
-
-def head_members(path):
-    """The members of the head at `path` as lists of (weights inputs x outputs, bias, activation)."""
-    head = json.load(open(path))
-    assert head["window"] == WINDOW and head["features"] == FEATURES and head["encoding"] == "float16-base64"
-
-    def floats(text):
-        return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32)
-
-    return head, [[(floats(l["weights"]).reshape(l["outputs"], l["inputs"]).T, floats(l["bias"]), l["activation"])
-                   for l in member] for member in head["members"]]
+from train import (WINDOW, FEATURES, batched_scores, decide, false_wakes, found, found_by_group, head_members, load,
+                   phrase_groups, two_in_a_row)
 
 
 def member_scores(members, x):

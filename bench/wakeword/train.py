@@ -185,24 +185,27 @@ def hardest(net, train, neg, mean, std, rng, log=None, label=""):
     return sample[np.argsort(scores)[-max(1000, len(sample) // 20):]]
 
 
+def head_members(path):
+    """The members of the head at `path` as lists of (weights inputs x outputs, bias, activation)."""
+    head = json.load(open(path))
+    assert head["window"] == WINDOW and head["features"] == FEATURES and head["encoding"] == "float16-base64"
+
+    def floats(text):
+        return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32)
+
+    return head, [[(floats(l["weights"]).reshape(l["outputs"], l["inputs"]).T, floats(l["bias"]), l["activation"])
+                   for l in member] for member in head["members"]]
+
+
 def nets_of(path, mean, std):
     """The members of the head at `path` as nets on inputs standardised by `mean` and `std`
     (the head file has the standardisation folded into the first layer)."""
-    head = json.load(open(path))
-
-    def floats(text, shape):
-        return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32).reshape(shape)
-
     nets = []
-    for member in head["members"]:
-        net = Net(WINDOW * FEATURES, member[0]["outputs"], np.random.default_rng(0))
-        params = []
-        for layer in member:
-            params += [floats(layer["weights"], (layer["outputs"], layer["inputs"])).T.copy(),
-                       floats(layer["bias"], (layer["outputs"],)).copy()]
-        params[1] = params[1] + mean @ params[0]
-        params[0] = params[0] * std[:, None]
-        net.params = params
+    for layers in head_members(path)[1]:
+        net = Net(WINDOW * FEATURES, layers[0][0].shape[1], np.random.default_rng(0))
+        net.params = [p.copy() for weights, bias, _ in layers for p in (weights, bias)]
+        net.params[1] = net.params[1] + mean @ net.params[0]
+        net.params[0] = net.params[0] * std[:, None]
         nets.append(net)
     return nets
 
