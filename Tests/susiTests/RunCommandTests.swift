@@ -263,6 +263,9 @@ final class RunTerminationTests: XCTestCase {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, !events(at: eventsPath).contains("speak_start") { Thread.sleep(forTimeInterval: 0.02) }
         XCTAssertEqual(events(at: eventsPath).last, "speak_start", "the answer is being spoken")
+        // A moment into the sentence, so that some of it has been played (a signal right at
+        // `speak_start` can come before the first sample, and the file is then rightly empty).
+        Thread.sleep(forTimeInterval: 0.3)
         let signalled = Date()
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
