@@ -62,7 +62,7 @@ frontend:
 
 # Rebuilds the wake word's training data and trains its classifier head
 # (models/hotword/<phrase>.head.json; for "susi" joined with bench/wakeword/susi.base.head.json
-# and susi.second.head.json);
+# and susi.third.head.json);
 # PHRASE="hey computer" for another phrase.
 PHRASE ?= susi
 wakeword: deps

@@ -3,15 +3,18 @@
 heads' scores (each head the mean of its seeds), so a window must look like the phrase to
 every head. Heads trained on different data make different mistakes on other speech.
 
-usage: combine.py DATADIR OUT.json HEAD.json HEAD.json [...] [--recall R] [--match-first] [--sure S]
+usage: combine.py DATADIR OUT.json HEAD.json HEAD.json [...] [--recall R] [--match-first] [--threshold T] [--sure S]
 
 The joined head's threshold, windows in a row, sure threshold and decision delay come from
 train.py's rule on DATADIR's validation shards (never on the bench's files), or with
 --match-first: the highest thresholds at which every validation group is found at least as
 often as by the first head at its own, with its windows in a row and delay (the rule for
-joining a new head to the one shipped); --sure S then sets the sure threshold instead (the
-three-head "susi" keeps the two-head join's 0.62: with a third head the rule gives 0.41-0.52,
-and at 0.41 one such join false-woke on read speech 5 times where it had 2; models/hotword/README.md).
+joining a new head to the one shipped); --threshold T and --sure S then set the thresholds
+instead (the three-head "susi" keeps the two-head join's sure threshold, 0.62: with a third
+head the rule gives 0.41-0.52, and at 0.41 one such join false-woke on read speech 5 times
+where it had 2; and the threshold the rule gave on the validation shards of the machine it was
+chosen on, 0.04: on the shards a machine with only `make deps`' packages makes, the rule gives
+0.01; models/hotword/README.md).
 Each head alone is judged by train.py's rule on the same
 shards, and all of it is logged. The heads' members are
 written in order with `groups` (how many members each head has), which WakeWordHead.swift reads.
@@ -63,6 +66,7 @@ def main():
     parser.add_argument("--match-first", action="store_true",
                         help="thresholds that find every validation group at least as often as the first head does "
                              "at its own; its windows in a row and delay")
+    parser.add_argument("--threshold", type=float, help="the threshold, instead of the rule's")
     parser.add_argument("--sure", type=float, help="the sure threshold, instead of the rule's")
     args = parser.parse_args()
     started = time.time()
@@ -111,10 +115,11 @@ def main():
         sure = max((t for t in grid if keeps(t, "sure")), default=grid[0])
         report = at(valid, lowest, threshold, steps, sure)
         log(f"joined, matching the first head: {json.dumps(report, indent=1)}")
-    if args.sure is not None:
-        sure = args.sure
+    if args.threshold is not None or args.sure is not None:
+        threshold = threshold if args.threshold is None else args.threshold
+        sure = sure if args.sure is None else args.sure
         report = at(valid, lowest, threshold, steps, sure)
-        log(f"joined, with the sure threshold {sure}: {json.dumps(report, indent=1)}")
+        log(f"joined, at the threshold {threshold} and the sure threshold {sure}: {json.dumps(report, indent=1)}")
     joined = dict(phrase=first["phrase"], window=WINDOW, features=FEATURES, threshold=round(threshold, 6), steps=steps,
                   sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                   combine="min", groups=[len(head["members"]) for head, _ in heads],

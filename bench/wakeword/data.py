@@ -3,7 +3,8 @@
 end's embeddings (frontend.py) and written as shards.
 
 usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
-                             [--validation-positives N] [--turn-hours H] [--jobs N] [--frontend DIR]
+                             [--validation-positives N] [--turn-hours H] [--made-voices N] [--jobs N]
+                             [--frontend DIR] [--seed N]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -19,7 +20,11 @@ conversation, two or three voices taking turns, sox chords (music-like) with and
 speech over them (TV-like), and noise of several colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
 susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. With
 --turn-hours, train-turns shards of two training voices taking turns over noise, which
-train.py mines after its first pass (off by default). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
+train.py mines after its first pass (off by default). With --made-voices N, N eSpeak NG
+speakers made from random settings (made_variants: vocal tract length, pitch, formants,
+voicing) say half of the training eSpeak NG phrases, and "en-gb" takes its variants (as "en+VARIANT":
+eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accent is always
+plain). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
 Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
 whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
@@ -30,7 +35,7 @@ and for positives `ends` (the rows where the phrase has just ended, see train.py
 `groups` (the synthesizer of each positive); negative shards carry `kinds` (JSON: seconds of
 each kind). Python 3 with numpy; espeak-ng, flite, sox.
 """
-import argparse, glob, json, os, random, re, subprocess, sys, tempfile, time
+import argparse, glob, hashlib, json, os, random, re, subprocess, sys, tempfile, time
 
 import numpy as np
 
@@ -133,9 +138,63 @@ def commands():
     return [c for c in out if c]
 
 
+# Made voices (--made-voices): eSpeak NG variants written here, each a speaker of its own
+# (pitch, vocal tract length, formant levels and widths, voicing), with this share of the
+# training eSpeak NG phrases.
+MADE_SHARE = 0.5
+
+
+def made_variants(count, seed):
+    """`count` eSpeak NG variant files (name, text) drawn from `seed`: a speaker each, from a
+    vocal tract 12% shorter to 12% longer than eSpeak NG's default (each formant moved a
+    little more on its own), pitch in a man's or a woman's range, formant levels and widths,
+    voicing and consonant strength, some roughness and flutter."""
+    rnd = random.Random(f"{seed}-made-voices")
+    out = []
+    for k in range(count):
+        female = rnd.random() < 0.5
+        base = rnd.uniform(140, 200) if female else rnd.uniform(65, 110)
+        lines = ["language variant", f"name made{k:03d}", f"gender {'female' if female else 'male'}",
+                 f"pitch {base:.0f} {base + rnd.uniform(30, 90 if female else 60):.0f}"]
+        tract = rnd.uniform(0.95, 1.12) if female else rnd.uniform(0.88, 1.05)
+        for formant in range(9):
+            move = rnd.uniform(0.96, 1.04) if 1 <= formant <= 5 else 1.0
+            height = rnd.uniform(70, 130) if formant <= 5 else 100
+            width = rnd.uniform(70, 160) if formant <= 5 else 100
+            lines.append(f"formant {formant} {100 * tract * move:.0f} {height:.0f} {width:.0f}")
+        lines += [f"voicing {rnd.uniform(40, 100):.0f}", f"consonants {rnd.uniform(50, 100):.0f} {rnd.uniform(50, 100):.0f}",
+                  f"flutter {rnd.choice([0, 0, rnd.uniform(0, 20)]):.0f}", f"roughness {rnd.choice([0, 0, 0, 1, 2, 3])}"]
+        out.append((f"made{k:03d}", "\n".join(lines) + "\n"))
+    return out
+
+
+def made_voices_path(count, seed, tmp):
+    """A copy of eSpeak NG's data under `tmp` with `made_variants(count, seed)` added, for
+    espeak-ng --path (None when `count` is 0)."""
+    if count <= 0:
+        return None
+    import shutil
+    data = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.split("Data at:")[-1].strip()
+    # English and the variants only (no MBROLA voices): eSpeak NG lists at most 349 voices,
+    # languages and variants together.
+    root = os.path.join(tmp, "espeak")
+    copy = os.path.join(root, "espeak-ng-data")
+    os.makedirs(os.path.join(copy, "lang", "gmw"))
+    for name in ("phondata", "phonindex", "phontab", "intonations", "en_dict"):
+        shutil.copy(os.path.join(data, name), copy)
+    for path in glob.glob(os.path.join(data, "lang", "gmw", "en*")):
+        shutil.copy(path, os.path.join(copy, "lang", "gmw"))
+    shutil.copytree(os.path.join(data, "voices", "!v"), os.path.join(copy, "voices", "!v"))
+    for name, text in made_variants(count, seed):
+        with open(os.path.join(root, "espeak-ng-data", "voices", "!v", name), "w") as f:
+            f.write(text)
+    return root
+
+
 class Synth:
-    def __init__(self, rnd, tmp):
-        self.rnd, self.tmp = rnd, tmp
+    def __init__(self, rnd, tmp, made=None):
+        """`made`: (eSpeak NG data path, names) of the made voices, or None."""
+        self.rnd, self.tmp, self.made = rnd, tmp, made
 
     def voice(self, split):
         """A random voice of `split`: (synthesizer group, argv builder)."""
@@ -143,6 +202,8 @@ class Synth:
         if split == "train":
             if rnd.random() < 0.18:
                 return "flite-slt", ("flite", "slt")
+            if self.made and rnd.random() < MADE_SHARE:
+                return "espeak-made", ("espeak", rnd.choice(ACCENTS), rnd.choice(self.made[1]))
             return "espeak", ("espeak", rnd.choice(ACCENTS), rnd.choice(TRAIN_VARIANTS))
         if rnd.random() < 0.5:
             return "flite-kal", ("flite", "kal")
@@ -154,8 +215,14 @@ class Synth:
         raw = os.path.join(self.tmp, "s.wav")
         if voice[0] == "espeak":
             name = voice[1] + ("+" + voice[2] if voice[2] else "")
+            if self.made and voice[1] == "en-gb" and voice[2]:
+                # "en-gb+VARIANT" is plain en-gb (eSpeak NG 1.51 ignores the variant there);
+                # "en+VARIANT" is the same accent with the variant.
+                name = "en+" + voice[2]
             speed = int(rnd.uniform(130, 250) * rate_scale)
             argv = ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(rnd.randint(20, 80)), "-w", raw, text]
+            if self.made and voice[2] in self.made[1]:
+                argv[1:1] = [f"--path={self.made[0]}"]
         else:
             stretch = rnd.uniform(0.8, 1.25) / rate_scale
             argv = ["flite", "-voice", voice[1], "--setf", f"duration_stretch={stretch:.2f}",
@@ -271,9 +338,9 @@ def silence(seconds):
 WORKER = {}
 
 
-def _start(frontend, reads, cmds, babble, tmp_root):
+def _start(frontend, reads, cmds, babble, tmp_root, made):
     rnd = random.Random()
-    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root))
+    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), made)
     WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd), reads=reads, cmds=cmds)
 
 
@@ -486,19 +553,26 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--made-voices", type=int, default=0,
+                        help="eSpeak NG speakers made for training (made_variants; default none)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rnd = random.Random(args.seed)
     phrase = args.phrase.lower()
     reads = reading_texts(rnd, phrase)
     cmds = commands()
+    # The texts come from the packages installed (their READMEs, copyright files and man pages):
+    # another machine's set of packages gives other sentences, so other shards and another head.
+    digest = hashlib.sha256("\n".join(reads).encode()).hexdigest()[:16]
     started = time.time()
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
         babble_synth = Synth(rnd, tmp)
         babble = [babble_synth.say(babble_synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
         todo = tasks(args.out, phrase, args)
-        print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read", flush=True)
-        initargs = (args.frontend, reads, cmds, babble, tmp)
+        print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read (digest {digest})", flush=True)
+        path = made_voices_path(args.made_voices, args.seed, tmp)
+        made = (path, [name for name, _ in made_variants(args.made_voices, args.seed)]) if path else None
+        initargs = (args.frontend, reads, cmds, babble, tmp, made)
         if args.jobs <= 1:
             _start(*initargs)
             results = map(_run, todo)
@@ -514,7 +588,8 @@ def main():
         if args.jobs > 1:
             pool.close()
             pool.join()
-    summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), commands=len(cmds),
+    summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), reading_digest=digest,
+                   commands=len(cmds), made_voices=args.made_voices,
                    minutes_this_run=round((time.time() - started) / 60, 1))
     for name in ("validation-neg", "train-neg", "train-hard", "train-turns"):
         kinds = {}

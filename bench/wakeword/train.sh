@@ -2,7 +2,7 @@
 # Rebuilds the neural wake word's training data and trains its head:
 #   bench/wakeword/train.sh [PHRASE]      (default "susi"; `make wakeword PHRASE="hey computer"`)
 # Writes models/hotword/<phrase>.head.json (spaces become "-"; for "susi" the trained head joined
-# with bench/wakeword/susi.base.head.json and susi.second.head.json); the data, the venv and the logs
+# with bench/wakeword/susi.base.head.json and susi.third.head.json); the data, the venv and the logs
 # stay in bench/out/wakeword/<phrase>/ (not in git). Data sizes: DATA_ARGS (see data.py --help;
 # the defaults: 1,600 training and 1,200 validation phrases, 10.2 h and 0.5 h of negatives, no
 # near-miss shards, two worker processes; models/hotword/README.md).
@@ -27,16 +27,23 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 ../../$VENV/bin/python train.py "../../$WORK" "$PHRASE" "../../$WORK/trained.head.json" 2>&1 |
     tee "../../$WORK/train.log"
 # A phrase with a base head here (the "susi" head of the recipe before 2026-12-01's third
-# round) and a second one (the third round's head, trained on shards made before sox ran with
-# -R), neither of which can be made again bit for bit, gets them joined with the new one: a
-# window must look like the phrase to each, with thresholds that find every validation group
-# at least as often as the base head does (combine.py --match-first), and for "susi" the
-# two-head join's sure threshold, 0.62 (models/hotword/README.md).
+# round, which cannot be made again bit for bit) gets it joined with the head trained now and,
+# if there is one, a third head kept in git: a window must look like the phrase to each. For
+# "susi" the third is this recipe's head trained on 2026-12-04 on a machine with more packages
+# installed (other texts, so other shards). On a machine with only `make deps`' packages the
+# head trained now has the networks of susi.second.head.json (checked below), and the joined
+# head is the committed one, at its thresholds 0.04 and sure 0.62 (models/hotword/README.md).
 if [ -f "$NAME.base.head.json" ]; then
-    SECOND=$([ -f "$NAME.second.head.json" ] && echo "$NAME.second.head.json" || true)
-    SURE=$([ "$NAME" = susi ] && echo "--sure 0.62" || true)
+    THIRD=$([ -f "$NAME.third.head.json" ] && echo "$NAME.third.head.json" || true)
+    POINT=$([ "$NAME" = susi ] && echo "--threshold 0.04 --sure 0.62" || true)
     ../../$VENV/bin/python combine.py "../../$WORK" "../../models/hotword/$NAME.head.json" "$NAME.base.head.json" \
-        $SECOND "../../$WORK/trained.head.json" --match-first $SURE 2>&1 | tee "../../$WORK/combine.log"
+        "../../$WORK/trained.head.json" $THIRD --match-first $POINT 2>&1 | tee "../../$WORK/combine.log"
+    if [ -f "$NAME.second.head.json" ]; then
+        ../../$VENV/bin/python -c "import json, sys
+same = json.load(open(sys.argv[1]))['members'] == json.load(open(sys.argv[2]))['members']
+print(('the head trained here has the networks of ' if same else 'the head trained here differs from ') + sys.argv[2]
+      + ('' if same else ' (other texts? data.py prints their digest)'))" "../../$WORK/trained.head.json" "$NAME.second.head.json"
+    fi
 else
     cp "../../$WORK/trained.head.json" "../../models/hotword/$NAME.head.json"
 fi
