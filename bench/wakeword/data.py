@@ -3,8 +3,8 @@
 end's embeddings (frontend.py) and written as shards.
 
 usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
-                             [--validation-positives N] [--turn-hours H] [--made-voices N] [--jobs N]
-                             [--frontend DIR] [--seed N]
+                             [--validation-positives N] [--turn-hours H] [--made-voices N [--made-negatives-only]]
+                             [--jobs N] [--frontend DIR] [--seed N]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -24,7 +24,8 @@ train.py mines after its first pass (off by default). With --made-voices N, N eS
 speakers made from random settings (made_variants: vocal tract length, pitch, formants,
 voicing) say half of the training eSpeak NG phrases, and "en-gb" takes its variants (as "en+VARIANT":
 eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accent is always
-plain). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
+plain); with --made-negatives-only in the negatives' shards only (the positives' shards are then
+the recipe's). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
 Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
 whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
@@ -35,7 +36,7 @@ and for positives `ends` (the rows where the phrase has just ended, see train.py
 `groups` (the synthesizer of each positive); negative shards carry `kinds` (JSON: seconds of
 each kind). Python 3 with numpy; espeak-ng, flite, sox.
 """
-import argparse, glob, hashlib, json, os, random, re, subprocess, sys, tempfile, time
+import argparse, glob, hashlib, json, os, random, re, shutil, subprocess, sys, tempfile, time
 
 import numpy as np
 
@@ -168,12 +169,11 @@ def made_variants(count, seed):
     return out
 
 
-def made_voices_path(count, seed, tmp):
-    """A copy of eSpeak NG's data under `tmp` with `made_variants(count, seed)` added, for
-    espeak-ng --path (None when `count` is 0)."""
+def made_voices(count, seed, tmp):
+    """A copy of eSpeak NG's data under `tmp` with `made_variants(count, seed)` added: the path
+    for espeak-ng --path and the variants' names (None when `count` is 0)."""
     if count <= 0:
         return None
-    import shutil
     data = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.split("Data at:")[-1].strip()
     # English and the variants only (no MBROLA voices): eSpeak NG lists at most 349 voices,
     # languages and variants together.
@@ -185,16 +185,20 @@ def made_voices_path(count, seed, tmp):
     for path in glob.glob(os.path.join(data, "lang", "gmw", "en*")):
         shutil.copy(path, os.path.join(copy, "lang", "gmw"))
     shutil.copytree(os.path.join(data, "voices", "!v"), os.path.join(copy, "voices", "!v"))
-    for name, text in made_variants(count, seed):
-        with open(os.path.join(root, "espeak-ng-data", "voices", "!v", name), "w") as f:
+    variants = made_variants(count, seed)
+    for name, text in variants:
+        with open(os.path.join(copy, "voices", "!v", name), "w") as f:
             f.write(text)
-    return root
+    return root, [name for name, _ in variants]
 
 
 class Synth:
     def __init__(self, rnd, tmp, made=None):
         """`made`: (eSpeak NG data path, names) of the made voices, or None."""
         self.rnd, self.tmp, self.made = rnd, tmp, made
+        # Whether the made voices speak in the shard being made (--made-negatives-only: not
+        # in the positives' shards).
+        self.use_made = True
 
     def voice(self, split):
         """A random voice of `split`: (synthesizer group, argv builder)."""
@@ -202,7 +206,7 @@ class Synth:
         if split == "train":
             if rnd.random() < 0.18:
                 return "flite-slt", ("flite", "slt")
-            if self.made and rnd.random() < MADE_SHARE:
+            if self.made and self.use_made and rnd.random() < MADE_SHARE:
                 return "espeak-made", ("espeak", rnd.choice(ACCENTS), rnd.choice(self.made[1]))
             return "espeak", ("espeak", rnd.choice(ACCENTS), rnd.choice(TRAIN_VARIANTS))
         if rnd.random() < 0.5:
@@ -215,7 +219,7 @@ class Synth:
         raw = os.path.join(self.tmp, "s.wav")
         if voice[0] == "espeak":
             name = voice[1] + ("+" + voice[2] if voice[2] else "")
-            if self.made and voice[1] == "en-gb" and voice[2]:
+            if self.made and self.use_made and voice[1] == "en-gb" and voice[2]:
                 # "en-gb+VARIANT" is plain en-gb (eSpeak NG 1.51 ignores the variant there);
                 # "en+VARIANT" is the same accent with the variant.
                 name = "en+" + voice[2]
@@ -338,10 +342,11 @@ def silence(seconds):
 WORKER = {}
 
 
-def _start(frontend, reads, cmds, babble, tmp_root, made):
+def _start(frontend, reads, cmds, babble, tmp_root, made, made_negatives_only=False):
     rnd = random.Random()
     synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), made)
-    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd), reads=reads, cmds=cmds)
+    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd), reads=reads, cmds=cmds,
+                  made_in_positives=not made_negatives_only)
 
 
 def _save(path, emb, **extra):
@@ -353,6 +358,7 @@ def positive_shard(split, shard, size, phrase, seed, path):
     """`size` positives in one stream, each after 1.7-2.4 s of context; seeded by the shard
     alone, so a shard comes out the same whichever worker makes it and whenever."""
     synth, mixer, reads, cmds = WORKER["synth"], WORKER["mixer"], WORKER["reads"], WORKER["cmds"]
+    synth.use_made = WORKER["made_in_positives"]
     rnd = synth.rnd
     rnd.seed(f"{seed}-{split}-pos-{shard}")
     pieces, ends, groups = [], [], []
@@ -470,6 +476,7 @@ def turns_shard(shard, minutes, seed, path):
 
 def _stream(path, minutes, piece, label, kinds):
     """Writes a shard of `minutes` of `piece()` clips (None: none this time)."""
+    WORKER["synth"].use_made = True
     pieces = []
     length = 0
     while length < minutes * 60 * RATE:
@@ -555,6 +562,7 @@ def main():
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--made-voices", type=int, default=0,
                         help="eSpeak NG speakers made for training (made_variants; default none)")
+    parser.add_argument("--made-negatives-only", action="store_true", help="the made voices say no positive")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rnd = random.Random(args.seed)
@@ -570,9 +578,8 @@ def main():
         babble = [babble_synth.say(babble_synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
         todo = tasks(args.out, phrase, args)
         print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read (digest {digest})", flush=True)
-        path = made_voices_path(args.made_voices, args.seed, tmp)
-        made = (path, [name for name, _ in made_variants(args.made_voices, args.seed)]) if path else None
-        initargs = (args.frontend, reads, cmds, babble, tmp, made)
+        made = made_voices(args.made_voices, args.seed, tmp)
+        initargs = (args.frontend, reads, cmds, babble, tmp, made, args.made_negatives_only)
         if args.jobs <= 1:
             _start(*initargs)
             results = map(_run, todo)
@@ -590,6 +597,7 @@ def main():
             pool.join()
     summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), reading_digest=digest,
                    commands=len(cmds), made_voices=args.made_voices,
+                   made_negatives_only=args.made_negatives_only,
                    minutes_this_run=round((time.time() - started) / 60, 1))
     for name in ("validation-neg", "train-neg", "train-hard", "train-turns"):
         kinds = {}
