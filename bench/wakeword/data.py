@@ -196,37 +196,39 @@ class Synth:
     def __init__(self, rnd, tmp, made=None):
         """`made`: (eSpeak NG data path, names) of the made voices, or None."""
         self.rnd, self.tmp, self.made = rnd, tmp, made
-        # Whether the made voices speak in the shard being made (--made-negatives-only: not
-        # in the positives' shards).
-        self.use_made = True
 
-    def voice(self, split):
-        """A random voice of `split`: (synthesizer group, argv builder)."""
+    def voice(self, split, made=True):
+        """A random voice of `split`: (synthesizer group, argv builder: the synthesizer, then for
+        eSpeak NG the voice name and the data path or None). `made`: whether the made voices, if
+        any, may speak (half of the training eSpeak NG phrases), and en-gb then takes its variant."""
         rnd = self.rnd
+        made = made and self.made is not None
         if split == "train":
             if rnd.random() < 0.18:
                 return "flite-slt", ("flite", "slt")
-            if self.made and self.use_made and rnd.random() < MADE_SHARE:
-                return "espeak-made", ("espeak", rnd.choice(ACCENTS), rnd.choice(self.made[1]))
-            return "espeak", ("espeak", rnd.choice(ACCENTS), rnd.choice(TRAIN_VARIANTS))
-        if rnd.random() < 0.5:
-            return "flite-kal", ("flite", "kal")
-        return "espeak-unseen-variant", ("espeak", rnd.choice(ACCENTS), rnd.choice(VALIDATION_VARIANTS))
+            group, variants = "espeak", TRAIN_VARIANTS
+            if made and rnd.random() < MADE_SHARE:
+                group, variants = "espeak-made", self.made[1]
+        else:
+            if rnd.random() < 0.5:
+                return "flite-kal", ("flite", "kal")
+            group, variants = "espeak-unseen-variant", VALIDATION_VARIANTS
+        accent, variant = rnd.choice(ACCENTS), rnd.choice(variants)
+        # "en-gb+VARIANT" is plain en-gb (eSpeak NG 1.51 ignores the variant there); "en+VARIANT"
+        # is the same accent with the variant. Not in the recipe, whose shards would change.
+        if made and accent == "en-gb" and variant:
+            accent = "en"
+        path = self.made[0] if group == "espeak-made" else None
+        return group, ("espeak", accent + ("+" + variant if variant else ""), path)
 
     def say(self, voice, text, rate_scale=1.0, effects=True):
         """`text` spoken by `voice`, 16 kHz int16, with random rate, pitch, tempo, reverb."""
         rnd = self.rnd
         raw = os.path.join(self.tmp, "s.wav")
         if voice[0] == "espeak":
-            name = voice[1] + ("+" + voice[2] if voice[2] else "")
-            if self.made and self.use_made and voice[1] == "en-gb" and voice[2]:
-                # "en-gb+VARIANT" is plain en-gb (eSpeak NG 1.51 ignores the variant there);
-                # "en+VARIANT" is the same accent with the variant.
-                name = "en+" + voice[2]
             speed = int(rnd.uniform(130, 250) * rate_scale)
-            argv = ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(rnd.randint(20, 80)), "-w", raw, text]
-            if self.made and voice[2] in self.made[1]:
-                argv[1:1] = [f"--path={self.made[0]}"]
+            argv = ["espeak-ng"] + ([f"--path={voice[2]}"] if voice[2] else []) + \
+                ["-v", voice[1], "-s", str(speed), "-p", str(rnd.randint(20, 80)), "-w", raw, text]
         else:
             stretch = rnd.uniform(0.8, 1.25) / rate_scale
             argv = ["flite", "-voice", voice[1], "--setf", f"duration_stretch={stretch:.2f}",
@@ -358,17 +360,17 @@ def positive_shard(split, shard, size, phrase, seed, path):
     """`size` positives in one stream, each after 1.7-2.4 s of context; seeded by the shard
     alone, so a shard comes out the same whichever worker makes it and whenever."""
     synth, mixer, reads, cmds = WORKER["synth"], WORKER["mixer"], WORKER["reads"], WORKER["cmds"]
-    synth.use_made = WORKER["made_in_positives"]
+    made = WORKER["made_in_positives"]
     rnd = synth.rnd
     rnd.seed(f"{seed}-{split}-pos-{shard}")
     pieces, ends, groups = [], [], []
     position = 0
     for _ in range(size):
-        group, voice = synth.voice(split)
+        group, voice = synth.voice(split, made)
         # Context: quiet, or the tail of someone speaking, then a pause.
         context = silence(rnd.uniform(1.7, 2.4))
         if rnd.random() < 0.45:
-            other = synth.say(synth.voice(split)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
+            other = synth.say(synth.voice(split, made)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
             gap = silence(rnd.uniform(0.15, 0.8))
             context = np.concatenate([silence(max(0.0, 2.0 - len(other) / RATE - len(gap) / RATE)), other, gap])
         form = rnd.random()
@@ -476,7 +478,6 @@ def turns_shard(shard, minutes, seed, path):
 
 def _stream(path, minutes, piece, label, kinds):
     """Writes a shard of `minutes` of `piece()` clips (None: none this time)."""
-    WORKER["synth"].use_made = True
     pieces = []
     length = 0
     while length < minutes * 60 * RATE:
