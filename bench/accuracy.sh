@@ -32,6 +32,9 @@ mkdir -p "$OUT"
 # Conversation: two voices taking turns over a room's noise; false wakes only, nothing tuned on it.
 [ -f "$OUT/conversation/negatives.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py conversation --conversation --hours 3)
+# Single words after pauses, words the wake word's training never says; false wakes only.
+[ -f "$OUT/words/negatives.jsonl" ] ||
+    (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py words --words --hours 1)
 # Commands alone after quiet (false wakes at a command's onset).
 [ -f "$OUT/heldout-commands/manifest.jsonl" ] ||
     (cd "$OUT" && DEV_CORPUS="$CORPUS_TOOL" python3 ../heldout.py heldout-commands --commands)
@@ -83,4 +86,5 @@ swift build -c release $RELEASE_FLAGS --scratch-path "${SCRATCH:-.build}" --prod
     --heldout-corpus "$OUT/heldout" --heldout-negatives "$OUT/heldout-negatives" \
     --heldout-stock "$OUT/heldout-stock" --breath-corpus "$OUT/breath" --after-speech-corpus "$OUT/after-speech" \
     --commands-only "$OUT/heldout-commands" \
-    --wake-negatives "$OUT/heldout-negatives-5h" --conversation-negatives "$OUT/conversation" --wake-compare --results bench/RESULTS.md "$@"
+    --wake-negatives "$OUT/heldout-negatives-5h" --conversation-negatives "$OUT/conversation" \
+    --word-negatives "$OUT/words" --wake-compare --results bench/RESULTS.md "$@"

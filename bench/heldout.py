@@ -3,7 +3,7 @@
 dev corpus does not use and the wake word's training never saw, so that settings tuned on
 the dev corpus can be checked on speech they were not tuned on.
 
-usage: heldout.py OUTDIR [--negatives [--hours H] | --commands | --conversation [--hours H]]
+usage: heldout.py OUTDIR [--negatives [--hours H] | --commands | --conversation [--hours H] | --words [--hours H]]
   Writes OUTDIR/manifest.jsonl (conditions clean, brown20, brown10, brown5) in the dev
   corpus's format, plus `wake_end_ms` (where "susi" ends); with --negatives
   OUTDIR/negatives.jsonl: GPL-3 text read by the five held-out voices (about 35 minutes),
@@ -19,7 +19,12 @@ usage: heldout.py OUTDIR [--negatives [--hours H] | --commands | --conversation 
   docstrings and Debian changelogs, read nowhere else; held-out accents with eSpeak NG variants
   that neither training, validation nor the other sets use, CONVERSATION_VARIANTS; what each turn
   said, from which millisecond, beside each file as .txt). Nothing is
-  chosen on it: it checks, on speech of another kind, a false-wake rate chosen elsewhere.
+  chosen on it: it checks, on speech of another kind, a false-wake rate chosen elsewhere;
+  with --words [--hours H] (default 1) OUTDIR/negatives.jsonl of single words after pauses of
+  0.6-2.0 s (someone answering, calling out a name, reading out a list), one voice a file, over
+  the conversation's floors: the fifth of the pronouncing dictionary's words that the wake
+  word's training never says (bench/wakeword/texts.py `words_unlike`), half of them sharing two
+  sounds with "susi", none said within one sound of it; the held-out accents with LONG_VARIANTS.
 Voices: eSpeak NG accents that neither the dev corpus nor the wake word's training use
 (en-gb-x-rp, en-us-nyc, en-gb-x-gbcwmd), plain and with variants training does not use.
 Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
@@ -30,7 +35,7 @@ import ast, glob, gzip, json, os, random, subprocess, sys
 from devcorpus import dev, mix, mix_under
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "wakeword"))
-from texts import man_text, sentences_from  # noqa: E402
+from texts import man_text, sentences_from, words_unlike  # noqa: E402
 
 dev.VOICES = {
     "espeak-rp": ["espeak-ng", "-v", "en-gb-x-rp", "-w", "{out}", "{text}"],
@@ -158,19 +163,55 @@ def conversation(outdir, hours=3.0, seconds_per_file=300):
             speech_samples += len(samples)
             track += samples + dev.silence(rnd.uniform(0.25, 1.2))
             turn += rnd.choice([1, 1, 1, 0])
-        snr = [30, 20, 10][k % 3]
-        level = (speech_power / max(1, speech_samples)) ** 0.5 / 10 ** (snr / 20)
-        noise = brown(len(track), 2000 + k)
-        gain = level / max(1.0, dev.rms(noise[: dev.RATE * 20]))
-        path = os.path.join(outdir, f"negative-talk-{k:03d}-{snr}dB.wav")
-        dev.write(path, mix(track, noise, gain))
-        with open(path[:-4] + ".txt", "w") as f:
-            f.writelines(f"{ms}\t{text}\n" for ms, text in said_at)
-        rows.append(dict(file=path, voice=" / ".join(names), seconds=len(track) / dev.RATE, snr=snr))
+        rows.append(over_floor(outdir, f"talk-{k:03d}", k, track, speech_power / max(1, speech_samples), said_at, names))
         k += 1
+    write_rows(outdir, rows)
+
+
+def over_floor(outdir, name, k, track, speech_power, said_at, names):
+    """`track` over a brown floor 30, 20 or 10 dB (by `k`) under its speech's mean power, written
+    as OUTDIR/negative-NAME-SNRdB.wav with what was said from which millisecond beside it (.txt)."""
+    snr = [30, 20, 10][k % 3]
+    level = speech_power ** 0.5 / 10 ** (snr / 20)
+    noise = brown(len(track), 2000 + k)
+    gain = level / max(1.0, dev.rms(noise[: dev.RATE * 20]))
+    path = os.path.join(outdir, f"negative-{name}-{snr}dB.wav")
+    dev.write(path, mix(track, noise, gain))
+    with open(path[:-4] + ".txt", "w") as f:
+        f.writelines(f"{ms}\t{text}\n" for ms, text in said_at)
+    return dict(file=path, voice=" / ".join(names), seconds=len(track) / dev.RATE, snr=snr)
+
+
+def write_rows(outdir, rows):
     with open(os.path.join(outdir, "negatives.jsonl"), "w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")
+
+
+def isolated_words(outdir, hours=1.0, seconds_per_file=300):
+    """Single words after pauses over a room's floor: see --words above."""
+    os.makedirs(outdir, exist_ok=True)
+    rnd = random.Random(13)
+    every, near = words_unlike("susi", bench=True)
+    voices = [(accent, variant) for variant in LONG_VARIANTS for accent in HELD_OUT_ACCENTS]
+    rnd.shuffle(voices)
+    rows, k = [], 0
+    while sum(r["seconds"] for r in rows) < hours * 3600:
+        accent, variant = voices[k % len(voices)]
+        name = f"words-{accent}{'+' + variant if variant else ''}"
+        dev.VOICES[name] = ["espeak-ng", "-v", accent + ("+" + variant if variant else ""), "-s",
+                            str(rnd.randint(140, 210)), "-w", "{out}", "{text}"]
+        track, speech_power, speech_samples, said_at = dev.silence(rnd.uniform(0.5, 1.5)), 0.0, 0, []
+        while len(track) < seconds_per_file * dev.RATE:
+            word = rnd.choice(near if rnd.random() < 0.5 else every)
+            samples = dev.trim(dev.synth(name, word, os.path.join(outdir, "_w.wav")))
+            said_at.append((len(track) * 1000 // dev.RATE, word))
+            speech_power += sum(x * x for x in samples)
+            speech_samples += len(samples)
+            track += samples + dev.silence(rnd.uniform(0.6, 2.0))
+        rows.append(over_floor(outdir, f"words-{k:03d}", k, track, speech_power / max(1, speech_samples), said_at, [name]))
+        k += 1
+    write_rows(outdir, rows)
 
 
 def negatives(outdir, hours=0.0, words_per_voice=1200, words_per_file=1400):
@@ -201,9 +242,7 @@ def negatives(outdir, hours=0.0, words_per_voice=1200, words_per_file=1400):
         dev.write(path, samples)
         rows.append(dict(file=path, voice=name, seconds=len(samples) / dev.RATE))
         k += 1
-    with open(os.path.join(outdir, "negatives.jsonl"), "w") as f:
-        for row in rows:
-            f.write(json.dumps(row) + "\n")
+    write_rows(outdir, rows)
 
 
 if __name__ == "__main__":
@@ -211,7 +250,9 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     dev.check_tools()
     hours = float(sys.argv[sys.argv.index("--hours") + 1]) if "--hours" in sys.argv else None
-    if "--conversation" in sys.argv:
+    if "--words" in sys.argv:
+        isolated_words(sys.argv[1], 1.0 if hours is None else hours)
+    elif "--conversation" in sys.argv:
         conversation(sys.argv[1], 3.0 if hours is None else hours)
     elif "--negatives" in sys.argv:
         negatives(sys.argv[1], hours or 0.0)

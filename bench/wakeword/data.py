@@ -20,7 +20,10 @@ conversation, two or three voices taking turns, sox chords (music-like) with and
 speech over them (TV-like), and noise of several colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
 susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. With
 --turn-hours, train-turns shards of two training voices taking turns over noise, which
-train.py mines after its first pass (off by default). With --made-voices N, N eSpeak NG
+train.py mines after its first pass (off by default). With --word-hours H, H hours of single
+words of the pronouncing dictionary (texts.py `words_unlike`: none said within one sound of the
+phrase, none of the fifth kept for the bench), said after quiet, as more train-hard shards (off
+by default: bench/RESULTS.md, fifteenth round). With --made-voices N, N eSpeak NG
 speakers made from random settings (made_variants: vocal tract length, pitch, formants,
 voicing) say half of the training eSpeak NG phrases, and "en-gb" takes its variants (as "en+VARIANT":
 eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accent is always
@@ -31,7 +34,7 @@ Deterministic for a given seed (sox runs with -R, no random dither): every shard
 whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
 written is kept.
 
-Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz and OUTDIR/train-hard-NNN.npz with `embeddings` (float16, n x 96),
+Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz and OUTDIR/train-hard-[words-]NNN.npz with `embeddings` (float16, n x 96),
 and for positives `ends` (the rows where the phrase has just ended, see train.py) and
 `groups` (the synthesizer of each positive); negative shards carry `kinds` (JSON: seconds of
 each kind). Python 3 with numpy; espeak-ng, flite, sox.
@@ -41,7 +44,7 @@ import argparse, glob, hashlib, json, os, random, re, shutil, subprocess, sys, t
 import numpy as np
 
 from frontend import FrontEnd
-from texts import man_text, sentences_from
+from texts import man_text, sentences_from, words_unlike
 
 RATE = 16000
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -449,6 +452,33 @@ def hard_shard(shard, minutes, seed, path):
     return _stream(path, minutes, piece, "hard negatives", kinds)
 
 
+def words_shard(shard, minutes, seed, phrase, path):
+    """`minutes` of single dictionary words (and now and then two) said after quiet by training
+    voices, half of them sharing two sounds with the phrase, as a train-hard shard: said alone
+    after a pause, many a word scored as the phrase (bench/RESULTS.md, fifteenth round)."""
+    synth, mixer = WORKER["synth"], WORKER["mixer"]
+    rnd = synth.rnd
+    rnd.seed(f"{seed}-train-words-{shard}")
+    every, near = words_unlike(phrase)
+    kinds = {}
+
+    def piece():
+        pick = lambda: rnd.choice(near if rnd.random() < 0.5 else every)
+        text = pick() if rnd.random() < 0.7 else f"{pick()} {pick()}"
+        try:
+            speech = synth.say(synth.voice("train")[1], text)
+        except subprocess.CalledProcessError as error:
+            print(f"skipped a word piece: {error}", file=sys.stderr)
+            return None
+        if len(speech) == 0:
+            return None
+        clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
+        kinds["word"] = kinds.get("word", 0) + len(clip) / RATE
+        return mixer.mix(clip)[1]
+
+    return _stream(path, minutes, piece, "words", kinds)
+
+
 def turns_shard(shard, minutes, seed, path):
     """`minutes` of people talking in turns (two training voices, one to three read sentences
     a turn, 0.25-1.2 s between turns) over noise, as a train-turns shard: train.py mines the
@@ -511,6 +541,8 @@ def tasks(out, phrase, args):
             add(f"{split}-neg-{shard:03d}", negative_shard, split, shard, 6.0, args.seed)
     for shard in range(int(np.ceil(args.hard_hours * 60 / 3.0 - 1e-9))):
         add(f"train-hard-{shard:03d}", hard_shard, shard, 3.0, args.seed)
+    for shard in range(int(np.ceil(args.word_hours * 60 / 3.0 - 1e-9))):
+        add(f"train-hard-words-{shard:03d}", words_shard, shard, 3.0, args.seed, phrase)
     for shard in range(int(np.ceil(args.turn_hours * 60 / 6.0 - 1e-9))):
         add(f"train-turns-{shard:03d}", turns_shard, shard, 6.0, args.seed)
     return todo
@@ -557,6 +589,8 @@ def main():
     parser.add_argument("--negative-hours", type=float, default=10.2)
     parser.add_argument("--validation-hours", type=float, default=0.5)
     parser.add_argument("--hard-hours", type=float, default=0.0)
+    parser.add_argument("--word-hours", type=float, default=0.0,
+                        help="hours of single dictionary words after quiet, as near misses (default none)")
     parser.add_argument("--turn-hours", type=float, default=0.0)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))

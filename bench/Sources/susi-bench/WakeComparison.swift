@@ -58,6 +58,10 @@ final class RecordingDetector: WakeWordDetector {
     var position: Int { inner.position }
 }
 
+/// The false-wake sets nothing is chosen on, in the report's order: the name `WakeComparison.run`
+/// gets each by, and its column's heading.
+let checkColumns: [(name: String, heading: String)] = [("conversation", "in conversation"), ("words", "single words")]
+
 /// Figures of one engine over every corpus of the comparison.
 struct EngineFigures {
     /// Wake rate per "corpus/condition" (and "one-breath/wpmN").
@@ -65,9 +69,8 @@ struct EngineFigures {
     var strayWakes = 0
     var negativeWakes = 0
     var negativeSeconds = 0.0
-    /// False wakes in the conversation set (`--conversation-negatives`), and its seconds.
-    var conversationWakes = 0
-    var conversationSeconds = 0.0
+    /// False wakes in each set nothing is chosen on (`WakeComparison.checks`), and its seconds.
+    var checkWakes: [String: (wakes: Int, seconds: Double)] = [:]
     /// Command-only clips with a wake, and how many clips.
     var commandWakes: [String: (woke: Int, files: Int)] = [:]
     /// Milliseconds from the end of "susi" to the call that returned the wake.
@@ -111,9 +114,9 @@ enum WakeComparison {
     /// Runs `make` (the fed detector and the recorders whose figures are wanted, by name)
     /// over all corpora; the false wakes over `corpora.negatives`, or `negatives` when given
     /// (`--wake-negatives`: a longer set for the neural engines), and apart from them over
-    /// `conversation` (`--conversation-negatives`, a set nothing is chosen on).
+    /// each of `checks` (sets nothing is chosen on, by their column's name: `checkColumns`).
     static func run(
-        _ corpora: Corpora, negatives: [NegativeRow]? = nil, conversation: [NegativeRow] = [],
+        _ corpora: Corpora, negatives: [NegativeRow]? = nil, checks: [(String, [NegativeRow])] = [],
         make: () throws -> (feed: any WakeWordDetector, views: [(String, RecordingDetector)])
     ) throws -> [(String, EngineFigures)] {
         var probe = try make()
@@ -201,7 +204,7 @@ enum WakeComparison {
         var start = WakeBenchmark.cpuSeconds()
         let speech = try falseWakes(negatives ?? corpora.negatives, "negatives")
         let speechCPU = (WakeBenchmark.cpuSeconds() - start) / max(1, speech.seconds)
-        let talk = try falseWakes(conversation, "conversation")
+        let checked = try checks.map { name, rows in (name, try falseWakes(rows, name)) }
         // A quiet room: 60 s of a faint noise floor, fed without the pipeline's voice gate.
         probe = try make()
         var generator = SystemRandomNumberGenerator()
@@ -212,8 +215,9 @@ enum WakeComparison {
         for index in figures.indices {
             figures[index].1.negativeWakes = speech.wakes[index]
             figures[index].1.negativeSeconds = speech.seconds
-            figures[index].1.conversationWakes = talk.wakes[index]
-            figures[index].1.conversationSeconds = talk.seconds
+            for (name, found) in checked {
+                figures[index].1.checkWakes[name] = (found.wakes[index], found.seconds)
+            }
             figures[index].1.cpuSpeech = speechCPU
             figures[index].1.cpuQuiet = quietCPU
         }
@@ -233,9 +237,10 @@ enum WakeComparison {
         let breath = conditionsInOrder(corpora.breath).filter { $0 != "wpm300" }
         let columns = devConditions + heldConditions
         var out = "| engine | " + columns.joined(separator: " | ")
+        let checkHeadings = checkColumns.map { "\($0.heading) | " }.joined()
         out +=
-            " | one breath 150-260 wpm | false wakes per hour | in conversation | command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
-        out += "|---|" + String(repeating: "---|", count: columns.count + 6) + "\n"
+            " | one breath 150-260 wpm | false wakes per hour | \(checkHeadings)command-only clips woken | CPU s per audio s (speech / quiet) | latency median / p95 |\n"
+        out += "|---|" + String(repeating: "---|", count: columns.count + 5 + checkColumns.count) + "\n"
         // Each engine's own hours (the neural engines may have run on `--wake-negatives`).
         let shortHours = corpora.negatives.reduce(0) { $0 + $1.seconds } / 3600
         var rows = engines
@@ -248,8 +253,10 @@ enum WakeComparison {
             out += " | \(breathTotal > 0 ? percent(Double(breathHits) / Double(breathTotal)) : "-")"
             let hours = figures.negativeSeconds > 0 ? figures.negativeSeconds / 3600 : shortHours
             out += " | " + perHour(figures.negativeWakes, seconds: hours * 3600)
-            let conversation = figures.conversationSeconds
-            out += " | " + (conversation > 0 ? perHour(figures.conversationWakes, seconds: conversation) : "-")
+            for (name, _) in checkColumns {
+                let found = figures.checkWakes[name] ?? (0, 0)
+                out += " | " + (found.seconds > 0 ? perHour(found.wakes, seconds: found.seconds) : "-")
+            }
             let command = figures.commandWakes.values.reduce((0, 0)) { ($0.0 + $1.woke, $0.1 + $1.files) }
             out +=
                 " | \(command.1 > 0 ? "\(percent(Double(command.0) / Double(command.1))) (\(command.0) of \(command.1))" : "-")"
@@ -266,7 +273,9 @@ enum WakeComparison {
         out += "the dev corpus's negatives and `bench/heldout.py --negatives` (\(String(format: "%.2f", shortHours)) h), "
         out += "or for the engines run on `--wake-negatives` those (the dev corpus's negatives and "
         out += "`bench/heldout.py --negatives --hours H`). In conversation: two voices taking turns over a room's "
-        out += "noise (`bench/heldout.py --conversation`), a set no setting was chosen on. Command-only clips: "
+        out += "noise (`bench/heldout.py --conversation`); single words: one voice saying single words after "
+        out += "pauses over the same noise (`bench/heldout.py --words`), words training never says: sets no setting "
+        out += "was chosen on. Command-only clips: "
         out += "\(corpora.commandsOnly.count) (`bench/heldout.py --commands`), by condition:\n\n"
         let conditions = conditionsInOrder(corpora.commandsOnly)
         out +=

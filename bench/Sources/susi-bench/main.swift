@@ -37,6 +37,8 @@ struct Options {
     /// comparison are counted on these (with the dev corpus's negatives) instead of `heldoutNegatives`.
     var wakeNegatives: String?
     var conversationNegatives: String?
+    /// `bench/heldout.py --words`: single words after pauses, for false wakes.
+    var wordNegatives: String?
     /// The open-question corpus (`bench/open-questions.py`): only it is run, readings to `questionsOut`.
     var questions: String?
     var questionsOut = "bench/out/questions-susi.tsv"
@@ -61,6 +63,7 @@ func parseOptions() -> Options {
         case "--commands-only": options.commandsOnly = value
         case "--wake-negatives": options.wakeNegatives = value
         case "--conversation-negatives": options.conversationNegatives = value
+        case "--word-negatives": options.wordNegatives = value
         case "--scores": break
         case "--corpus": options.corpus = value
         case "--negatives": options.negatives = value
@@ -347,7 +350,10 @@ func compareWakeEngines() throws -> String {
         commandsOnly: every(try options.commandsOnly.map(Corpus.rows) ?? []),
         negatives: devNegatives + (try options.heldoutNegatives.map(Corpus.negatives) ?? []))
     let neuralNegatives = try options.wakeNegatives.map { devNegatives + (try Corpus.negatives($0)) }
-    let conversation = try options.conversationNegatives.map(Corpus.negatives) ?? []
+    let checks = [
+        ("conversation", try options.conversationNegatives.map(Corpus.negatives) ?? []),
+        ("words", try options.wordNegatives.map(Corpus.negatives) ?? []),
+    ]
     let engines = Set(
         (options.settings.first { $0.0 == "engines" }?.1 ?? "neural,keyphrase").split(separator: ",").map(String.init))
     var neuralSettings = settings
@@ -380,7 +386,7 @@ func compareWakeEngines() throws -> String {
     func neuralEngines(
         _ modelsDirectory: String, label: String, settings neuralSettings: Hearing.Settings = neuralSettings
     ) throws -> [(String, EngineFigures)] {
-        try WakeComparison.run(corpora, negatives: neuralNegatives, conversation: conversation) {
+        try WakeComparison.run(corpora, negatives: neuralNegatives, checks: checks) {
             let detector = try Hearing.makeNeuralWakeDetector(
                 modelsDirectory: modelsDirectory, settings: neuralSettings,
                 logger: benchDebug ? Logger(label: "wake", level: .debug) : .silent)
