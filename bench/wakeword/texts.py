@@ -35,9 +35,8 @@ def man_text(path):
     return "\n".join(lines)
 
 
-
-
 def edit_distance(a, b):
+    """How many sounds must be put in, taken out or changed to make `a` into `b`."""
     row = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         row, last = [i] + [0] * len(b), row

@@ -69,7 +69,7 @@ struct EngineFigures {
     var strayWakes = 0
     var negativeWakes = 0
     var negativeSeconds = 0.0
-    /// False wakes in each set nothing is chosen on (`WakeComparison.checks`), and its seconds.
+    /// False wakes in each set nothing is chosen on (by its name in `checkColumns`), and its seconds.
     var checkWakes: [String: (wakes: Int, seconds: Double)] = [:]
     /// Command-only clips with a wake, and how many clips.
     var commandWakes: [String: (woke: Int, files: Int)] = [:]
