@@ -429,54 +429,55 @@ def negative_shard(split, shard, minutes, seed, path):
 def hard_shard(shard, minutes, seed, path):
     """`minutes` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
     carriers, after quiet or back to back, as a train-hard shard (train.py weighs them more)."""
-    synth, mixer = WORKER["synth"], WORKER["mixer"]
+    synth = WORKER["synth"]
     rnd = synth.rnd
-    rnd.seed(f"{seed}-train-hard-{shard}")
 
-    def piece():
+    def say():
         voice = synth.voice("train")[1]
         text = rnd.choice(HARD_CARRIERS).format(rnd.choice(HARD_NEAR_MISSES))
         text += rnd.choice(["", "", "!", "?", ","])
-        try:
-            speech = synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
-        except subprocess.CalledProcessError as error:
-            print(f"skipped a hard piece: {error}", file=sys.stderr)
-            return None
-        if len(speech) == 0:
-            return None
-        clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
-        kinds["near-miss"] = kinds.get("near-miss", 0) + len(clip) / RATE
-        return mixer.mix(clip)[1]
+        return synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
 
-    kinds = {}
-    return _stream(path, minutes, piece, "hard negatives", kinds)
+    return _said_after_quiet(path, minutes, f"{seed}-train-hard-{shard}", "near-miss", say, "hard negatives")
 
 
 def words_shard(shard, minutes, seed, phrase, path):
     """`minutes` of single dictionary words (and now and then two) said after quiet by training
     voices, half of them sharing two sounds with the phrase, as a train-hard shard: said alone
     after a pause, many a word scored as the phrase (bench/RESULTS.md, fifteenth round)."""
+    synth = WORKER["synth"]
+    rnd = synth.rnd
+    every, near = words_unlike(phrase)
+
+    def say():
+        pick = lambda: rnd.choice(near if rnd.random() < 0.5 else every)
+        text = pick() if rnd.random() < 0.7 else f"{pick()} {pick()}"
+        return synth.say(synth.voice("train")[1], text)
+
+    return _said_after_quiet(path, minutes, f"{seed}-train-words-{shard}", "word", say, "words")
+
+
+def _said_after_quiet(path, minutes, seed, kind, say, label):
+    """A shard of `minutes` of `say()`'s speech (the random generator seeded by `seed` first),
+    each after 0.2-1.5 s of quiet and before 0.3-0.8 s, mixed with noise; counted as `kind`."""
     synth, mixer = WORKER["synth"], WORKER["mixer"]
     rnd = synth.rnd
-    rnd.seed(f"{seed}-train-words-{shard}")
-    every, near = words_unlike(phrase)
+    rnd.seed(seed)
     kinds = {}
 
     def piece():
-        pick = lambda: rnd.choice(near if rnd.random() < 0.5 else every)
-        text = pick() if rnd.random() < 0.7 else f"{pick()} {pick()}"
         try:
-            speech = synth.say(synth.voice("train")[1], text)
+            speech = say()
         except subprocess.CalledProcessError as error:
-            print(f"skipped a word piece: {error}", file=sys.stderr)
+            print(f"skipped a {kind} piece: {error}", file=sys.stderr)
             return None
         if len(speech) == 0:
             return None
         clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
-        kinds["word"] = kinds.get("word", 0) + len(clip) / RATE
+        kinds[kind] = kinds.get(kind, 0) + len(clip) / RATE
         return mixer.mix(clip)[1]
 
-    return _stream(path, minutes, piece, "words", kinds)
+    return _stream(path, minutes, piece, label, kinds)
 
 
 def turns_shard(shard, minutes, seed, path):
