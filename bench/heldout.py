@@ -139,6 +139,14 @@ def conversation_texts():
     return [t for t in dict.fromkeys(text) if "susi" not in t.lower().split()]
 
 
+def espeak_voice(prefix, accent, variant, speed):
+    """An eSpeak NG voice (`accent`, `variant` or none, `speed` words per minute) made known to the
+    dev corpus's synthesiser as PREFIX-ACCENT[+VARIANT]; that name."""
+    voice = accent + ("+" + variant if variant else "")
+    dev.VOICES[f"{prefix}-{voice}"] = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", "{out}", "{text}"]
+    return f"{prefix}-{voice}"
+
+
 def conversation(outdir, hours=3.0, seconds_per_file=300):
     """Two voices taking turns over a room's floor: see --conversation above."""
     os.makedirs(outdir, exist_ok=True)
@@ -149,11 +157,7 @@ def conversation(outdir, hours=3.0, seconds_per_file=300):
     rows, k = [], 0
     while sum(r["seconds"] for r in rows) < hours * 3600 and len(sentences) > 3:
         pair = [voices[(2 * k) % len(voices)], voices[(2 * k + 1) % len(voices)]]
-        names = []
-        for accent, variant in pair:
-            names.append(f"talk-{accent}+{variant}")
-            dev.VOICES[names[-1]] = ["espeak-ng", "-v", f"{accent}+{variant}", "-s", str(rnd.randint(140, 210)),
-                                     "-w", "{out}", "{text}"]
+        names = [espeak_voice("talk", accent, variant, rnd.randint(140, 210)) for accent, variant in pair]
         track, speech_power, speech_samples, turn, said_at = dev.silence(rnd.uniform(0.5, 1.5)), 0.0, 0, 0, []
         while len(track) < seconds_per_file * dev.RATE and len(sentences) > 3:
             said = ". ".join(sentences.pop() for _ in range(rnd.choice([1, 1, 2, 3]))) + "."
@@ -198,9 +202,7 @@ def isolated_words(outdir, hours=1.0, seconds_per_file=300):
     rows, k = [], 0
     while sum(r["seconds"] for r in rows) < hours * 3600:
         accent, variant = voices[k % len(voices)]
-        name = f"words-{accent}{'+' + variant if variant else ''}"
-        dev.VOICES[name] = ["espeak-ng", "-v", accent + ("+" + variant if variant else ""), "-s",
-                            str(rnd.randint(140, 210)), "-w", "{out}", "{text}"]
+        name = espeak_voice("words", accent, variant, rnd.randint(140, 210))
         track, speech_power, speech_samples, said_at = dev.silence(rnd.uniform(0.5, 1.5)), 0.0, 0, []
         while len(track) < seconds_per_file * dev.RATE:
             word = rnd.choice(near if rnd.random() < 0.5 else every)
@@ -230,9 +232,7 @@ def negatives(outdir, hours=0.0, words_per_voice=1200, words_per_file=1400):
     k = 0
     while sum(r["seconds"] for r in rows) < hours * 3600 and sentences:
         accent, variant = combos[k % len(combos)]
-        name = f"long-{accent}{'+' + variant if variant else ''}"
-        dev.VOICES[name] = ["espeak-ng", "-v", accent + ("+" + variant if variant else ""), "-s", str(140 + (k * 17) % 80),
-                            "-w", "{out}", "{text}"]
+        name = espeak_voice("long", accent, variant, 140 + (k * 17) % 80)
         words, text = 0, []
         while words < words_per_file and sentences:
             text.append(sentences.pop())
