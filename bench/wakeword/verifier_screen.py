@@ -24,9 +24,14 @@ the head's score peaks at 0.9 or 0.99. --pronunciation adds pronunciations of "s
 after the command starts), by voice and condition. The live verifier shares the recogniser's
 decoder and options and hears windows placed by the head, so its figures differ.
 """
-import argparse, collections, glob, json, math, multiprocessing, os, random, re, subprocess, sys, tempfile, wave
+import argparse, collections, json, math, multiprocessing, os, random, re, subprocess, tempfile, wave
 
 import numpy as np
+
+from data import RATE, Synth, coloured, rms, silence
+from frontend import FrontEnd, embedding_end_sample
+from texts import words_unlike
+from train import WINDOW, head_members
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -37,9 +42,6 @@ COMMANDS = ["what time is it", "play some music", "turn it down", "what is the w
 
 def _clip(task):
     """One clip of `make` (kind, index, seed): its manifest row, the window written if a candidate."""
-    from data import RATE, Synth, coloured, rms, silence
-    from frontend import embedding_end_sample
-    from texts import words_unlike
     kind, index, seed, out = task
     front, head = WORKER["front"], WORKER["head"]
     rnd = random.Random(f"{seed}-{kind}-{index}")
@@ -69,7 +71,9 @@ def _clip(task):
     row["peak"] = round(float(scores.max()), 5)
     end = embedding_end_sample(found + WORKER["window"] - 1)
     with wave.open(os.path.join(out, row["name"] + ".wav"), "wb") as w:
-        w.setnchannels(1), w.setsampwidth(2), w.setframerate(RATE)
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
         w.writeframes(clip[max(0, end - 14400):end + 3200].tobytes())
     return row
 
@@ -78,8 +82,6 @@ WORKER = {}
 
 
 def _start():
-    from frontend import FrontEnd
-    from train import WINDOW, head_members
     head, members = head_members(os.path.join(REPO, "models", "hotword", "susi.head.json"))
     assert head["combine"] == "min"
     groups = np.cumsum([0] + head["groups"])
@@ -199,7 +201,6 @@ def decode(args):
 
 
 def main():
-    sys.path.insert(0, HERE)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     maker = commands.add_parser("make")
@@ -214,7 +215,10 @@ def main():
     decoder.add_argument("--pronunciation", action="append", default=[])
     decoder.add_argument("--dev-corpus")
     args = parser.parse_args()
-    make(args) if args.command == "make" else decode(args)
+    if args.command == "make":
+        make(args)
+    else:
+        decode(args)
 
 
 if __name__ == "__main__":
