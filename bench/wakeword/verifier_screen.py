@@ -10,8 +10,8 @@ make: N "susi <command>" and N dictionary words sharing two sounds with the name
 `words_unlike`, never the bench's fifth), each said once by a training voice (data.py's
 `Synth`, eSpeak NG accents and variants and flite slt, with its augmentations) after 2.2-3 s of
 quiet and before 0.8 s, over brown or pink noise 30, 20 or 10 dB under the speech. The committed
-head (models/hotword/susi.head.json) scores each clip; its first candidate (two steps at its
-threshold) is written as the verifier would hear it (900 ms before the candidate's end to 200
+head (models/hotword/susi.head.json) scores each clip; its first candidate (its steps in a row
+at its threshold) is written as the verifier would hear it (900 ms before the candidate's end to 200
 ms after, WAV), with whether the head was sure of it (its sure threshold within three more
 steps). Every clip has its own seed: the same files whatever --jobs.
 
@@ -28,14 +28,14 @@ import argparse, collections, json, math, multiprocessing, os, random, re, subpr
 
 import numpy as np
 
+from combine import member_scores
 from data import RATE, Synth, coloured, rms, silence
 from frontend import FrontEnd, embedding_end_sample
-from texts import words_unlike
-from train import WINDOW, head_members
+from texts import DICTIONARY, words_unlike
+from train import WINDOW, head_members, windows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-MODEL = "/usr/share/pocketsphinx/model/en-us"
 COMMANDS = ["what time is it", "play some music", "turn it down", "what is the weather", "tell me a joke",
             "stop", "next song", "set a timer for five minutes", "who are you", "pause"]
 
@@ -63,7 +63,8 @@ def _clip(task):
     clip = np.clip(clip * (10000 / (np.abs(clip).max() + 1)), -32768, 32767).astype(np.int16)
     row["floor"] = f"{colour}{floor}"
     scores = head(front.embeddings(clip))
-    found = next((k for k in range(1, len(scores)) if min(scores[k - 1:k + 1]) >= WORKER["threshold"]), None)
+    steps = WORKER["steps"]
+    found = next((k for k in range(steps - 1, len(scores)) if min(scores[k - steps + 1:k + 1]) >= WORKER["threshold"]), None)
     row["candidate"] = found is not None
     if found is None:
         return row
@@ -86,21 +87,15 @@ def _start():
     assert head["combine"] == "min"
     groups = np.cumsum([0] + head["groups"])
 
-    def output(layers, x):
-        for weights, bias, activation in layers:
-            x = x @ weights + bias
-            x = np.maximum(x, 0) if activation == "relu" else 1 / (1 + np.exp(-np.clip(x, -60, 60)))
-        return x[:, 0]
-
     def score(emb):
         """The joined head's score of every full window of `emb`, first window first."""
         if len(emb) < WINDOW:
             return np.zeros(0)
-        x = np.stack([emb[k - WINDOW + 1:k + 1].reshape(-1) for k in range(WINDOW - 1, len(emb))]).astype(np.float32)
-        return np.min([np.mean([output(m, x) for m in members[a:b]], axis=0) for a, b in zip(groups, groups[1:])], axis=0)
+        x = windows(emb, np.arange(WINDOW - 1, len(emb)))
+        return np.min([member_scores(members[a:b], x) for a, b in zip(groups, groups[1:])], axis=0)
 
-    WORKER.update(front=FrontEnd(os.path.join(REPO, "models", "hotword", "frontend")), head=score,
-                  window=WINDOW, threshold=head["threshold"], sure=head["sure_threshold"], tmp=tempfile.mkdtemp())
+    WORKER.update(front=FrontEnd(os.path.join(REPO, "models", "hotword", "frontend")), head=score, window=WINDOW,
+                  steps=head["steps"], threshold=head["threshold"], sure=head["sure_threshold"], tmp=tempfile.mkdtemp())
 
 
 def make(args):
@@ -132,7 +127,7 @@ def verifier_model(directory, prior, pronunciations):
         f.write("\n\\end\\\n")
     dictionary = os.path.join(directory, "verifier.dict")
     with open(dictionary, "w") as f:
-        f.writelines(line for line in open(os.path.join(MODEL, "cmudict-en-us.dict"))
+        f.writelines(line for line in open(DICTIONARY)
                      if re.sub(r"\(\d+\)$", "", line.split()[0]) in common)
         own = [line for line in open(os.path.join(REPO, "models", "hotword", "susi.dict")) if line.strip() and line[0] != "#"]
         f.writelines(own)
