@@ -151,6 +151,17 @@ def heard(directory, names, model):
         return found
 
 
+def tally(rows, keys, hit):
+    """For each key `keys(row)` gives any of `rows`: how many of its rows `hit` and how many
+    there are, by key in order."""
+    table = collections.defaultdict(lambda: [0, 0])
+    for r in rows:
+        for key in keys(r):
+            table[key][0] += hit(r)
+            table[key][1] += 1
+    return sorted((key, a, b) for key, (a, b) in table.items())
+
+
 def decode(args):
     with tempfile.TemporaryDirectory() as tmp:
         model = verifier_model(tmp, args.prior, args.pronunciation)
@@ -159,12 +170,8 @@ def decode(args):
         found = heard(args.out, [r["name"] for r in rows], model)
 
         def count(selected, key):
-            table = collections.defaultdict(lambda: [0, 0])
-            for r in selected:
-                table[key(r)][0] += r["name"] in found
-                table[key(r)][1] += 1
-            total = [sum(v[0] for v in table.values()), sum(v[1] for v in table.values())]
-            return f"{total[0]}/{total[1]} (" + ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(table.items())) + ")"
+            (_, heard_all, all_), *parts = tally(selected, lambda r: ["", key(r)], lambda r: r["name"] in found)
+            return f"{heard_all}/{all_} (" + ", ".join(f"{k} {a}/{b}" for k, a, b in parts) + ")"
 
         print(f"prior {args.prior}, pronunciations added: {args.pronunciation or 'none'}")
         names = [r for r in rows if r["kind"] == "name"]
@@ -178,21 +185,17 @@ def decode(args):
             print(f"the head's peak at {level} or more: names {share(names)}, "
                   f"sure word candidates {share([r for r in words if r['sure']])}")
         if args.dev_corpus:
-            windows = os.path.join(tmp, "dev")
-            os.makedirs(windows)
+            cut = os.path.join(tmp, "dev")
+            os.makedirs(cut)
             dev = [json.loads(line) for line in open(os.path.join(args.dev_corpus, "manifest.jsonl"))]
             for r in dev:
                 subprocess.run(["sox", os.path.join(os.path.dirname(args.dev_corpus.rstrip("/")), r["file"]),
-                                os.path.join(windows, r["id"] + ".wav"), "trim", str(max(0, r["wake_ms"] - 300) / 1000),
+                                os.path.join(cut, r["id"] + ".wav"), "trim", str(max(0, r["wake_ms"] - 300) / 1000),
                                 f"={(r['command_start_ms'] + 100) / 1000}"], check=True)
-            found = heard(windows, [r["id"] for r in dev], model)
-            table = collections.defaultdict(lambda: [0, 0])
-            for r in dev:
-                for key in (r["condition"], f"{r['voice']} {r['condition']}"):
-                    table[key][0] += r["id"] in found
-                    table[key][1] += 1
-            print("dev corpus names heard:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(table.items()) if " " not in k))
-            print("  short of all:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(table.items()) if " " in k and a < b))
+            found = heard(cut, [r["id"] for r in dev], model)
+            table = tally(dev, lambda r: [r["condition"], f"{r['voice']} {r['condition']}"], lambda r: r["id"] in found)
+            print("dev corpus names heard:", ", ".join(f"{k} {a}/{b}" for k, a, b in table if " " not in k))
+            print("  short of all:", ", ".join(f"{k} {a}/{b}" for k, a, b in table if " " in k and a < b))
 
 
 def main():
