@@ -325,7 +325,7 @@ public final class Brain: Sendable {
             answerTime: milliseconds,
             queryLanguage: context.language,
             session: ["identity": ["type": "host", "name": "127.0.0.1", "anonymous": true]],
-            answers: answers)
+            answers: answers, origin: .builtIn)
     }
 
     /// Queries that clear the conversation's memory (normalised).

@@ -37,15 +37,27 @@ public final class ActionDispatcher: Sendable {
         self.lastSkill = lastSkill
     }
 
-    /// Performs `action`: what to say about it, or the failure to report. Actions that are
-    /// not the speaker's (plain answers, tables) do nothing.
+    /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
+    /// report. Actions that are not the speaker's (plain answers, tables) do nothing.
+    ///
+    /// A settings action changes only a key `SettingsAction.allowedKeys(from: origin)` holds;
+    /// any other is refused with `config-setting-refused` (the pipeline logs it once) and an
+    /// apology to say, and nothing is saved.
     ///
     /// `next`/`previous` past either end of the playlist, and controls with nothing playing,
     /// quietly do nothing; only `audio_play`/`video_play` start the player (sound only), and
     /// only for what `MediaSourcePolicy` allows (`player.media_dirs`).
-    public func perform(_ action: ChatAction) -> ActionOutcome {
+    public func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome {
         do {
             switch action {
+            case .settings(let setting) where !setting.isAllowed(from: origin):
+                return ActionOutcome(
+                    say: "Sorry, I am not allowed to change that.",
+                    failure: ConfigError(
+                        .settingRefused,
+                        "an answer from the \(origin == .server ? "server" : "built-in skills") may not change "
+                            + "\(String(setting.key.prefix(80)).debugDescription); allowed: "
+                            + SettingsAction.allowedKeys(from: origin).sorted().joined(separator: ", ")))
             case .settings(let setting):
                 try live.set(setting.key, to: setting.value)
                 logger.info("\(setting.key) = \(setting.value)")

@@ -36,11 +36,21 @@ public enum SkillReports {
         }
     }
 
-    /// `lint`: every skipped block as `file:line: message`, then the totals.
-    public static func lint(_ brain: Brain) -> [String] {
+    /// `lint`: every skipped block and refused file as `file:line: severity: message`, then
+    /// the totals.
+    /// - Throws: `PipelineError` (`brain-skill-lint-failed`), after the lines went to `print`,
+    ///   when a file was refused (an `error`: unreadable, or asking for a setting no skill may
+    ///   change). Skipped blocks (warnings) alone pass.
+    public static func lint(_ brain: Brain, print: (String) -> Void) throws(PipelineError) {
         let intents = brain.skills.reduce(0) { $0 + $1.intents.count }
-        return brain.diagnostics.map(\.description)
-            + ["skills: \(brain.skills.count) files, \(intents) intents, \(brain.diagnostics.count) problems"]
+        brain.diagnostics.forEach { print($0.description) }
+        let errors = brain.diagnostics.filter { $0.severity == .error }.count
+        print(
+            "skills: \(brain.skills.count) files, \(intents) intents, \(brain.diagnostics.count) problems, \(errors) errors")
+        guard errors == 0 else {
+            throw PipelineError(
+                stage: .brain, code: "brain-skill-lint-failed", message: "\(errors) skill files refused (the error lines above)")
+        }
     }
 
     /// `compat`: load rate, pass rates (all files together and each alone), leaks and timing;

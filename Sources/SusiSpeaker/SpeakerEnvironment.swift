@@ -42,7 +42,9 @@ final class SpeakerEnvironment: PipelineEnvironment {
 
     func voice(forAnswerIn language: String) -> VoiceSettings { AnswerVoice.voice(voice, forAnswerIn: language) }
 
-    func perform(_ action: ChatAction) -> ActionOutcome { dispatcher.perform(action) }
+    func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome {
+        dispatcher.perform(action, from: origin)
+    }
 
     /// Config changes are applied as an interaction begins. Music turns down to
     /// `player.duck_volume` while the speaker listens or talks; a player that has not started

@@ -241,7 +241,8 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     // MARK: Helpers
 
     private func dispatch(_ action: ChatAction) throws {
-        if let failure = dispatcher.perform(action).failure { throw failure }
+        // The control routes make only media actions themselves; none changes a setting.
+        if let failure = dispatcher.perform(action, from: .server).failure { throw failure }
         touch()
     }
 

@@ -57,6 +57,6 @@ enum SkillsCommand: Command {
         } else {
             brain = try Assembly.brain(environment: context.environment, logger: .silent)
         }
-        context.print(SkillReports.lint(brain))
+        try SkillReports.lint(brain) { context.print($0) }
     }
 }

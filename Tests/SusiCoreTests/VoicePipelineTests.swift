@@ -206,6 +206,8 @@ final class VoicePipelineTests: XCTestCase {
     final class ScriptedBrain: ChatBrain {
         var replies: [String: [ChatAction]]
         var fails = false
+        /// Who the replies say answered.
+        var origin = AnswerOrigin.server
         /// Words of a reply's query that loose wildcards took (none unless listed).
         var unchecked: [String: Int] = [:]
         init(_ replies: [String: [ChatAction]]) { self.replies = replies }
@@ -213,7 +215,7 @@ final class VoicePipelineTests: XCTestCase {
             if fails { throw BrainDown() }
             return ChatResponse(
                 query: query, queryDate: "", answerDate: "", answerTime: 0,
-                answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])])
+                answers: [ChatAnswer(actions: replies[query] ?? [], skills: ["test"])], origin: origin)
         }
         func understanding(of text: String) -> CommandUnderstanding? {
             replies[text] == nil ? nil : CommandUnderstanding(uncheckedWords: unchecked[text] ?? 0)
@@ -250,6 +252,8 @@ final class VoicePipelineTests: XCTestCase {
     final class ScriptedEnvironment: PipelineEnvironment {
         var speakingVoice: () -> VoiceSettings = { VoiceSettings() }
         var performing: (ChatAction) -> ActionOutcome = { _ in .done }
+        /// The origin of the answer of every action performed, in order.
+        var origins: [AnswerOrigin] = []
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (() throws -> String)?
@@ -269,7 +273,10 @@ final class VoicePipelineTests: XCTestCase {
         }
 
         var voice: VoiceSettings { speakingVoice() }
-        func perform(_ action: ChatAction) -> ActionOutcome { performing(action) }
+        func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome {
+            origins.append(origin)
+            return performing(action)
+        }
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
         func transcribeAgain() throws -> String? { try secondPass?() }
@@ -288,6 +295,8 @@ final class VoicePipelineTests: XCTestCase {
         let synthesizer: ChunkedSynthesizer
         let sink: RecordingSink
         let performed: [ChatAction]
+        /// The origin each performed action was performed with.
+        let origins: [AnswerOrigin]
         var names: [String] { events.map(\.name) }
         /// The kind of the first `transcript` event.
         var transcript: PipelineEvent.Kind? { events.first { $0.name == "transcript" }?.kind }
@@ -350,7 +359,8 @@ final class VoicePipelineTests: XCTestCase {
                 synthesizer: synthesizer, sink: sink),
             environment: environment, events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
         try pipeline.run()
-        return Run(events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed)
+        return Run(
+            events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed, origins: environment.origins)
     }
 
     private let timeBrain = ScriptedBrain([
@@ -678,6 +688,18 @@ final class VoicePipelineTests: XCTestCase {
         let speakIndex = try XCTUnwrap(result.names.firstIndex(of: "speak_start"))
         let playIndex = try XCTUnwrap(result.names.firstIndex(of: "play"))
         XCTAssertLessThan(speakIndex, playIndex, "actions run in the order given")
+    }
+
+    /// Issue 50: the speaker is told who answered, so it can refuse what that origin may not change.
+    func testActionsArePerformedWithTheOriginOfTheirAnswer() throws {
+        for origin in [AnswerOrigin.server, .builtIn] {
+            let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)])
+            let brain = timeBrain
+            brain.origin = origin
+            let result = try run(source: source, transcripts: ["change your voice to british"], brain: brain)
+            XCTAssertEqual(result.performed.map(\.type), ["settings"])
+            XCTAssertEqual(result.origins, [origin])
+        }
     }
 
     func testAnAnswerInAnotherLanguageIsSpokenWithAVoiceOfThatLanguage() throws {

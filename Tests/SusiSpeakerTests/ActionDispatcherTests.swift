@@ -27,7 +27,7 @@ final class ActionDispatcherTests: XCTestCase {
         let fake = FakePlayer(volume: 50)
         let player = SpeakerPlayer { fake }
         let (dispatcher, _, _) = try scratch.dispatcher(player: player)
-        XCTAssertNil(dispatcher.perform(.answer(AnswerAction(expression: "hello"))).failure)
+        XCTAssertNil(dispatcher.perform(.answer(AnswerAction(expression: "hello")), from: .builtIn).failure)
         XCTAssertNil(player.current, "an answer is no player action and makes no player")
 
         let actions: [ChatAction] = [
@@ -35,7 +35,7 @@ final class ActionDispatcherTests: XCTestCase {
             .pause, .resume, action(["type": "audio_volume", "volume": 30]), .next, .previous, .restart, .shuffle, .stop,
         ]
         for chatAction in actions {
-            let outcome = dispatcher.perform(chatAction)
+            let outcome = dispatcher.perform(chatAction, from: .builtIn)
             XCTAssertNil(outcome.failure, "\(chatAction.type)")
             XCTAssertNil(outcome.say, "media actions bring no words of their own")
         }
@@ -49,7 +49,8 @@ final class ActionDispatcherTests: XCTestCase {
         let fake = FakePlayer()
         fake.fail(with: PlayerError(.loadFailed, "cannot open song.ogg"))
         let (dispatcher, _, _) = try scratch.dispatcher(player: SpeakerPlayer { fake })
-        let outcome = dispatcher.perform(action(["type": "audio_play", "identifier": "song.ogg", "identifier_type": "url"]))
+        let outcome = dispatcher.perform(
+            action(["type": "audio_play", "identifier": "song.ogg", "identifier_type": "url"]), from: .builtIn)
         XCTAssertEqual(outcome.failure?.code, "player-load-failed")
     }
 
@@ -57,40 +58,41 @@ final class ActionDispatcherTests: XCTestCase {
         let player = SpeakerPlayer { FakePlayer() }
         let (dispatcher, _, _) = try scratch.dispatcher(player: player)
         player.shutdown()
-        XCTAssertEqual(dispatcher.perform(.pause).failure?.code, "player-start-failed")
+        XCTAssertEqual(dispatcher.perform(.pause, from: .builtIn).failure?.code, "player-start-failed")
         XCTAssertNil(player.current)
     }
 
     func testSettingsChangeTheLiveConfigAndTheFile() throws {
         let (dispatcher, live, _) = try scratch.dispatcher(player: SpeakerPlayer { FakePlayer() })
-        let outcome = dispatcher.perform(action(["type": "settings", "key": "room", "value": "Kitchen"]))
+        let outcome = dispatcher.perform(action(["type": "settings", "key": "room", "value": "Kitchen"]), from: .builtIn)
         XCTAssertNil(outcome.failure)
         XCTAssertEqual(live.current.room, "Kitchen")
         XCTAssertEqual(try scratch.store.load().room, "Kitchen")
-        let bad = dispatcher.perform(action(["type": "settings", "key": "no.such.key", "value": "1"]))
+        let bad = dispatcher.perform(action(["type": "settings", "key": "no.such.key", "value": "1"]), from: .builtIn)
         XCTAssertNotNil(bad.failure, "an unknown key is reported, not ignored")
     }
 
     func testTimersAreSetListedAndCancelled() throws {
         let (dispatcher, _, planned) = try scratch.dispatcher(player: SpeakerPlayer { FakePlayer() })
         XCTAssertEqual(
-            dispatcher.perform(action(["type": "timer_cancel"])).say, "There is no timer to cancel.")
-        let set = dispatcher.perform(action(["type": "answer", "expression": "Time is up.", "plan_delay": 60_000]))
+            dispatcher.perform(action(["type": "timer_cancel"]), from: .builtIn).say, "There is no timer to cancel.")
+        let set = dispatcher.perform(
+            action(["type": "answer", "expression": "Time is up.", "plan_delay": 60_000]), from: .builtIn)
         XCTAssertNil(set.failure)
         XCTAssertEqual(try planned.takeDue(), [], "not due for a minute")
-        let listed = try XCTUnwrap(dispatcher.perform(action(["type": "timer_list"])).say)
+        let listed = try XCTUnwrap(dispatcher.perform(action(["type": "timer_list"]), from: .builtIn).say)
         XCTAssertEqual(listed, planned.describe())
         XCTAssertNotEqual(listed, PlannedAnswers(path: scratch.directory + "/none.json").describe(), "one timer is listed")
-        XCTAssertEqual(dispatcher.perform(action(["type": "timer_cancel"])).say, "Okay, I cancelled the timer.")
+        XCTAssertEqual(dispatcher.perform(action(["type": "timer_cancel"]), from: .builtIn).say, "Okay, I cancelled the timer.")
         XCTAssertEqual(
-            dispatcher.perform(action(["type": "timer_cancel"])).say, "There is no timer to cancel.")
+            dispatcher.perform(action(["type": "timer_cancel"]), from: .builtIn).say, "There is no timer to cancel.")
     }
 
     func testWebSearchUsesTheInjectedClientAndTheLiveServer() throws {
         _ = try scratch.store.set("websearch.url", to: "http://127.0.0.1:9/search")
         let http = FakeHTTPClient.offline()
         let (dispatcher, _, _) = try scratch.dispatcher(player: SpeakerPlayer { FakePlayer() }, http: http)
-        let outcome = dispatcher.perform(action(["type": "websearch", "query": "otters"]))
+        let outcome = dispatcher.perform(action(["type": "websearch", "query": "otters"]), from: .builtIn)
         XCTAssertEqual(outcome.say, "Sorry, I couldn't reach the web search just now.")
         XCTAssertEqual(http.urls.count, 1)
         XCTAssertTrue(http.urls.first?.hasPrefix("http://127.0.0.1:9/search") == true, "\(http.urls)")
@@ -102,9 +104,9 @@ final class ActionDispatcherTests: XCTestCase {
         let (dispatcher, _, _) = try scratch.dispatcher(
             player: SpeakerPlayer { FakePlayer() }, http: http, lastSkill: { "/general/Knowledge/en/otters" })
         XCTAssertEqual(
-            dispatcher.perform(action(["type": "skill_rate", "stars": 9])).say, "Please give one to five stars.")
+            dispatcher.perform(action(["type": "skill_rate", "stars": 9]), from: .builtIn).say, "Please give one to five stars.")
         XCTAssertEqual(http.urls, [], "a bad rating asks no server")
-        let ratings = dispatcher.perform(action(["type": "skill_ratings"]))
+        let ratings = dispatcher.perform(action(["type": "skill_ratings"]), from: .builtIn)
         XCTAssertNotNil(ratings.say)
         XCTAssertFalse(http.urls.isEmpty)
         XCTAssertTrue(http.urls.allSatisfy { $0.hasPrefix("http://127.0.0.1:9/") }, "\(http.urls)")

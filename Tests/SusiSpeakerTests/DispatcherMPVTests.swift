@@ -40,7 +40,7 @@ final class DispatcherMPVTests: XCTestCase {
         defer { slot.shutdown() }
         let (dispatcher, _, _) = try scratch.dispatcher(player: slot)
         func perform(_ action: ChatAction) {
-            XCTAssertNil(dispatcher.perform(action).failure, action.type)
+            XCTAssertNil(dispatcher.perform(action, from: .builtIn).failure, action.type)
         }
 
         perform(.answer(AnswerAction(expression: "hello")))
@@ -90,7 +90,8 @@ extension DispatcherMPVTests {
             ("/proc/self/environ", "url"), (music, "url"), (music + "/../outside.wav", "url"), (music + "/escape.wav", "url"),
             ("file://" + outside, "url"),
         ] {
-            let outcome = dispatcher.perform(.audioPlay(MediaPlayAction(identifier: identifier, identifierType: type)))
+            let outcome = dispatcher.perform(
+                .audioPlay(MediaPlayAction(identifier: identifier, identifierType: type)), from: .builtIn)
             XCTAssertEqual(outcome.failure?.code, "player-source-refused", identifier)
             XCTAssertEqual(outcome.failure?.stage, .player, identifier)
             XCTAssertEqual(outcome.say, "Sorry, I can't play that.", identifier)
@@ -99,8 +100,10 @@ extension DispatcherMPVTests {
 
         // A file in the media folder plays, by its file URL too.
         XCTAssertNil(
-            dispatcher.perform(.videoPlay(MediaPlayAction(identifier: "file://" + music + "/song.wav", identifierType: "url")))
-                .failure)
+            dispatcher.perform(
+                .videoPlay(MediaPlayAction(identifier: "file://" + music + "/song.wav", identifierType: "url")), from: .builtIn
+            )
+            .failure)
         XCTAssertTrue(eventually { (try? player.property("path"))??.stringValue == music + "/song.wav" })
     }
 }

@@ -130,7 +130,7 @@ final class PipelineStatusRouteTests: XCTestCase {
 
     final class Environment: PipelineEnvironment {
         var voice: VoiceSettings { VoiceSettings() }
-        func perform(_ action: ChatAction) -> ActionOutcome { .done }
+        func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome { .done }
     }
 
     func testStatusSaysListeningThinkingAndSpeakingDuringARun() throws {

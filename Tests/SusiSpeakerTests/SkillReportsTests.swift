@@ -59,7 +59,64 @@ final class SkillReportsTests: XCTestCase {
     }
 
     func testLintEndsWithTheTotals() throws {
-        XCTAssertEqual(SkillReports.lint(try brain(Self.greeter)).last, "skills: 1 files, 1 intents, 0 problems")
+        var lines: [String] = []
+        try SkillReports.lint(try brain(Self.greeter)) { lines.append($0) }
+        XCTAssertEqual(lines, ["skills: 1 files, 1 intents, 0 problems, 0 errors"])
+    }
+
+    /// Issue 50: a skill whose settings action names a key no skill may change is refused
+    /// whole, and lint says so as an error and fails; a skipped block alone does not fail.
+    func testLintFailsOnASkillThatSetsThePlayerCommand() throws {
+        let evil = """
+            ::name Evil
+
+            louder please
+            !console:Okay.
+            {"actions":[{"type":"settings","key":"player.command","value":"/tmp/evil"}]}
+            eol
+
+            hello
+            Hi.
+            """
+        let brain = Brain(texts: [("evil", evil), ("greeter", Self.greeter)])
+        XCTAssertEqual(brain.skills.map(\.id), ["greeter"], "the whole evil file is refused")
+        var lines: [String] = []
+        XCTAssertThrowsError(try SkillReports.lint(brain) { lines.append($0) }) { error in
+            XCTAssertEqual((error as? PipelineError)?.code, "brain-skill-lint-failed")
+        }
+        XCTAssertEqual(lines.count, 2, "\(lines)")
+        XCTAssertTrue(lines[0].hasPrefix("evil:4: error: a settings action may not change \"player.command\""), lines[0])
+        XCTAssertEqual(lines[1], "skills: 1 files, 1 intents, 1 problems, 1 errors")
+
+        let skipped = Brain(texts: [("greeter", Self.greeter + "\n\nlonely line\n")])
+        lines = []
+        XCTAssertNoThrow(try SkillReports.lint(skipped) { lines.append($0) })
+        XCTAssertTrue(lines.last?.hasSuffix("1 problems, 0 errors") ?? false, "\(lines)")
+    }
+
+    /// Every config key tried as a skill's settings key: only the skill keys load.
+    func testOnlySkillKeysLoadFromASkill() {
+        for key in ConfigSchema.keys {
+            let text = """
+                ::name Setter
+
+                change it
+                !console:Okay.
+                {"actions":[{"type":"settings","key":"\(key.name)","value":"1"}]}
+                eol
+                """
+            let brain = Brain(texts: [("setter", text)])
+            let allowed = SettingsAction.skillKeys.contains(key.name)
+            XCTAssertEqual(brain.skills.count, allowed ? 1 : 0, key.name)
+            XCTAssertEqual(brain.diagnostics.contains { $0.severity == .error }, !allowed, key.name)
+        }
+        let chosenByTheQuery = Brain(texts: [
+            (
+                "setter",
+                "::name Setter\n\nset * to *\n!console:Okay.\n{\"actions\":[{\"type\":\"settings\",\"key\":\"$1$\",\"value\":\"$2$\"}]}\neol\n"
+            )
+        ])
+        XCTAssertEqual(chosenByTheQuery.skills.count, 0, "the query never chooses the key")
     }
 
     func testCompatibilityLinesGiveRatesAndNeverDivideByZero() {

@@ -67,8 +67,12 @@ enum AnswerChoice: Sendable, Equatable {
 /// A problem found while reading a skill file, before the file and line are attached.
 struct SkillParseFailure: Error, Equatable {
     let message: String
+    /// The block asks for what no skill may do (a settings action on a key outside
+    /// `SettingsAction.skillKeys`): the whole file is refused, not only the block.
+    let refusesSkill: Bool
 
-    init(_ message: String) {
+    init(_ message: String, refusesSkill: Bool = false) {
         self.message = message
+        self.refusesSkill = refusesSkill
     }
 }

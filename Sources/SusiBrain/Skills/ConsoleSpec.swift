@@ -61,6 +61,7 @@ struct ConsoleSpec: Sendable {
             guard let list = actions.arrayValue?.filter({ $0["type"]?.stringValue != nil }) else {
                 throw SkillParseFailure("console \"actions\" must be a list of objects with a \"type\"")
             }
+            try Self.checkSettings(list)
             if !list.isEmpty { actionsTemplate = AnswerTemplate(JSONValue.array(list).jsonText) }
         }
         // SUSI's inline "data": rows given in the skill itself instead of fetched.
@@ -74,5 +75,20 @@ struct ConsoleSpec: Sendable {
         function = functionName
         argument = AnswerTemplate(members["argument"]?.stringValue ?? "$0$")
         self.actionsTemplate = actionsTemplate
+    }
+
+    /// Refuses a settings action whose key is not, literally, one a skill may change: a
+    /// skill never chooses programs, hooks, paths or the server, nor lets the query choose
+    /// the key (`"key":"$1$"`).
+    private static func checkSettings(_ actions: [JSONValue]) throws(SkillParseFailure) {
+        for action in actions where action["type"]?.stringValue == "settings" {
+            let key = action["key"]?.stringValue ?? ""
+            guard SettingsAction.skillKeys.contains(key) else {
+                let allowed = SettingsAction.skillKeys.sorted().joined(separator: ", ")
+                throw SkillParseFailure(
+                    "a settings action may not change \"\(key)\" (a skill may change only \(allowed)); skill refused",
+                    refusesSkill: true)
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// the same way, so the cache can only cost a parse, never change an answer.
 enum SkillCache {
     /// Bumped whenever the parser or this format changes what a file turns into.
-    static let formatVersion: UInt64 = 5
+    static let formatVersion: UInt64 = 6
 
     /// The key of `files` (name and bytes, in order) read with `options`.
     static func key(files: [(name: String, data: Data)], options: SkillLoadOptions) -> UInt64 {

@@ -12,9 +12,10 @@ import Foundation
 /// start a body that runs to a line `eol`; other `!` lines (`!image:`, `!description:`,
 /// `!----`) are ignored.
 ///
-/// Nothing in a block rejects the file: a block that cannot be used (one line only, no
-/// pattern, bad console JSON, a lone `*` from the skill-data tree, ...) is skipped with a
-/// warning naming its line. Only an unreadable file is an error (see `Brain`).
+/// A block that cannot be used (one line only, no pattern, bad console JSON, a lone `*` from
+/// the skill-data tree, ...) is skipped with a warning naming its line. Only a block asking for
+/// what no skill may do (a settings action on a key outside `SettingsAction.skillKeys`) rejects
+/// the whole file, with an error; so does an unreadable file (see `Brain`).
 enum SkillParser {
     struct Output {
         let skill: Skill?
@@ -55,6 +56,8 @@ enum SkillParser {
         var prior = false
         var block = Block()
 
+        var refused = false
+
         func warn(_ line: Int, _ message: String) {
             diagnostics.append(SkillDiagnostic(file: file, line: line, severity: .warning, message: message))
         }
@@ -64,6 +67,9 @@ enum SkillParser {
             guard !block.lines.isEmpty else { return }
             switch compile(block, options: options) {
             case .success(let intent): intents.append(intent)
+            case .failure(let failure) where failure.refusesSkill:
+                refused = true
+                diagnostics.append(SkillDiagnostic(file: file, line: failure.line, severity: .error, message: failure.message))
             case .failure(let failure): warn(failure.line, failure.message)
             }
         }
@@ -135,6 +141,9 @@ enum SkillParser {
         }
         flush()
 
+        if refused {
+            return Output(skill: nil, diagnostics: diagnostics)
+        }
         if intents.isEmpty {
             warn(1, "no intents in this file")
         }
@@ -169,6 +178,7 @@ enum SkillParser {
     private struct BlockFailure: Error {
         let line: Int
         let message: String
+        var refusesSkill = false
     }
 
     private static func compile(_ block: Block, options: Options) -> Result<SkillIntent, BlockFailure> {
@@ -255,6 +265,9 @@ enum SkillParser {
                     console = try ConsoleSpec(answer: bang.answer, body: body)
                 }
             } catch {
+                guard !error.refusesSkill else {
+                    return .failure(BlockFailure(line: bang.line, message: error.message, refusesSkill: true))
+                }
                 return .failure(BlockFailure(line: bang.line, message: "\(error.message); block skipped"))
             }
         }

@@ -31,6 +31,10 @@ public struct ChatResponse: Sendable, Equatable, Codable {
     public var accepted: Bool?
     /// The error text of a soft failure.
     public var message: String?
+    /// Who answered, which bounds what the answer's actions may change
+    /// (`SettingsAction.allowedKeys(from:)`). Not part of the JSON: a decoded reply came over
+    /// the network and is `.server`, whatever it says; only the built-in brain sets `.builtIn`.
+    public var origin: AnswerOrigin
 
     /// Creates a reply.
     public init(
@@ -45,7 +49,8 @@ public struct ChatResponse: Sendable, Equatable, Codable {
         session: JSONValue? = nil,
         answers: [ChatAnswer],
         accepted: Bool? = nil,
-        message: String? = nil
+        message: String? = nil,
+        origin: AnswerOrigin = .server
     ) {
         self.query = query
         self.queryDate = queryDate
@@ -59,6 +64,7 @@ public struct ChatResponse: Sendable, Equatable, Codable {
         self.answers = answers
         self.accepted = accepted
         self.message = message
+        self.origin = origin
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -96,6 +102,7 @@ public struct ChatResponse: Sendable, Equatable, Codable {
         answers = (try? container.decodeIfPresent([ChatAnswer].self, forKey: .answers)) ?? []
         accepted = (try? container.decodeIfPresent(JSONValue.self, forKey: .accepted))??.boolValue
         message = text(.message)
+        origin = .server
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -8,6 +8,8 @@ public enum ConfigErrorKind: String, StageErrorKind, CaseIterable {
     case unknownKey = "config-unknown-key"
     case badValue = "config-bad-value"
     case unwritable = "config-unwritable"
+    /// An answer's settings action asked for a key its origin may not change.
+    case settingRefused = "config-setting-refused"
 
     public var stage: Stage { .config }
 }

@@ -14,9 +14,10 @@ public protocol PipelineEnvironment: AnyObject {
     /// language, else a voice of that language with the same variant and prosody.
     func voice(forAnswerIn language: String) -> VoiceSettings
 
-    /// Performs an action that is not speech (settings, media, timers, web search): what to
-    /// say about it, or the failure to report.
-    func perform(_ action: ChatAction) -> ActionOutcome
+    /// Performs an action that is not speech (settings, media, timers, web search) of an
+    /// answer from `origin`: what to say about it, or the failure to report. A settings
+    /// action outside `SettingsAction.allowedKeys(from: origin)` must change nothing.
+    func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome
 
     /// Told true when an interaction (or a planned answer) begins and false once it is over,
     /// errors included, so music can be turned down while the speaker listens and talks.

@@ -339,7 +339,7 @@ public final class VoicePipeline {
         // Planned answers count from when the answer came, not from when the words before
         // them have been spoken.
         for case .answer(let answer) in actions where answer.isPlanned {
-            if let failure = environment.perform(.answer(answer)).failure { report(failure) }
+            if let failure = environment.perform(.answer(answer), from: response.origin).failure { report(failure) }
         }
         for action in actions {
             var words: String?
@@ -359,7 +359,7 @@ public final class VoicePipeline {
                 break
             }
             if words == nil {
-                let outcome = environment.perform(action)
+                let outcome = environment.perform(action, from: response.origin)
                 if let failure = outcome.failure { report(failure) }
                 words = outcome.say ?? SpokenText.brief(action, data: data)
             }
