@@ -10,7 +10,7 @@ enum SetupCommand: Command {
     static let summary = "the setup/control HTTP server for the SUSI apps"
     static let usage = """
           susi setup serve [--port N] [--bind ADDR]   serve the apps' API until interrupted
-          susi setup --reset                          back to setup mode (setup routes open again)
+          susi setup --reset                          back to setup mode (setup routes open again; a new owner token)
           susi setup status                           say whether the speaker is in setup mode
           susi setup token [--rotate]                 print the owner token (--rotate: a new one)
           susi setup hotspot start|stop|status        the "SUSI.AI" Wi-Fi hotspot at 10.0.0.1 for first setup
@@ -32,8 +32,8 @@ enum SetupCommand: Command {
         let store = context.store
         let state = SetupStateFile(configStore: store)
         if reset {
-            try state.reset()
-            context.print("setup mode is on: the SUSI apps can set the speaker up again")
+            try OwnerAccess(tokenFile: OwnerTokenFile(configStore: store), setupState: state).resetSetup()
+            context.print("setup mode is on: the SUSI apps can set the speaker up again; the owner token was replaced")
         }
         switch action {
         case nil:

@@ -100,13 +100,50 @@ final class OwnerAccessTests: XCTestCase {
             200)
     }
 
-    func testResetKeepsControlClosedWhileTheSetupRoutesOpen() throws {
+    /// Issue 50: a reset replaces the token and ends its sessions; finishing setup again gives
+    /// a new token, once, and never the old owner's.
+    func testResetRotatesTheTokenAndSetupHandsANewOneOutOnce() throws {
         let token = try fixture.finishSetup()
-        try fixture.service.setupState.reset()
+        let login = try fixture.send(
+            "POST", "/session", headers: ["Content-Type": "application/json"], body: #"{"token":"\#(token)"}"#)
+        let session = try XCTUnwrap(login.headers["set-cookie"]?.split(separator: ";").first).trimmingCharacters(in: .whitespaces)
+        XCTAssertEqual(try fixture.send("POST", "/pause", headers: ["Cookie": session]).status, 200)
+
+        try fixture.service.access.resetSetup()
         XCTAssertEqual(try fixture.get("/speaker_config?room_name=Garage").status, 200, "setup routes open again")
-        XCTAssertEqual(try fixture.post("/stop").status, 401, "control still needs the token")
+        XCTAssertEqual(try fixture.post("/stop").status, 401, "control still needs a token")
+        XCTAssertEqual(try fixture.post("/stop", token: token).status, 401, "the old token is void")
+        XCTAssertEqual(try fixture.send("POST", "/pause", headers: ["Cookie": session]).status, 401, "its session ended")
+
         let again = try fixture.get("/config?stt=google&tts=google&hotword=y&wake=n")
-        XCTAssertEqual(again.json["owner_token"] as? String, token, "setting up again keeps the owner's token")
+        let fresh = try XCTUnwrap(again.json["owner_token"] as? String)
+        XCTAssertNotEqual(fresh, token, "setting up again never hands out the old owner's token")
+        XCTAssertEqual(try fixture.post("/stop", token: fresh).status, 200)
+        let twice = try fixture.get("/config?stt=google&tts=google&hotword=y&wake=n")
+        XCTAssertEqual(twice.status, 403)
+        XCTAssertNil(twice.json["owner_token"], "a token only once per setup")
+        XCTAssertEqual(try fixture.post("/stop", token: fresh).status, 200, "and the given one stays good")
+    }
+
+    /// Clients finishing setup at the same moment: exactly one gets a token, the one in force.
+    func testOfConcurrentSetupsOnlyOneGetsTheToken() throws {
+        _ = try fixture.finishSetup()
+        for _ in 0..<3 {
+            try fixture.service.access.resetSetup()
+            let tokens = Mutex<[String]>([])
+            let statuses = Mutex<[Int]>([])
+            let url = fixture.base + "/config?stt=google&tts=google&hotword=y&wake=n"
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                guard let reply = try? runCurl([url]) else { return }
+                statuses.withLock { $0.append(reply.status) }
+                let json = try? JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any]
+                if let token = json?["owner_token"] as? String { tokens.withLock { $0.append(token) } }
+            }
+            XCTAssertEqual(statuses.withLock { $0.sorted() }, [200, 403, 403, 403, 403, 403])
+            let handed = tokens.withLock { $0 }
+            XCTAssertEqual(handed.count, 1)
+            XCTAssertEqual(handed.first, fixture.service.access.tokenFile.token, "the token handed out is the one in force")
+        }
     }
 
     func testAnUnreadableTokenFileKeepsEverythingClosed() throws {

@@ -99,9 +99,13 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Garage"]).status, 403)
         XCTAssertTrue(try cli.run(["setup", "status"]).stdout.contains("set up"))
 
+        let owner = try XCTUnwrap(finish.json["owner_token"] as? String)
         let reset = try cli.run(["setup", "--reset"])
         XCTAssertEqual(reset.status, 0, reset.stderr)
         XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Garage"]).status, 200, "reset takes effect at once")
+        let rotated = try cli.run(["setup", "token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertNotEqual(rotated, owner, "a reset replaces the owner token")
+        XCTAssertEqual(try curl(["-X", "POST", "-H", "Authorization: Bearer \(owner)", server.base + "/pause"]).status, 401)
 
         let seconds = server.stop(SIGTERM)
         XCTAssertEqual(server.process.terminationStatus, 0)

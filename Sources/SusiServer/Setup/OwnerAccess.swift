@@ -45,6 +45,14 @@ public final class OwnerAccess: Sendable {
         }
     }
 
+    /// Back to setup mode (`susi setup --reset`). A new token first: whoever held the old one,
+    /// and every session opened with it, is out at once; the one who finishes setup again gets
+    /// a token of their own (`SetupStateFile.finishOnce`).
+    public func resetSetup() throws(SetupError) {
+        try tokenFile.rotate()
+        try setupState.reset()
+    }
+
     /// Whether `request` comes from the owner (or needs nobody, in setup mode before any token).
     public func isOwner(_ request: ServerRequest) -> Bool {
         guard let token = tokenFile.token else {

@@ -9,7 +9,7 @@ import SusiCore
 /// `/auth` with only `email` and `password`, `/wifi_credentials` without a passphrase for an
 /// open network, `sst` for `stt`, and `/config` and `/reboot` keep what a missing parameter
 /// would set. The GET forms stay for the apps; `HEAD` runs nothing (405). Finishing setup makes
-/// the owner token (`OwnerTokenFile`) and gives it in the reply as `owner_token`.
+/// a new owner token (`OwnerTokenFile`) and gives it in the reply as `owner_token`, once.
 struct SetupRoutes: Sendable {
     let config: SetupConfigAccess
     let setupState: SetupStateFile
@@ -236,12 +236,14 @@ struct SetupRoutes: Sendable {
                 note: Self.note(choice.notes), ownerToken: token))
     }
 
-    /// Makes the owner token (keeping one that exists), ends setup mode and runs
-    /// `setup.on_complete`; returns the token for the reply.
+    /// Makes a new owner token, ends setup mode and runs `setup.on_complete`; returns the token
+    /// for the reply. The token is new for every setup and given once: to the one client that
+    /// finishes it (any other gets `setup-not-in-setup-mode`), never the token of an owner from
+    /// before a reset.
     private func complete(_ saved: Config) throws(SetupError) -> String {
-        // The token first: setup must never end with control routes no one can open.
-        let token = try tokenFile.ensure()
-        try setupState.finish()
+        // The token before setup mode ends: setup must never end with control routes no one
+        // can open.
+        let token = try setupState.finishOnce { () throws(SetupError) in try tokenFile.rotate() }
         logger.info("setup finished")
         hooks.run(
             "setup.on_complete", command: saved.setup.onComplete,

@@ -25,16 +25,53 @@ public struct SetupStateFile: Sendable, Equatable {
     /// Whether setup routes are open now.
     public var isInSetupMode: Bool {
         guard FileManager.default.fileExists(atPath: path) else { return true }
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let flag = object["setup_mode"] as? Bool
-        else { return false }
-        return flag
+        return Self.setupMode(in: FileManager.default.contents(atPath: path))
+    }
+
+    /// Setup mode as the file's bytes say: on when there is no file, off when it cannot be read.
+    private static func setupMode(in data: Data?) -> Bool {
+        guard let data else { return true }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return object["setup_mode"] as? Bool ?? false
     }
 
     /// Ends setup mode (the apps finished), recording when.
     public func finish(now: Date = Date()) throws(SetupError) {
         try write(setupMode: false, now: now)
+    }
+
+    /// Ends setup mode once: `handOver` (which makes the new owner's token) runs and setup
+    /// mode ends under the file's lock, so of clients finishing setup at the same time exactly
+    /// one gets what `handOver` returned.
+    ///
+    /// - Throws: `setup-not-in-setup-mode` when setup mode was already over (another client
+    ///   finished first), or what `handOver` throws; then setup mode stays as it was.
+    public func finishOnce<T>(now: Date = Date(), handOver: () throws(SetupError) -> T) throws(SetupError) -> T {
+        var handed: T?
+        var failure: SetupError?
+        do throws(ConfigError) {
+            try AtomicFile.update(path) { data throws(ConfigError) in
+                guard Self.setupMode(in: data) else {
+                    failure = SetupError(.notInSetupMode, "setup was already finished")
+                    return .keep
+                }
+                do throws(SetupError) {
+                    handed = try handOver()
+                } catch {
+                    failure = error
+                    return .keep
+                }
+                var object = data.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] } ?? [:]
+                object["setup_mode"] = false
+                object["changed_at"] = Int(now.timeIntervalSince1970)
+                return .replace(try Self.encode(object))
+            }
+        } catch {
+            throw SetupError(.storeFailed, error.message)
+        }
+        if let failure { throw failure }
+        guard let handed else { throw SetupError(.storeFailed, "setup state not written") }
+        return handed
     }
 
     /// Starts setup mode again.
@@ -79,13 +116,17 @@ public struct SetupStateFile: Sendable, Equatable {
             try AtomicFile.update(path) { data throws(ConfigError) in
                 var object = data.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] } ?? [:]
                 change(&object)
-                guard let encoded = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-                    throw ConfigError(.unwritable, "cannot encode the setup state")
-                }
-                return .replace(encoded + Data("\n".utf8))
+                return .replace(try Self.encode(object))
             }
         } catch {
             throw SetupError(.storeFailed, error.message)
         }
+    }
+
+    private static func encode(_ object: [String: Any]) throws(ConfigError) -> Data {
+        guard let encoded = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw ConfigError(.unwritable, "cannot encode the setup state")
+        }
+        return encoded + Data("\n".utf8)
     }
 }
