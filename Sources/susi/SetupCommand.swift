@@ -14,6 +14,7 @@ enum SetupCommand: Command {
           susi setup status                           say whether the speaker is in setup mode
           susi setup token [--rotate]                 print the owner token (--rotate: a new one)
           susi setup hotspot start|stop|status        the "SUSI.AI" Wi-Fi hotspot at 10.0.0.1 for first setup
+                                                      (status also prints its password, for the box's label)
         The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
         picks a free port; --no-hotspot serves without driving the hotspot. Prints the URL once
         listening. No microphone is used; /say speaks on audio.output and /play starts the player.
@@ -65,7 +66,10 @@ enum SetupCommand: Command {
             return
         default: throw UsageError("unknown hotspot action '\(action)'; expected start, stop or status")
         }
-        context.print(controller.status().description)
+        let status = controller.status()
+        context.print(status.description)
+        // How to join, for the box's label and the person setting it up; only here, never on a network reply.
+        if action == "status" { context.print(status.label) }
     }
 
     private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?, hotspot: Bool)

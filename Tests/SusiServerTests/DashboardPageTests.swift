@@ -266,6 +266,7 @@ final class DashboardPageTests: XCTestCase {
                   doc.getElementById("set-location").click();
                   waitFor(function () { return /saved/.test(message.className); }, function () {
                     note("set=" + message.textContent + " field=" + field.className);
+                    note("hotspot=" + text(doc, "hotspot"));
                     done();
                   }, 300);
                 }, 300);
@@ -276,5 +277,7 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertTrue(dom.contains("set=Set Berlin: latitude 52.5, longitude 13.36 field="), dom)
         XCTAssertFalse(dom.contains("set=Set Berlin: latitude 52.5, longitude 13.36 field=invalid"), dom)
         XCTAssertEqual(located.list.withLock { $0 }, ["Berlin"])
+        let passphrase = try XCTUnwrap(HotspotPassphraseFile(configStore: fixture.store).passphrase)
+        XCTAssertTrue(dom.contains("hotspot=First-setup Wi-Fi “SUSI.AI”: password \(passphrase)"), dom)
     }
 }

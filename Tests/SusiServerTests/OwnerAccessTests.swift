@@ -125,6 +125,22 @@ final class OwnerAccessTests: XCTestCase {
         XCTAssertEqual(try fixture.post("/stop", token: fresh).status, 200, "and the given one stays good")
     }
 
+    /// Issue 50: the speaker's own hotspot passphrase is the owner's to read, on the page.
+    func testTheOwnerSeesTheHotspotPassphraseAndNobodyElse() throws {
+        let token = try fixture.finishSetup()
+        let stranger = try fixture.get("/settings")
+        XCTAssertEqual(stranger.status, 401)
+        let owner = try fixture.send("GET", "/settings", headers: ["Authorization": "Bearer \(token)"])
+        let passphrase = try XCTUnwrap(owner.json["hotspot_passphrase"] as? String)
+        XCTAssertEqual(passphrase, HotspotPassphraseFile(configStore: fixture.store).passphrase)
+        XCTAssertEqual(passphrase.count, 19)
+        XCTAssertFalse(stranger.body.contains(passphrase))
+        XCTAssertEqual(owner.json["hotspot_ssid"] as? String, "SUSI.AI")
+        _ = try fixture.store.set("setup.hotspot.open", to: "true")
+        let open = try fixture.send("GET", "/settings", headers: ["Authorization": "Bearer \(token)"])
+        XCTAssertNil(open.json["hotspot_passphrase"], "an open hotspot has none")
+    }
+
     /// Clients finishing setup at the same moment: exactly one gets a token, the one in force.
     func testOfConcurrentSetupsOnlyOneGetsTheToken() throws {
         _ = try fixture.finishSetup()

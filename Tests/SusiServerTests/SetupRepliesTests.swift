@@ -31,7 +31,9 @@ final class SetupRepliesTests: XCTestCase {
 
     func testSettingsAndChangeReplies() throws {
         let settings = try fixture.get("/settings")
-        XCTAssertEqual(Set(settings.json.keys), ["room", "tts.voice", "tts.rate", "brain.mode", "rooms", "brain_modes"])
+        XCTAssertEqual(
+            Set(settings.json.keys),
+            ["room", "tts.voice", "tts.rate", "brain.mode", "rooms", "brain_modes", "hotspot_ssid", "hotspot_passphrase"])
         XCTAssertEqual(settings.json["brain_modes"] as? [String], ["local", "remote", "hybrid"])
         let changed = try fixture.postJSON("/settings", #"{"key":"tts.rate","value":210.0}"#)
         XCTAssertEqual(changed.status, 200)

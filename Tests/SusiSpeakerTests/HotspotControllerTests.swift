@@ -137,7 +137,9 @@ final class HotspotControllerTests: XCTestCase {
         XCTAssertTrue(commands.contains(["ip", "-4", "addr", "add", "10.0.0.1/24", "dev", "wlan0"]))
         XCTAssertTrue(commands.contains(["hostapd", "-B", "-P", runDirectory + "/hostapd.pid", runDirectory + "/hostapd.conf"]))
         let hostapd = try String(contentsOfFile: runDirectory + "/hostapd.conf", encoding: .utf8)
-        XCTAssertTrue(hostapd.contains("\nssid=SUSI.AI\n") && hostapd.contains("wpa_passphrase=password"), hostapd)
+        let own = try XCTUnwrap(HotspotPassphraseFile(configStore: scratch.store).passphrase, "made for this speaker")
+        XCTAssertTrue(hostapd.contains("\nssid=SUSI.AI\n") && hostapd.contains("wpa_passphrase=\(own)\n"), hostapd)
+        XCTAssertEqual(hotspot.status().passphrase, own)
         let mode = try FileManager.default.attributesOfItem(atPath: runDirectory + "/hostapd.conf")[.posixPermissions]
         XCTAssertEqual((mode as? NSNumber)?.intValue, 0o600, "hostapd's file holds the passphrase")
         XCTAssertEqual(stateFile.hotspot?.phase, "hotspot", "the phase is in setup-state.json")

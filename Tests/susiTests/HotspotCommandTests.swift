@@ -18,14 +18,34 @@ final class HotspotCommandTests: XCTestCase {
     func testStatusOfAFreshSpeakerAndARecordedHotspot() throws {
         let fresh = try cli.run(["setup", "hotspot", "status"])
         XCTAssertEqual(fresh.status, 0, fresh.stderr)
-        XCTAssertEqual(fresh.stdout, "hotspot off\n")
+        let lines = fresh.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "hotspot off")
+        // Issue 50: this speaker's own passphrase, made once and kept, printed for the label.
+        let label = try XCTUnwrap(lines.last)
+        XCTAssertTrue(label.hasPrefix("Wi-Fi \"SUSI.AI\" password: "), label)
+        let passphrase = String(label.dropFirst("Wi-Fi \"SUSI.AI\" password: ".count))
+        XCTAssertNotNil(passphrase.wholeMatch(of: /[a-hj-km-np-z2-9]{4}(-[a-hj-km-np-z2-9]{4}){3}/), passphrase)
+        let file = cli.directory + "/susi/hotspot-passphrase"
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), passphrase + "\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(mode?.intValue, 0o600)
+        XCTAssertEqual(try cli.run(["setup", "hotspot", "status"]).stdout, fresh.stdout, "kept, not made again")
+        let other = try CLIRunner()
+        defer { other.cleanUp() }
+        XCTAssertNotEqual(try other.run(["setup", "hotspot", "status"]).stdout, fresh.stdout, "another speaker, another one")
+
+        // The apps' guides' shared "password" is a choice, and says so.
+        XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.passphrase", "password"]).status, 0)
+        XCTAssertTrue(
+            try cli.run(["setup", "hotspot", "status"]).stdout.contains("password: password (the SUSI apps' shared default"))
 
         // What a running speaker records; status reads it with the configured name.
-        XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.passphrase", ""]).status, 0)
+        XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.open", "true"]).status, 0)
         let state = cli.directory + "/susi/setup-state.json"
         try #"{"setup_mode": true, "hotspot": "hotspot"}"#.write(toFile: state, atomically: true, encoding: .utf8)
         let up = try cli.run(["setup", "hotspot", "status"])
-        XCTAssertEqual(up.stdout, "hotspot \"SUSI.AI\" (open) on wlan0 at 10.0.0.1\n", up.stderr)
+        XCTAssertEqual(
+            up.stdout, "hotspot \"SUSI.AI\" (open) on wlan0 at 10.0.0.1\nWi-Fi \"SUSI.AI\": open, no password\n", up.stderr)
     }
 
     func testUnknownActionsAndBadSettingsAreRefused() throws {

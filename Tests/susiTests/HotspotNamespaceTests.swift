@@ -325,7 +325,12 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertTrue(redirectTable(speaker).contains("iifname \"\(wifi)\" tcp dport 80 redirect to :5000"))
         let hostapd = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(hostapd, "hostapd -B -P \(run)/hostapd.pid \(run)/hostapd.conf\n")
-        XCTAssertEqual(susi(["setup", "hotspot", "status"]).output, start.output, "status reads what start recorded")
+        let status = susi(["setup", "hotspot", "status"]).output
+        XCTAssertTrue(status.hasPrefix(start.output), "status reads what start recorded: \(status)")
+        let passphrase = try String(contentsOfFile: cli.directory + "/susi/hotspot-passphrase", encoding: .utf8)
+        XCTAssertEqual(status.dropFirst(start.output.count), "Wi-Fi \"SUSI.AI\" password: \(passphrase)")
+        let hostapdFile = try String(contentsOfFile: run + "/hostapd.conf", encoding: .utf8)
+        XCTAssertTrue(hostapdFile.contains("wpa_passphrase=\(passphrase)"), "this speaker's own passphrase")
 
         let stop = susi(["setup", "hotspot", "stop"])
         XCTAssertEqual(stop.status, 0, stop.output)

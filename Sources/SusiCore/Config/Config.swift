@@ -94,9 +94,13 @@ public struct Config: Sendable, Equatable {
     public struct Hotspot: Sendable, Equatable {
         /// The network name; the iOS app compares the phone's SSID with exactly "SUSI.AI".
         public var ssid = "SUSI.AI"
-        /// WPA2 passphrase (8-63 characters), or empty for an open network. The apps' guides
-        /// tell people to type "password".
-        public var passphrase = "password"
+        /// WPA2 passphrase (8-63 characters), or empty for this speaker's own, made once and
+        /// kept beside the config (`susi setup hotspot status` prints it). The apps' guides
+        /// tell people to type "password": setting that restores their flow, for every
+        /// speaker nearby alike.
+        public var passphrase = ""
+        /// An open hotspot, without a passphrase: anyone in range can join while it is up.
+        public var open = false
         /// The Wi-Fi interface the access point runs on.
         public var interface = "wlan0"
         /// The 2.4 GHz channel.

@@ -148,8 +148,12 @@ public enum ConfigSchema {
             "setup.hotspot.ssid", \.setup.hotspot.ssid, "name of the first-setup Wi-Fi hotspot (the apps look for SUSI.AI)",
             allowed: "1 to 32 bytes without control characters", check: Self.isSSID),
         string(
-            "setup.hotspot.passphrase", \.setup.hotspot.passphrase, "WPA2 passphrase of the hotspot; empty: an open network",
+            "setup.hotspot.passphrase", \.setup.hotspot.passphrase,
+            "WPA2 passphrase of the hotspot; empty: this speaker's own (`susi setup hotspot status` prints it)",
             allowed: "empty or 8 to 63 printable ASCII characters", check: Self.isHotspotPassphrase),
+        bool(
+            "setup.hotspot.open", \.setup.hotspot.open,
+            "an open hotspot without a passphrase (anyone in range can join while it is up)"),
         string(
             "setup.hotspot.interface", \.setup.hotspot.interface, "Wi-Fi interface the hotspot runs on",
             allowed: "an interface name: 1 to 15 letters, digits, '-', '_' or '.'", check: Self.isInterfaceName),

@@ -93,6 +93,7 @@ enum SettingsPage {
         <button id="set-location" type="button">Set location</button>
         <span class="field-message" id="msg-location"></span>
         </form>
+        <p id="hotspot" class="muted"></p>
 
         <h2>What can I say?</h2>
         <input id="example-filter" type="text" placeholder="Filter, e.g. timer" aria-label="Filter examples">
@@ -246,6 +247,8 @@ enum SettingsPage {
             option(room, OTHER, "Other…");
             room.value = settings.room;
             $("mode").value = settings["brain.mode"];
+            $("hotspot").textContent = "First-setup Wi-Fi \u201c" + settings.hotspot_ssid + "\u201d: " +
+              (settings.hotspot_passphrase ? "password " + settings.hotspot_passphrase : "open, no password");
           });
         }
         $("voice").addEventListener("change", function (event) { save("tts.voice", event.target.value); });

@@ -56,6 +56,10 @@ struct SettingsRoutes: Sendable {
         let brainMode: String
         let rooms: [String]
         let brainModes: [String]
+        /// The first-setup hotspot's name and passphrase (nil when open or not readable), for
+        /// the owner to put on the box's label.
+        let hotspotSSID: String
+        let hotspotPassphrase: String?
 
         enum CodingKeys: String, CodingKey {
             case room, rooms
@@ -63,6 +67,8 @@ struct SettingsRoutes: Sendable {
             case rate = "tts.rate"
             case brainMode = "brain.mode"
             case brainModes = "brain_modes"
+            case hotspotSSID = "hotspot_ssid"
+            case hotspotPassphrase = "hotspot_passphrase"
         }
     }
 
@@ -74,9 +80,17 @@ struct SettingsRoutes: Sendable {
 
     private func settings() -> SettingsReply {
         let current = config.current
+        let passphrase: String?
+        do throws(SetupError) {
+            passphrase = try HotspotPassphraseFile.passphrase(for: current, store: config.store)
+        } catch {
+            logger.warning("\(error.code): \(error.message)")
+            passphrase = nil
+        }
         return SettingsReply(
             room: current.room, voice: current.tts.voice, rate: current.tts.rate, brainMode: current.brain.mode,
-            rooms: SetupParameters.rooms, brainModes: ["local", "remote", "hybrid"])
+            rooms: SetupParameters.rooms, brainModes: ["local", "remote", "hybrid"], hotspotSSID: current.setup.hotspot.ssid,
+            hotspotPassphrase: passphrase)
     }
 
     /// `POST /settings` with `{"key": "tts.voice", "value": "en-gb"}`: one validated change

@@ -15,8 +15,20 @@ public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
     public var interface: String
     /// Whether the hotspot is open (no passphrase).
     public var isOpen: Bool
+    /// The WPA2 passphrase; nil when open or when the settings cannot be read.
+    public var passphrase: String?
     /// The last failure of a step in this process, if any.
     public var lastError: String?
+
+    /// One line to print on the box's label: the network and how to join it.
+    public var label: String {
+        guard let passphrase else { return "Wi-Fi \"\(ssid)\": \(isOpen ? "open, no password" : "password unknown")" }
+        let shared =
+            passphrase == "password"
+            ? " (the SUSI apps' shared default: `susi config set setup.hotspot.passphrase \"\"` gives this speaker its own)"
+            : ""
+        return "Wi-Fi \"\(ssid)\" password: \(passphrase)\(shared)"
+    }
 
     public var description: String {
         var text: String
@@ -199,7 +211,7 @@ public final class HotspotController: Sendable {
         return HotspotStatus(
             phase: machine.phase, deadline: machine.deadline, ssid: current?.ssid ?? "?",
             interface: current?.interface ?? "?", isOpen: current?.isOpen ?? false,
-            lastError: state.withLock { $0.lastError })
+            passphrase: current.flatMap { $0.isOpen ? nil : $0.passphrase }, lastError: state.withLock { $0.lastError })
     }
 
     // MARK: Background checks

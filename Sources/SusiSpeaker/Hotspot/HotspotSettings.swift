@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiServer
 
 /// Everything the hotspot's commands and generated files need, checked once.
 ///
@@ -41,16 +42,25 @@ public struct HotspotSettings: Sendable, Equatable {
     /// The run directory of the privileged helper unit (`RuntimeDirectory=susi-hotspot`).
     public static let systemRunDirectory = "/run/susi-hotspot"
 
-    /// Settings from `config`; the Wi-Fi file is the one `/wifi_credentials` writes.
+    /// Settings from `config`; the Wi-Fi file is the one `/wifi_credentials` writes, the
+    /// passphrase `HotspotPassphraseFile.passphrase(for:store:)` (this speaker's own unless
+    /// one is set or the hotspot is open).
     ///
-    /// - Throws: `hotspot-bad-setting` naming the key whose value cannot be used.
+    /// - Throws: `hotspot-bad-setting` naming the key whose value cannot be used, or when the
+    ///   speaker's own passphrase cannot be made.
     public init(config: Config, store: ConfigStore, runDirectory: String = HotspotSettings.systemRunDirectory)
         throws(HotspotError)
     {
         let hotspot = config.setup.hotspot
         let configured = config.setup.wpaSupplicantFile
+        let passphrase: String?
+        do throws(SetupError) {
+            passphrase = try HotspotPassphraseFile.passphrase(for: config, store: store)
+        } catch {
+            throw HotspotError(.badSetting, "cannot make the hotspot's passphrase: \(error.message)")
+        }
         try self.init(
-            ssid: hotspot.ssid, passphrase: hotspot.passphrase, interface: hotspot.interface, channel: hotspot.channel,
+            ssid: hotspot.ssid, passphrase: passphrase ?? "", interface: hotspot.interface, channel: hotspot.channel,
             country: config.location.countryCode, runDirectory: runDirectory,
             wifiFile: configured.isEmpty
                 ? (store.directory as NSString).appendingPathComponent("wpa_supplicant.conf") : configured,
