@@ -702,6 +702,32 @@ final class VoicePipelineTests: XCTestCase {
         }
     }
 
+    /// Three refused settings in one answer: each reported, the apology said once.
+    func testTheSameWordsOfSeveralActionsAreSaidOnce() throws {
+        let refused = ScriptedBrain([
+            "take over": [
+                .settings(SettingsAction(key: "player.command", value: "/tmp/evil")),
+                .settings(SettingsAction(key: "brain.server", value: "http://evil.example")),
+                .answer(AnswerAction(expression: "Done.")),
+                .settings(SettingsAction(key: "setup.on_wifi", value: "reboot")),
+            ]
+        ])
+        let recorder = RecordingEventSink()
+        let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment(perform: { _ in
+            ActionOutcome(say: "Not allowed.", failure: ConfigError(.settingRefused, "refused"))
+        })
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)]), wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["take over"]), brain: refused, synthesizer: synthesizer, sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        XCTAssertEqual(synthesizer.spoken, ["Not allowed.", "Done."])
+        XCTAssertEqual(recorder.events.filter { $0.name == "error" }.count, 3, "every refusal is reported")
+    }
+
     func testAnAnswerInAnotherLanguageIsSpokenWithAVoiceOfThatLanguage() throws {
         let brain = ScriptedBrain([
             "say it in german": [

@@ -66,8 +66,7 @@ final class HostileAnswerRunTests: XCTestCase {
         let refusals = events.filter { $0["event"] as? String == "error" && $0["code"] as? String == "config-setting-refused" }
         XCTAssertEqual(refusals.count, 3, "one per refused key: \(events)")
         let spoken = events.compactMap { $0["event"] as? String == "speak_start" ? $0["text"] as? String : nil }
-        XCTAssertEqual(spoken.filter { $0 == "Sorry, I am not allowed to change that." }.count, 3, "\(spoken)")
-        XCTAssertTrue(spoken.contains("Here is a joke."), "\(spoken)")
+        XCTAssertEqual(spoken, ["Sorry, I am not allowed to change that.", "Here is a joke."], "the apology once")
         let after = try cli.run(["config", "show"]).stdout
         XCTAssertEqual(
             after.split(separator: "\n").filter { !$0.contains("\"rate\"") },

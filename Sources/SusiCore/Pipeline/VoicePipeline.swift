@@ -341,6 +341,9 @@ public final class VoicePipeline {
         for case .answer(let answer) in actions where answer.isPlanned {
             if let failure = environment.perform(.answer(answer), from: response.origin).failure { report(failure) }
         }
+        // What performing said ("Sorry, I am not allowed to change that."), once per answer
+        // however many of its actions it was said for.
+        var outcomesSaid: Set<String> = []
         for action in actions {
             var words: String?
             var language: String?
@@ -361,6 +364,7 @@ public final class VoicePipeline {
             if words == nil {
                 let outcome = environment.perform(action, from: response.origin)
                 if let failure = outcome.failure { report(failure) }
+                if let say = outcome.say, !outcomesSaid.insert(say).inserted { continue }
                 words = outcome.say ?? SpokenText.brief(action, data: data)
             }
             guard let words else { continue }
