@@ -90,6 +90,19 @@ final class LanguageModelTests: XCTestCase {
         XCTAssertFalse(sentences.contains { $0.contains("*") || $0.contains("{") })
     }
 
+    /// Issue 49: skill files with CRLF line endings (120 of susi_skill_data's 328 English
+    /// ones) give their phrasings as LF files do, so "roll a die" can be said.
+    func testCRLFSkillFilesGiveTheirPhrasings() {
+        let skill = "::name Dice\n\nroll a die|throw a dice\nYou rolled a $1$.\n!example:roll a die\n\nflip a coin\nHeads.\n"
+        let lf = SkillPhrasings.parse(skill, skill: "dice")
+        let crlf = SkillPhrasings.parse(skill.replacingOccurrences(of: "\n", with: "\r\n"), skill: "dice")
+        XCTAssertEqual(lf.map(\.patterns), [["roll a die", "throw a dice"], ["flip a coin"]])
+        XCTAssertEqual(crlf.map(\.patterns), lf.map(\.patterns))
+        XCTAssertEqual(crlf.map(\.examples), lf.map(\.examples))
+        let sentences = SkillSentences.sentences(from: SkillPhrasings(intents: crlf, contentHash: "")).map(\.words)
+        XCTAssertTrue(sentences.contains(["roll", "a", "die"]), "\(sentences)")
+    }
+
     func testSpokenNumbers() {
         XCTAssertEqual(SpokenNumbers.words(105), ["one", "hundred", "and", "five"])
         XCTAssertEqual(SpokenNumbers.words(1020), ["one", "thousand", "and", "twenty"])

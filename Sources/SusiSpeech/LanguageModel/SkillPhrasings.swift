@@ -76,7 +76,9 @@ public struct SkillPhrasings: Sendable, Equatable {
             patterns = nil
             examples = []
         }
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Any line ending: in a Swift string "\r\n" is one Character, which a split on "\n" never
+        // finds, and a third of susi_skill_data's English files end their lines so.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if inConsoleJSON {
                 if line == "eol" { inConsoleJSON = false }
