@@ -552,12 +552,28 @@ private let daemonLog: MHD_LogCallback = { context, format, arguments in
 private final class StreamContext {
     let stream: EventStream
     let dispatcher: Dispatcher
+    /// The connection's socket (libmicrohttpd's own), read only on the connection's thread
+    /// while the reply is sent, so it stays open for every use here; -1 when unknown.
+    let socket: Int32
 
-    init(stream: EventStream, dispatcher: Dispatcher) {
+    init(stream: EventStream, dispatcher: Dispatcher, socket: Int32) {
         self.stream = stream
         self.dispatcher = dispatcher
+        self.socket = socket
+    }
+
+    /// Whether the client has closed its side (or the connection broke): a peek at the socket
+    /// finds its end, or an error other than "nothing yet".
+    var clientGone: Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 }
+
+/// How often an idle event stream checks whether its client has left, in seconds.
+private let streamClientCheckSeconds = 0.25
 
 /// Queues `stream` as a reply of unknown length with `response`'s headers; 503 when the
 /// server has as many streams open as it allows.
@@ -570,7 +586,8 @@ private func queueStream(
             .error(status: 503, code: "server-busy", message: "too many live views are open; close one and reload"),
             on: connection, logger: dispatcher.logger)
     }
-    let context = Unmanaged.passRetained(StreamContext(stream: stream, dispatcher: dispatcher))
+    let socket = susi_mhd_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd ?? -1
+    let context = Unmanaged.passRetained(StreamContext(stream: stream, dispatcher: dispatcher, socket: socket))
     guard
         let reply = MHD_create_response_from_callback(
             susi_mhd_size_unknown(), 4096, streamReader, context.toOpaque(), streamFinished)
@@ -598,8 +615,13 @@ private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, limi
     let streaming = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
     guard
         let data = streaming.stream.read(
-            limit: limit, heartbeat: streaming.dispatcher.limits.eventStreamHeartbeatSeconds)
-    else { return susi_mhd_content_reader_end_of_stream() }
+            limit: limit, heartbeat: streaming.dispatcher.limits.eventStreamHeartbeatSeconds,
+            checkInterval: streamClientCheckSeconds, clientGone: { streaming.clientGone })
+    else {
+        // Closed by the application: end the reply; the client left: drop the connection.
+        return streaming.stream.isClosed
+            ? susi_mhd_content_reader_end_of_stream() : susi_mhd_content_reader_end_with_error()
+    }
     data.copyBytes(to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: data.count)
     return data.count
 }
