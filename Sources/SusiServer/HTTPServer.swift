@@ -14,8 +14,10 @@ import Synchronization
 ///
 /// Parsing is strict: libmicrohttpd refuses HTTP/1.1 without `Host`, and this server refuses
 /// both `Content-Length` and `Transfer-Encoding`, or two different lengths (request
-/// smuggling), and a NUL byte anywhere in the target, a header or a form value (400, then
-/// the connection is closed). Every reply carries `Content-Security-Policy: frame-ancestors
+/// smuggling), a line not ended by CRLF, a header name that is not a token (`Name :`), a
+/// folded header, a control byte in the head, and a NUL byte anywhere in the target, a header
+/// or a form value (400, then the connection is closed). libmicrohttpd's own refusals are sent
+/// once (`doubledRefusals`). Every reply carries `Content-Security-Policy: frame-ancestors
 /// 'none'` and `X-Content-Type-Options: nosniff`. Warnings a flood could repeat are rate-limited.
 ///
 /// `start()` and `stop()` may be called from any thread; `stop()` waits for running handlers
