@@ -81,6 +81,11 @@ static inline ssize_t susi_mhd_content_reader_end_of_stream(void) {
     return MHD_CONTENT_READER_END_OF_STREAM;
 }
 
+/// MHD_CONTENT_READER_END_WITH_ERROR is a cast macro Swift does not import: drop the connection.
+static inline ssize_t susi_mhd_content_reader_end_with_error(void) {
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
 /// MHD_SIZE_UNKNOWN is a cast macro Swift does not import: a body whose length is not known.
 static inline uint64_t susi_mhd_size_unknown(void) {
     return MHD_SIZE_UNKNOWN;

@@ -35,8 +35,9 @@ final class ConnectionWatch: Sendable {
         var deadline: ContinuousClock.Instant?
         /// Set once the connection was cut (late or shed), so it is not cut twice.
         var isCut = false
-        /// Whether the raw request target of the current request holds `%00`.
-        var nulInTarget = false
+        /// The thread receiving the current request (libmicrohttpd gives each connection its
+        /// own), so a diagnostic it logs can be tied to the connection; nil before the first.
+        var thread: pthread_t?
         /// When the current wait for a request began (connection start or last reply).
         var since: ContinuousClock.Instant = .now
     }
@@ -95,15 +96,27 @@ final class ConnectionWatch: Sendable {
         if let gone, gone.socket >= 0 { close(gone.socket) }
     }
 
-    /// A new request line arrived; `nulInTarget` says whether its raw target holds `%00`.
-    func requestStarted(_ key: UInt, nulInTarget: Bool) {
-        connections.withLock { $0[key]?.nulInTarget = nulInTarget }
+    /// A new request line arrived, read by `thread`.
+    func requestStarted(_ key: UInt, thread: pthread_t) {
+        connections.withLock { $0[key]?.thread = thread }
     }
 
-    /// Whether the current request's raw target held `%00` (libmicrohttpd cuts the decoded path
-    /// there, so the path alone cannot tell).
-    func hasNULInTarget(_ key: UInt) -> Bool {
-        connections.withLock { $0[key]?.nulInTarget ?? false }
+    /// Sends `reply` on the connection whose request `thread` is reading and shuts it down, so
+    /// whatever the server would write after it goes nowhere; false when `thread` reads none.
+    @discardableResult
+    func answerAndCut(onThread thread: pthread_t, _ reply: [UInt8]) -> Bool {
+        let socket = connections.withLock { connections -> Int32? in
+            guard let (key, connection) = connections.first(where: { $0.value.thread == thread && !$0.value.isCut }),
+                connection.socket >= 0
+            else { return nil }
+            connections[key]?.isCut = true
+            connections[key]?.deadline = nil
+            return connection.socket
+        }
+        guard let socket else { return false }
+        _ = reply.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = shutdown(socket, Int32(SHUT_RDWR))
+        return true
     }
 
     /// The whole request is in; its handler's time does not count.

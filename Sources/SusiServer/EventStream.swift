@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Writing never blocks: events wait in a bounded queue (the oldest are dropped when a slow
 /// client lets `capacity` pile up). The stream ends when the application closes it, the
-/// client leaves (noticed at the next write or heartbeat) or the server stops; `whenClosed`
+/// client leaves (the server checks every quarter second) or the server stops; `whenClosed`
 /// actions then run once, so a subscription feeding the stream can be cancelled.
 public final class EventStream: Sendable {
     private struct State {
@@ -75,13 +75,23 @@ public final class EventStream: Sendable {
     }
 
     /// For the server: up to `limit` bytes to send next, waiting up to `heartbeat` seconds
-    /// for an event (a comment line is sent when none comes, so a client that left is
-    /// noticed); nil once the stream is closed.
-    func read(limit: Int, heartbeat: Double) -> Data? {
+    /// for an event (a comment line is sent when none comes, so proxies keep the stream open);
+    /// nil once the stream is closed, or once `clientGone`, asked every `checkInterval` seconds
+    /// while waiting, says the client has left (so its slot frees without waiting for a write
+    /// to fail).
+    func read(
+        limit: Int, heartbeat: Double, checkInterval: Double = .infinity, clientGone: () -> Bool = { false }
+    ) -> Data? {
         let limit = max(limit, 1)
         if let ready = take(limit: limit) { return ready.isEmpty ? nil : ready }
-        _ = signal.wait(timeout: .now() + heartbeat)
-        if let ready = take(limit: limit) { return ready.isEmpty ? nil : ready }
+        let deadline = ContinuousClock.now + .seconds(heartbeat)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline) / .seconds(1)
+            guard left > 0 else { break }
+            _ = signal.wait(timeout: .now() + min(left, max(checkInterval, 0.01)))
+            if let ready = take(limit: limit) { return ready.isEmpty ? nil : ready }
+            if clientGone() { return nil }
+        }
         return Data(":\n\n".utf8).prefix(limit)
     }
 

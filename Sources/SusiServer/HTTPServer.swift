@@ -14,8 +14,10 @@ import Synchronization
 ///
 /// Parsing is strict: libmicrohttpd refuses HTTP/1.1 without `Host`, and this server refuses
 /// both `Content-Length` and `Transfer-Encoding`, or two different lengths (request
-/// smuggling), and a NUL byte anywhere in the target, a header or a form value (400, then
-/// the connection is closed). Every reply carries `Content-Security-Policy: frame-ancestors
+/// smuggling), a line not ended by CRLF, a header name that is not a token (`Name :`), a
+/// folded header, a control byte in the head, and a NUL byte anywhere in the target, a header
+/// or a form value (400, then the connection is closed). libmicrohttpd's own refusals are sent
+/// once (`doubledRefusals`). Every reply carries `Content-Security-Policy: frame-ancestors
 /// 'none'` and `X-Content-Type-Options: nosniff`. Warnings a flood could repeat are rate-limited.
 ///
 /// `start()` and `stop()` may be called from any thread; `stop()` waits for running handlers
@@ -267,13 +269,22 @@ private func key(_ connection: OpaquePointer) -> UInt {
     UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
 }
 
-/// One request being received; lives in libmicrohttpd's per-request slot (`con_cls`) from the
-/// first access-handler call until the completion callback releases it. Only the connection's
-/// own thread touches it.
+/// One request being received; lives in libmicrohttpd's per-request slot (`con_cls`) from its
+/// request line (`requestLineReceived`) until the completion callback releases it. Only the
+/// connection's own thread touches it.
 private final class PendingRequest {
     var body = Data()
     var tooLarge = false
     var answered = false
+    /// Set at the first access-handler call, when the headers are in.
+    var headersSeen = false
+    /// The raw target's length in bytes up to its first NUL, as it arrived (libmicrohttpd then
+    /// decodes it in place); nil when no request line was seen.
+    var targetLength: Int?
+    /// Whether the raw target holds `%00` (decoding it cuts the path short).
+    var targetHasEncodedNUL = false
+    /// Whether the raw target holds a control byte (a raw CR, say).
+    var targetHasControl = false
 }
 
 /// Collects key/value pairs from MHD_get_connection_values_n, with their lengths, so a NUL
@@ -373,6 +384,11 @@ private struct Rejection: Error {
     }
 
     static let nul = closing("a NUL byte is not allowed in a request", code: "server-nul-in-request")
+
+    static let malformed = closing(
+        "the request is malformed: lines must end with CRLF, header names must be tokens, and no "
+            + "NUL or other control character may appear outside a body",
+        code: "server-malformed-request")
 }
 
 private func buildRequest(
@@ -414,16 +430,29 @@ private func buildRequest(
 
 /// The access handler: called once when headers are in, once per body piece, and once at the end.
 private let accessHandler: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadSize, slot in
+    context, connection, url, method, version, uploadData, uploadSize, slot in
     guard let context, let connection, let uploadSize, let slot else { return .NO }
     let dispatcher = Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue()
     let limit = max(dispatcher.limits.maxBodyBytes, 0)
 
-    guard let existing = slot.pointee else {
-        // The headers are in: refuse what must not be read further before the body is.
-        let pending = PendingRequest()
+    let pending: PendingRequest
+    if let existing = slot.pointee {
+        pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    } else {
+        pending = PendingRequest()
         slot.pointee = Unmanaged.passRetained(pending).toOpaque()
-        if let rejection = framingRejection(connection, limit: limit, watch: dispatcher.watch) {
+    }
+    guard pending.headersSeen else {
+        // The headers are in: refuse what must not be read further before the body is.
+        pending.headersSeen = true
+        let wellFormed =
+            !pending.targetHasControl
+            && pending.targetLength.map { length in
+                headIsWellFormed(connection, method: method, target: url, version: version, targetLength: length)
+            } ?? false
+        let rejection =
+            !wellFormed ? .malformed : pending.targetHasEncodedNUL ? .nul : framingRejection(connection, limit: limit)
+        if let rejection {
             pending.answered = true
             dispatcher.warnings.warn(
                 "refused", "refused a request from \(remoteAddress(connection)): \(rejection.response.status)")
@@ -431,7 +460,6 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         }
         return .YES
     }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
 
     if uploadSize.pointee > 0 {
         let count = uploadSize.pointee
@@ -474,11 +502,10 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return queue(response, on: connection, logger: dispatcher.logger)
 }
 
-/// A reply for a request whose headers say it must not be read on: a NUL in its target,
-/// a body length over the cap (413), or framing a proxy could read differently (both
-/// `Content-Length` and `Transfer-Encoding`, or two lengths): 400 and the connection closes.
-private func framingRejection(_ connection: OpaquePointer, limit: Int, watch: ConnectionWatch) -> Rejection? {
-    if watch.hasNULInTarget(key(connection)) { return .nul }
+/// A reply for a request whose headers say it must not be read on: a body length over the
+/// cap (413), or framing a proxy could read differently (both `Content-Length` and
+/// `Transfer-Encoding`, or two lengths): 400 and the connection closes.
+private func framingRejection(_ connection: OpaquePointer, limit: Int) -> Rejection? {
     let headers = values(connection, .HEADER_KIND)
     if headers.hasNUL { return .nul }
     let lengths = headers.pairs.filter { $0.0.lowercased() == "content-length" }.map {
@@ -496,6 +523,105 @@ private func framingRejection(_ connection: OpaquePointer, limit: Int, watch: Co
         return Rejection(response: .payloadTooLarge(limit: limit))
     }
     return nil
+}
+
+/// Whether the request head was well-formed on the wire: every line ended with CRLF, no NUL
+/// byte anywhere, header names are tokens (no `Name :`), values hold no control character but
+/// tab, no folded lines.
+///
+/// libmicrohttpd 0.9.75 (Debian 12) accepts bare LF, cuts a name or value at a raw NUL (so
+/// `wifissid=a<NUL>b&wifipassd=...` lost the passphrase) and has no option against either. It
+/// parses the head in place and only overwrites bytes with NUL: the space after the method and
+/// before the version, each line's CRLF (two NULs; a bare LF is one), each header's colon. So
+/// the head is well-formed exactly when the request line and each header sit where CRLF lines
+/// without hidden bytes put them, which the pointers it hands over show: `method` starts the
+/// head, `target` and `version` are in it, header names and values point into it, and
+/// `MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE` is its length. `targetLength` is the raw target's
+/// length before libmicrohttpd decoded it in place. (A raw NUL right before a bare LF passes
+/// for a CR, which hides no byte.)
+private func headIsWellFormed(
+    _ connection: OpaquePointer, method: UnsafePointer<CChar>?, target: UnsafePointer<CChar>?,
+    version: UnsafePointer<CChar>?, targetLength: Int
+) -> Bool {
+    guard let method, let target, let version,
+        let size = susi_mhd_connection_info(connection, .CONNECTION_INFO_REQUEST_HEADER_SIZE)?.pointee.header_size
+    else { return false }
+    let head = UnsafeRawBufferPointer(start: method, count: size)
+    let start = UnsafeRawPointer(method)
+    func offset(_ pointer: UnsafeRawPointer) -> Int? {
+        let distance = pointer - start
+        return (0..<size).contains(distance) ? distance : nil
+    }
+    /// Whether a CRLF (now two NULs) is at `index`.
+    func lineEnd(at index: Int) -> Bool {
+        index >= 0 && index + 1 < size && head[index] == 0 && head[index + 1] == 0
+    }
+    // The method, spaces, the target, one space, the version, CRLF.
+    let methodLength = strlen(method)
+    guard let targetStart = offset(target), let versionStart = offset(version), methodLength > 0,
+        methodLength < targetStart, head[(methodLength + 1)..<targetStart].allSatisfy({ $0 == 0x20 }),
+        targetStart + targetLength + 1 == versionStart
+    else { return false }
+    let requestLineEnd = versionStart + strlen(version)
+    guard lineEnd(at: requestLineEnd) else { return false }
+    var next = requestLineEnd + 2
+    let fields = FieldCollector(head: head)
+    withExtendedLifetime(fields) {
+        _ = MHD_get_connection_values_n(
+            connection, .HEADER_KIND, collectField, Unmanaged.passUnretained(fields).toOpaque())
+    }
+    for field in fields.fields {
+        guard let field, field.name.lowerBound == next, !field.name.isEmpty,
+            head[field.name].allSatisfy(isTokenByte), head[field.name.upperBound] == 0,
+            field.value.lowerBound > field.name.upperBound,
+            head[(field.name.upperBound + 1)..<field.value.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 }),
+            !head[field.value].contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }),
+            lineEnd(at: field.value.upperBound)
+        else { return false }
+        next = field.value.upperBound + 2
+    }
+    // The empty line ends the head.
+    return lineEnd(at: next) && next + 2 == size
+}
+
+/// A byte of an HTTP token (RFC 9110 `tchar`): a header name is made of these.
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        return true
+    default:
+        return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}
+
+/// Collects where each header's name and value lie in the request head (offsets into `head`),
+/// or nil for one that lies elsewhere (a folded line libmicrohttpd moved).
+private final class FieldCollector {
+    let head: UnsafeRawBufferPointer
+    var fields: [(name: Range<Int>, value: Range<Int>)?] = []
+
+    init(head: UnsafeRawBufferPointer) {
+        self.head = head
+    }
+}
+
+private let collectField: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+    guard let context else { return .YES }
+    let collector = Unmanaged<FieldCollector>.fromOpaque(context).takeUnretainedValue()
+    guard let base = collector.head.baseAddress, let key, let value else {
+        collector.fields.append(nil)
+        return .YES
+    }
+    let name = UnsafeRawPointer(key) - base
+    let start = UnsafeRawPointer(value) - base
+    let count = collector.head.count
+    guard name >= 0, name + keySize < count, start >= 0, start + valueSize < count else {
+        collector.fields.append(nil)
+        return .YES
+    }
+    collector.fields.append((name..<(name + keySize), start..<(start + valueSize)))
+    return .YES
 }
 
 /// Releases the per-request state however the request ended (done, timeout, client gone), and
@@ -524,14 +650,23 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { context, connec
     }
 }
 
-/// Called with the raw request target before libmicrohttpd decodes it (decoding `%00` cuts
-/// the path short); remembers whether it holds an encoded NUL. Returns no per-request state.
+/// Called with the raw request target before libmicrohttpd decodes it in place (decoding
+/// `%00` cuts the path short); starts the request's state (`PendingRequest`, released by
+/// `requestCompleted`) with the target's length and whether it holds `%00` or a control byte,
+/// and tells `ConnectionWatch` which thread reads the request.
 private let requestLineReceived: susi_mhd_uri_log_callback = { context, target, connection in
-    guard let context, let connection else { return nil }
-    let dispatcher = Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue()
-    let raw = target.map { String(cString: $0) } ?? ""
-    dispatcher.watch.requestStarted(key(connection), nulInTarget: raw.range(of: "%00") != nil)
-    return nil
+    let pending = PendingRequest()
+    if let target {
+        let raw = UnsafeRawBufferPointer(start: target, count: strlen(target))
+        pending.targetLength = raw.count
+        pending.targetHasControl = raw.contains { $0 < 0x21 || $0 == 0x7F }
+        pending.targetHasEncodedNUL = String(decoding: raw, as: UTF8.self).contains("%00")
+    }
+    if let context, let connection {
+        Unmanaged<Dispatcher>.fromOpaque(context).takeUnretainedValue().watch.requestStarted(
+            key(connection), thread: pthread_self())
+    }
+    return Unmanaged.passRetained(pending).toOpaque()
 }
 
 /// libmicrohttpd's own diagnostics (printf-style) go to the server's logger.
@@ -541,8 +676,44 @@ private let daemonLog: MHD_LogCallback = { context, format, arguments in
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     let line = text(nulTerminated: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+    if let refusal = doubledRefusals.first(where: { line.hasPrefix($0.message) })?.response {
+        dispatcher.watch.answerAndCut(onThread: pthread_self(), rawReply(refusal))
+    }
     // Malformed requests make libmicrohttpd complain once each; a flood must not flood the log.
     dispatcher.warnings.warn("libmicrohttpd", "libmicrohttpd: \(line)")
+}
+
+/// The refusals libmicrohttpd 0.9.75 sends with its status line and headers twice (its state
+/// machine queues the error, then builds the reply again), known by the diagnostic it logs
+/// first on the request's own thread; this server answers them itself, once, and cuts the
+/// connection so the doubled reply goes nowhere.
+private let doubledRefusals: [(message: String, response: ServerResponse)] = [
+    (
+        "Failed to parse `Content-Length' header",
+        .badRequest("the Content-Length header is not a number", code: "server-bad-length")
+    ),
+    (
+        "Too large value of 'Content-Length' header",
+        .error(status: 413, code: "server-body-too-large", message: "the Content-Length is too large")
+    ),
+    (
+        "Received HTTP/1.1 request without `Host' header",
+        .badRequest("the request has no Host header", code: "server-missing-host")
+    ),
+]
+
+/// `response` as the bytes of a whole HTTP/1.1 reply that closes the connection.
+private func rawReply(_ response: ServerResponse) -> [UInt8] {
+    let reasons = [400: "Bad Request", 413: "Content Too Large"]
+    var head = "HTTP/1.1 \(response.status) \(reasons[response.status] ?? "Error")\r\n"
+    for (name, value) in [("Content-Type", response.contentType)] + securityHeaders
+        + response.headers.map({ ($0.name, $0.value) }) + [
+            ("Content-Length", String(response.body.count)), ("Connection", "close"),
+        ]
+    {
+        head += "\(name): \(value)\r\n"
+    }
+    return Array((head + "\r\n").utf8) + Array(response.body)
 }
 
 // MARK: Event streams
@@ -552,12 +723,28 @@ private let daemonLog: MHD_LogCallback = { context, format, arguments in
 private final class StreamContext {
     let stream: EventStream
     let dispatcher: Dispatcher
+    /// The connection's socket (libmicrohttpd's own), read only on the connection's thread
+    /// while the reply is sent, so it stays open for every use here; -1 when unknown.
+    let socket: Int32
 
-    init(stream: EventStream, dispatcher: Dispatcher) {
+    init(stream: EventStream, dispatcher: Dispatcher, socket: Int32) {
         self.stream = stream
         self.dispatcher = dispatcher
+        self.socket = socket
+    }
+
+    /// Whether the client has closed its side (or the connection broke): a peek at the socket
+    /// finds its end, or an error other than "nothing yet".
+    var clientGone: Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 }
+
+/// How often an idle event stream checks whether its client has left, in seconds.
+private let streamClientCheckSeconds = 0.25
 
 /// Queues `stream` as a reply of unknown length with `response`'s headers; 503 when the
 /// server has as many streams open as it allows.
@@ -570,7 +757,8 @@ private func queueStream(
             .error(status: 503, code: "server-busy", message: "too many live views are open; close one and reload"),
             on: connection, logger: dispatcher.logger)
     }
-    let context = Unmanaged.passRetained(StreamContext(stream: stream, dispatcher: dispatcher))
+    let socket = susi_mhd_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd ?? -1
+    let context = Unmanaged.passRetained(StreamContext(stream: stream, dispatcher: dispatcher, socket: socket))
     guard
         let reply = MHD_create_response_from_callback(
             susi_mhd_size_unknown(), 4096, streamReader, context.toOpaque(), streamFinished)
@@ -598,8 +786,13 @@ private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, limi
     let streaming = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
     guard
         let data = streaming.stream.read(
-            limit: limit, heartbeat: streaming.dispatcher.limits.eventStreamHeartbeatSeconds)
-    else { return susi_mhd_content_reader_end_of_stream() }
+            limit: limit, heartbeat: streaming.dispatcher.limits.eventStreamHeartbeatSeconds,
+            checkInterval: streamClientCheckSeconds, clientGone: { streaming.clientGone })
+    else {
+        // Closed by the application: end the reply; the client left: drop the connection.
+        return streaming.stream.isClosed
+            ? susi_mhd_content_reader_end_of_stream() : susi_mhd_content_reader_end_with_error()
+    }
     data.copyBytes(to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: data.count)
     return data.count
 }

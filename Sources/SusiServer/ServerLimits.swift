@@ -20,7 +20,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// holds a connection and its thread for as long as the page stays open.
     public var maxEventStreams: Int
     /// Seconds between the comment lines an idle event stream sends, so proxies and the
-    /// connection timeout keep it open and a client that left is noticed.
+    /// connection timeout keep it open (a client that left is noticed sooner: the server
+    /// checks its socket every quarter second).
     public var eventStreamHeartbeatSeconds: Double
 
     /// Creates limits; every value has a default.

@@ -8,6 +8,19 @@ struct SettingsRoutes: Sendable {
     let voices: @Sendable () -> [VoiceChoice]
     let access: OwnerAccess
     let logger: Logger
+    /// Wrong sign-ins are logged at most once per interval: guessing must not flood the log.
+    let warnings: WarningLimiter
+
+    init(
+        config: SetupConfigAccess, voices: @escaping @Sendable () -> [VoiceChoice], access: OwnerAccess,
+        logger: Logger
+    ) {
+        self.config = config
+        self.voices = voices
+        self.access = access
+        self.logger = logger
+        warnings = WarningLimiter(logger: logger)
+    }
 
     /// The config keys the web page may change through `POST /settings`: all but those that
     /// name programs or files (`ConfigSchema.fileOnlyKeys`).
@@ -39,7 +52,7 @@ struct SettingsRoutes: Sendable {
         }
         guard let token, let cookie = access.startSession(token: token.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            logger.warning("a wrong owner token was entered from \(request.remoteAddress)")
+            warnings.warn("wrong-owner-token", "a wrong owner token was entered from \(request.remoteAddress)")
             return OwnerAccess.unauthorized
         }
         logger.info("the web page signed in from \(request.remoteAddress)")

@@ -10,7 +10,8 @@ import SusiCore
 ///   of its bytes (`ssid=4d79...`), which the reader takes byte for byte;
 /// - `psk` is written quoted when it has no `"` (control characters are refused on input, as
 ///   wpa_supplicant refuses them), else as the 64-hex-digit key derived from it
-///   (`WPAPassphrase`), exactly what `wpa_passphrase` would give;
+///   (`WPAPassphrase`), exactly what `wpa_passphrase` would give; a raw key sent as 64 hex
+///   digits is written as it is, unquoted (wpa_supplicant reads an unquoted `psk` as the key);
 /// - an open network gets `key_mgmt=NONE` and no `psk`.
 ///
 /// Storing a network replaces any earlier block for the same SSID and keeps everything else
@@ -49,12 +50,15 @@ public struct WPASupplicantFile: Sendable, Equatable {
         if network.isOpen {
             lines.append("\tkey_mgmt=NONE")
         } else {
-            let quotable = !network.passphrase.contains("\"")
-            lines.append(
-                "\tpsk="
-                    + (quotable
-                        ? "\"\(network.passphrase)\""
-                        : WPAPassphrase.hexKey(passphrase: network.passphrase, ssid: network.ssid)))
+            let psk: String
+            if network.isRawKey {
+                psk = network.passphrase
+            } else if !network.passphrase.contains("\"") {
+                psk = "\"\(network.passphrase)\""
+            } else {
+                psk = WPAPassphrase.hexKey(passphrase: network.passphrase, ssid: network.ssid)
+            }
+            lines.append("\tpsk=" + psk)
             lines.append("\tkey_mgmt=WPA-PSK")
         }
         lines.append("}")
