@@ -75,11 +75,11 @@ REPLY=$(get '/auth?auth=y&email=me%40example.org&password=Secret-123')
 case "$REPLY" in *Secret-123*) fail "password echoed: $REPLY" ;; *'"authentication":"successful"'*) ;; *) fail "auth: $REPLY" ;; esac
 expect "room kept" "$("$SUSI" config get room)" "Living Room"
 REPLY=$(get '/config?stt=google&tts=google&hotword=y&wake=n')
-case "$REPLY" in *'"configuration":"successful"'*'"owner_token":"'*'"stt":"pocketsphinx"'*) ;; *) fail "config: $REPLY" ;; esac
+case "$REPLY" in *'"configuration":"successful"'*'"owner_token":"'*'"stt":"whisper"'*) ;; *) fail "config: $REPLY" ;; esac
 TOKEN=$("$SUSI" setup token)
 case "$REPLY" in *"\"owner_token\":\"$TOKEN\""*) ;; *) fail "susi setup token differs from the token /config gave" ;; esac
 expect "token file mode" "$(stat -c %a "$WORK/susi/owner-token")" 600
-expect "stt.engine" "$("$SUSI" config get stt.engine)" pocketsphinx
+expect "stt.engine" "$("$SUSI" config get stt.engine)" whisper
 expect "hotword.enabled" "$("$SUSI" config get hotword.enabled)" true
 expect "hotword.wake_button" "$("$SUSI" config get hotword.wake_button)" false
 expect "config mode" "$(stat -c %a "$CONFIG")" 600

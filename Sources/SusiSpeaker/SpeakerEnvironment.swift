@@ -13,6 +13,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
     private let planned: PlannedAnswers
     private let announcements: Announcements
     private let openQuestions: SphinxRecognizer?
+    private let whisper: WhisperSlot
     private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
 
@@ -23,7 +24,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
     /// hears failures to read the planned answers.
     init(
         live: LiveConfig, observer: SpeakerConfigObserver, dispatcher: ActionDispatcher, player: SpeakerPlayer,
-        planned: PlannedAnswers, announcements: Announcements, openQuestions: SphinxRecognizer?,
+        planned: PlannedAnswers, announcements: Announcements, openQuestions: SphinxRecognizer?, whisper: WhisperSlot,
         makeWakeDetector: @escaping (Config) throws(SpeechError) -> any WakeWordDetector,
         report: @escaping @Sendable (any SusiError) -> Void
     ) {
@@ -34,6 +35,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
         self.planned = planned
         self.announcements = announcements
         self.openQuestions = openQuestions
+        self.whisper = whisper
         self.makeWakeDetector = makeWakeDetector
         self.report = report
     }
@@ -71,6 +73,14 @@ final class SpeakerEnvironment: PipelineEnvironment {
     func transcribeAgain() throws -> String? {
         guard live.current.stt.openQuestions, let openQuestions else { return nil }
         return try openQuestions.decodeAgain().text
+    }
+
+    /// Whisper, for `stt.engine whisper` (when it is installed); with `stt.whisper_when unsure`
+    /// only for commands no skill is sure of.
+    func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? {
+        let config = observer.config
+        if sure, config.stt.whisperWhen == "unsure" { return nil }
+        return whisper.transcriber(for: config)
     }
 
     /// The `stt.*` endpointing in force as the command begins.

@@ -214,9 +214,13 @@ public final class SpeakerRuntime {
             sink: sink)
         let models = self.models
         let hearing = logger.child("hearing")
+        let whisper = WhisperSlot(directory: models + "/whisper", logger: hearing)
+        // Loaded now, not when the first command ends.
+        _ = whisper.transcriber(for: config)
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
             announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
+            whisper: whisper,
             makeWakeDetector: { [recognizer = ears.recognizer] config throws(SpeechError) in
                 try Assembly.wakeDetector(config, models: models, host: recognizer, logger: hearing)
             },

@@ -254,6 +254,8 @@ final class VoicePipelineTests: XCTestCase {
         var performing: (ChatAction) -> ActionOutcome = { _ in .done }
         /// The origin of the answer of every action performed, in order.
         var origins: [AnswerOrigin] = []
+        /// The whole-command transcriber, by whether a skill is sure of the streaming reading.
+        var wholeCommand: (Bool) -> (any UtteranceTranscriber)? = { _ in nil }
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (() throws -> String)?
@@ -280,6 +282,7 @@ final class VoicePipelineTests: XCTestCase {
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
         func transcribeAgain() throws -> String? { try secondPass?() }
+        func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? { wholeCommand(sure) }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
         func replacementWakeDetector() throws -> (any WakeWordDetector)? {
             defer { replacement = nil }
@@ -700,6 +703,50 @@ final class VoicePipelineTests: XCTestCase {
             XCTAssertEqual(result.performed.map(\.type), ["settings"])
             XCTAssertEqual(result.origins, [origin])
         }
+    }
+
+    /// A transcriber hearing the command whole, as Whisper does, heard from the wake word's end.
+    final class WholeTranscriber: UtteranceTranscriber {
+        var heard: String
+        var fails = false
+        var samples: [Int] = []
+        init(_ heard: String) { self.heard = heard }
+        func transcribe(_ samples: [Int16]) throws -> String {
+            self.samples.append(samples.count)
+            if fails { throw PipelineError(stage: .stt, code: "stt-decode-failed", message: "too slow") }
+            return heard
+        }
+    }
+
+    /// Issue 49: the command heard whole replaces the streaming reading, without the name;
+    /// a failure keeps the streaming reading and is reported.
+    func testACommandHeardWholeReplacesTheStreamingReading() throws {
+        func heard(_ whole: WholeTranscriber, whenSure: Bool = true) throws -> (PipelineEvent.Kind?, [String]) {
+            let recorder = RecordingEventSink()
+            let environment = ScriptedEnvironment()
+            environment.wholeCommand = { sure in sure && !whenSure ? nil : whole }
+            let pipeline = VoicePipeline(
+                stages: .init(
+                    source: ScriptedSource([.noise(300), .wake, .voice(900), .noise(1500)]), wake: ScriptedWake(),
+                    recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain, synthesizer: ChunkedSynthesizer(),
+                    sink: RecordingSink()),
+                environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
+                logger: .silent, clock: { 0 })
+            try pipeline.run()
+            return (
+                recorder.events.first { $0.name == "transcript" }?.kind,
+                recorder.events.compactMap { if case .error(_, let code, _) = $0.kind { code } else { nil } }
+            )
+        }
+        let whole = WholeTranscriber("susi play some jazz")
+        XCTAssertEqual(try heard(whole).0, .transcript(text: "play some jazz"))
+        XCTAssertEqual(whole.samples.count, 1)
+        XCTAssertGreaterThan(whole.samples[0], 900 * 16, "the command's audio, from the wake word's end")
+        XCTAssertEqual(try heard(whole, whenSure: false).0, .transcript(text: "what time is it"), "a sure reading kept")
+        whole.fails = true
+        let failed = try heard(whole)
+        XCTAssertEqual(failed.0, .transcript(text: "what time is it"))
+        XCTAssertEqual(failed.1, ["stt-decode-failed"])
     }
 
     /// Three refused settings in one answer: each reported, the apology said once.

@@ -31,7 +31,7 @@ final class WhisperTranscriberTests: XCTestCase {
         let whisper = try transcriber()
         XCTAssertEqual(whisper.version, "1.8.5")
         let heard = try whisper.transcribe(try TestAudio.raw("goforward.raw"))
-        XCTAssertEqual(words(heard), ["go", "forward", "10", "meters"], heard)
+        XCTAssertEqual(heard, "go forward 10 meters")
     }
 
     func testASynthesizedQuestionAndAShortCommandAreHeard() throws {
@@ -62,6 +62,22 @@ final class WhisperTranscriberTests: XCTestCase {
         XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 1.1), 512)
         XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 10), 768, "500 frames + 64 = 564")
         XCTAssertEqual(WhisperTranscriber.audioContext(forSeconds: 30), 1500)
+    }
+
+    func testAPhraseSaidOverAndOverIsSaidOnce() {
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("Tell me a joke Tell me a joke Tell me"), "Tell me a joke")
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("Stop. Stop. Stop."), "Stop.")
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("play it again play it"), "play it again play it", "twice at least")
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("what is what"), "what is what", "one and a bit is no loop")
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("no no"), "no")
+        XCTAssertEqual(WhisperTranscriber.withoutRepeats("what time is it"), "what time is it")
+    }
+
+    func testWordsAreWrittenAsTheStreamingRecogniserWritesThem() {
+        XCTAssertEqual(WhisperTranscriber.plain("What's the weather in Berlin?"), "what's the weather in berlin")
+        XCTAssertEqual(WhisperTranscriber.plain("Set a timer for 3.5 minutes, please."), "set a timer for 3.5 minutes please")
+        XCTAssertEqual(WhisperTranscriber.plain("'Stop' - now!"), "stop now")
+        XCTAssertEqual(WhisperTranscriber.plain("1,000 people, 20% of them."), "1,000 people 20% of them")
     }
 
     func testNotesOnNonSpeechAreNoWords() {

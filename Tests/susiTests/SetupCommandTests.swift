@@ -95,7 +95,7 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(mode?.intValue, 0o600)
         let finish = try curl([server.base + "/config?stt=google&tts=google&hotword=y&wake=n"])
         XCTAssertEqual(finish.json["configuration"] as? String, "successful")
-        XCTAssertEqual(try config.stt.engine, "pocketsphinx")
+        XCTAssertEqual(try config.stt.engine, "whisper")
         XCTAssertEqual(try curl([server.base + "/speaker_config?room_name=Garage"]).status, 403)
         XCTAssertTrue(try cli.run(["setup", "status"]).stdout.contains("set up"))
 

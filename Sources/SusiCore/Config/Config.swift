@@ -47,7 +47,16 @@ public struct Config: Sendable, Equatable {
 
     /// Speech recognition and endpointing.
     public struct STT: Sendable, Equatable {
-        public var engine = "pocketsphinx"
+        /// `whisper`: PocketSphinx streams and ends the command, Whisper hears it whole after
+        /// it ended (`pocketsphinx` where Whisper is not installed); `pocketsphinx`: it alone.
+        public var engine = "whisper"
+        /// The Whisper model: `tiny.en` (English) or `base` (multilingual).
+        public var whisperModel = "tiny.en"
+        /// Threads Whisper decodes with.
+        public var whisperThreads = 2
+        /// When Whisper's reading replaces PocketSphinx's: `always`, or `unsure` (only when no
+        /// skill is sure of PocketSphinx's reading, which answers sooner).
+        public var whisperWhen = "unsure"
         public var endSilenceMs = 600
         public var noSpeechTimeoutMs = 5000
         public var maxUtteranceMs = 10000

@@ -106,7 +106,19 @@ public enum ConfigSchema {
             "hotword.verify_margin", \.hotword.verifyMargin,
             "also wake when the re-decoding's other readings within this score margin hold the phrase (0: only its best; larger catches more, wakes falsely more)",
             0...5000),
-        choice("stt.engine", \.stt.engine, "speech recogniser (English only: PocketSphinx's en-us model)", ["pocketsphinx"]),
+        choice(
+            "stt.engine", \.stt.engine,
+            "speech recogniser: whisper (PocketSphinx streams and ends the command, Whisper hears it whole; pocketsphinx "
+                + "where Whisper is not installed) or pocketsphinx alone",
+            ["whisper", "pocketsphinx"]),
+        choice(
+            "stt.whisper_model", \.stt.whisperModel, "Whisper model: tiny.en (English) or base (multilingual, slower)",
+            ["tiny.en", "base"]),
+        int("stt.whisper_threads", \.stt.whisperThreads, "threads Whisper decodes with", 1...8),
+        choice(
+            "stt.whisper_when", \.stt.whisperWhen,
+            "when Whisper's reading is used: always, or unsure (only when no skill is sure of PocketSphinx's, which answers sooner)",
+            ["always", "unsure"]),
         int("stt.end_silence_ms", \.stt.endSilenceMs, "silence that ends a command", 100...5000),
         int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
         int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),

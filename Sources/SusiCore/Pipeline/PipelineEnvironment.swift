@@ -33,6 +33,11 @@ public protocol PipelineEnvironment: AnyObject {
     /// left and no copy of the audio is handed over. Nil when there is no second recogniser.
     func transcribeAgain() throws -> String?
 
+    /// The transcriber that hears the command just ended whole (Whisper), replacing the
+    /// streaming recogniser's reading; asked once per command after it ended, with whether a
+    /// skill is sure of that reading. Nil keeps the streaming recogniser's reading.
+    func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)?
+
     /// The endpointing for the next command, asked as each command begins (after
     /// `attentionChanged(to: true)`), so a change of the `stt.*` keys counts from the next
     /// interaction. Nil keeps the settings the pipeline was made with.
@@ -61,6 +66,9 @@ extension PipelineEnvironment {
 
     /// No second recogniser.
     public func transcribeAgain() throws -> String? { nil }
+
+    /// No transcriber of whole commands.
+    public func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? { nil }
 
     /// The endpointing the pipeline was made with, always.
     public var endpointing: EndpointerSettings? { nil }

@@ -295,7 +295,10 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            if !command.isSure, let again = try environment.transcribeAgain() {
+            if let whole = hearWhole(command, after: wake) {
+                logger.debug("\(command.isSure ? "sure" : "unsure") \"\(text)\"; heard whole as \"\(whole)\"")
+                text = whole
+            } else if !command.isSure, let again = try environment.transcribeAgain() {
                 logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
             }
@@ -316,6 +319,30 @@ public final class VoicePipeline {
         }
         return .thinking(query: text)
     }
+
+    /// The command heard whole, from the end of the wake word to a little after its speech,
+    /// by the environment's transcriber (Whisper), without the wake word where the transcriber
+    /// heard it too; nil when there is none, it heard nothing, or it failed (reported: the
+    /// streaming recogniser's reading is used then).
+    private func hearWhole(_ command: HeardCommand, after wake: WakeHeard) -> String? {
+        guard let end = command.speechEnd, let transcriber = environment.commandTranscriber(whenSure: command.isSure) else {
+            return nil
+        }
+        let audio = history.samples(from: wake.end, to: end.advanced(byMilliseconds: Self.wholeCommandTailMs))
+        do {
+            let heard = WakeNames.withoutName(try transcriber.transcribe(audio), phrase: wake.phrase)
+            return heard.isEmpty ? nil : heard
+        } catch let error as any SusiError {
+            report(error)
+        } catch {
+            report(PipelineError(stage: .stt, code: "stt-decode-failed", message: "\(error)"))
+        }
+        return nil
+    }
+
+    /// Audio after the end of speech handed to the whole-command transcriber: the endpointer
+    /// decides the end on the voice's energy, and a soft last sound may follow it.
+    static let wholeCommandTailMs = 250
 
     /// Asks the brain; a failure is reported and apologised for.
     private func think(about query: String) -> Step {

@@ -193,7 +193,7 @@ struct SetupRoutes: Sendable {
         let notes: [String]
 
         func apply(to config: inout Config) {
-            config.stt.engine = EngineNames.recognizer
+            config.stt.engine = stt
             config.hotword.wakeButton = wake == "y"
             // Without the wake word and without a button nothing could wake the speaker.
             config.hotword.enabled = hotword == "y" || wake == "n"
@@ -208,7 +208,7 @@ struct SetupRoutes: Sendable {
         let stt =
             try sttName.map { (name, text) throws(SetupError) in
                 EngineNames.recognizer(for: try SetupParameters.engineName(text, parameter: name))
-            } ?? (engine: EngineNames.recognizer, note: nil)
+            } ?? (engine: current.stt.engine, note: nil)
         let tts =
             try request.parameter("tts").map { text throws(SetupError) in
                 EngineNames.synthesizer(for: try SetupParameters.engineName(text, parameter: "tts"))

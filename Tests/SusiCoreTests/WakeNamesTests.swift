@@ -1,0 +1,21 @@
+import XCTest
+
+@testable import SusiCore
+
+/// The wake phrase as a transcriber writes it, and a command heard whole without it.
+final class WakeNamesTests: XCTestCase {
+    func testTheNameInAnySpellingIsTakenOffTheCommand() {
+        XCTAssertEqual(WakeNames.withoutName("Susi, what time is it?", phrase: "susi"), "what time is it?")
+        XCTAssertEqual(WakeNames.withoutName("Suzy what time is it", phrase: "susi"), "what time is it")
+        XCTAssertEqual(WakeNames.withoutName("Hey Susie. Play some jazz.", phrase: "susi"), "Play some jazz.")
+        XCTAssertEqual(WakeNames.withoutName("So see, stop.", phrase: "susi"), "stop.")
+        XCTAssertEqual(WakeNames.withoutName("Hey computer, stop", phrase: "hey computer"), "stop")
+        XCTAssertEqual(WakeNames.withoutName("Susi.", phrase: "susi"), "", "the name alone is no command")
+    }
+
+    func testAWordThatOnlyBeginsLikeTheNameStays() {
+        XCTAssertEqual(WakeNames.withoutName("Sushi recipes please", phrase: "hey computer"), "Sushi recipes please")
+        XCTAssertEqual(WakeNames.withoutName("Suspend the timer", phrase: "susi"), "Suspend the timer")
+        XCTAssertEqual(WakeNames.withoutName("what time is it", phrase: "susi"), "what time is it")
+    }
+}
