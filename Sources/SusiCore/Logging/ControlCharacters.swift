@@ -99,9 +99,7 @@ public enum ControlCharacters {
     /// means the same, since such characters can only appear inside its strings (raw C0
     /// there is not even valid JSON).
     public static func escapedForJSON(_ text: String) -> String {
-        let needsJSONEscape = { (scalar: Unicode.Scalar) in
-            (needsEscape(scalar) && scalar != "\n" && scalar != "\t")
-        }
+        let needsJSONEscape = { (scalar: Unicode.Scalar) in needsEscape(scalar) && scalar != "\n" && scalar != "\t" }
         guard text.unicodeScalars.contains(where: needsJSONEscape) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
