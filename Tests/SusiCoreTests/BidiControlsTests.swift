@@ -50,3 +50,40 @@ final class BidiControlsTests: XCTestCase {
         XCTAssertEqual(decoded["w"] as? [Int], [1, 2])
     }
 }
+
+/// `susi run --conversation` and `--events`: answers and media names from a server reach the
+/// terminal (or the events file someone `cat`s) without escape codes or raw bidi controls.
+final class EventOutputControlsTests: XCTestCase {
+    private static let answer = "Saved as invoice\u{202E}fdp.exe\u{202C} \u{1B}]0;owned\u{07}\u{1B}[2Jdone\u{85}"
+
+    func testConversationLinesShowControlsEscaped() {
+        let lines = Mutex<[String]>([])
+        let printer = ConversationPrinter { line in lines.withLock { $0.append(line) } }
+        printer.emit(PipelineEvent(.speakStart(text: Self.answer), wallMs: 1, audioMs: 1500))
+        printer.emit(
+            PipelineEvent(
+                .play(type: "audio_play", identifier: "x\u{2066}y\u{1B}[H", identifierType: "url"), wallMs: 2, audioMs: 1600))
+        XCTAssertEqual(
+            lines.withLock { $0 },
+            [
+                #"  1.50 s  answered: Saved as invoice\u{202E}fdp.exe\u{202C} done"#,
+                #"  1.60 s  audio_play: x\u{2066}y (url)"#,
+            ])
+    }
+
+    func testEventLinesEscapeControlsTheJSONWay() throws {
+        let path = NSTemporaryDirectory() + "susi-events-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        JSONLinesEventSink(handle: handle).emit(PipelineEvent(.speakStart(text: Self.answer), wallMs: 1, audioMs: 1))
+        try handle.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(
+            text.unicodeScalars.contains {
+                ControlCharacters.isBidiControl($0) || $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x85
+            }, text)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(object["text"] as? String, Self.answer)
+    }
+}
