@@ -191,7 +191,7 @@ public final class CurlHTTPClient: HTTPClient {
             if option == CURLOPT_URL {
                 throw HTTPError(
                     .badURL, stage: stage,
-                    message: "libcurl rejects the URL \(String(value.prefix { $0 != "?" }))")
+                    message: "libcurl rejects the URL \(URLRedaction.redacted(String(value.prefix { $0 != "?" })))")
             }
             try check(code, "option \(option.rawValue)")
             return

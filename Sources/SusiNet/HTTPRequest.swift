@@ -1,3 +1,5 @@
+import SusiCore
+
 /// The HTTP methods the client sends.
 public enum HTTPMethod: String, Sendable, Equatable {
     /// A plain fetch; `HTTPRequest.form` is ignored.
@@ -77,9 +79,10 @@ public struct HTTPRequest: Sendable {
         return base + separator + encoded + fragment
     }
 
-    /// `url` without query and fragment: what logs and error messages show, because SUSI
-    /// queries carry access tokens and passwords.
+    /// `url` without query and fragment, and with the password of its user part hidden
+    /// (`URLRedaction`): what logs and error messages show, because SUSI queries carry access
+    /// tokens and passwords, and a server URL may carry a user and password.
     public var redactedURL: String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
+        URLRedaction.redacted(String(url.prefix { $0 != "?" && $0 != "#" }))
     }
 }

@@ -61,7 +61,8 @@ struct MPVPlayback {
             let why = event.fields["file_error"]?.stringValue ?? "unknown error"
             return [
                 .endOfFile(reason: reason),
-                .failed(PlayerError(.loadFailed, "the media player could not play \(what): \(why)")),
+                .failed(
+                    PlayerError(.loadFailed, "the media player could not play \(URLRedaction.redacted(what)): \(why)")),
             ]
         default:
             return []

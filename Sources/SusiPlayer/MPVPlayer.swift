@@ -514,7 +514,7 @@ public final class MPVPlayer: MediaPlayer, Sendable {
                 state.playback.idle = false
             }
         }
-        logger.debug("loadfile \(mode): \(location)")
+        logger.debug("loadfile \(mode): \(URLRedaction.redacted(location))")
     }
 
     /// Runs `body` on the live session; nothing when mpv is not running.

@@ -32,7 +32,8 @@ public enum MediaLocator {
         try validate(text)
         if let scheme = scheme(of: text) {
             guard allowedSchemes.contains(scheme) else {
-                throw PlayerError(.invalidIdentifier, "media URL scheme '\(scheme)' is not allowed: \(text)")
+                throw PlayerError(
+                    .invalidIdentifier, "media URL scheme '\(scheme)' is not allowed: \(URLRedaction.redacted(text))")
             }
             return text
         }

@@ -32,7 +32,7 @@ enum AskCommand: Command {
             environment: context.environment, logger: context.logger)
         let reply = try brain.answer(query)
         if json {
-            context.print(String(decoding: try reply.encoded(pretty: true), as: UTF8.self))
+            context.printJSON(String(decoding: try reply.encoded(pretty: true), as: UTF8.self))
         } else {
             context.print(try OneQuery.spokenLines(reply, query: query))
         }

@@ -12,14 +12,19 @@ struct CommandContext {
     /// The config file, validating voices against the installed eSpeak NG voices.
     var store: ConfigStore { ConfigStore(path: configPath, voiceCheck: VoiceCatalogCheck.check) }
 
-    /// Writes a line to standard output.
+    /// Writes a line to standard output, made safe for a terminal (`TerminalOutput.line`).
     func print(_ line: String = "") {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        TerminalOutput.line(line)
     }
 
     /// Writes each line to standard output.
     func print(_ lines: [String]) {
         lines.forEach { print($0) }
+    }
+
+    /// Writes JSON text to standard output, controls escaped the JSON way (`TerminalOutput.json`).
+    func printJSON(_ text: String) {
+        TerminalOutput.json(text)
     }
 }
 

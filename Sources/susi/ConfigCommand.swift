@@ -28,7 +28,7 @@ enum ConfigCommand: Command {
         case "show":
             try arguments.finish()
             let config = try store.loadOrCreate()
-            context.print(String(decoding: ConfigStore.encode(config), as: UTF8.self).trimmingCharacters(in: .newlines))
+            context.printJSON(String(decoding: ConfigStore.encode(config), as: UTF8.self).trimmingCharacters(in: .newlines))
         case "keys":
             try arguments.finish()
             context.print(ConfigSchema.listing())

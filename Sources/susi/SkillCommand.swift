@@ -39,9 +39,10 @@ enum SkillCommand: Command {
         switch action {
         case "feedback", "reviews":
             try arguments.finish()
-            // Reviews are other people's text: their escape codes must not drive this terminal.
+            // Reviews are other people's text: `print` keeps their escape codes and bidi
+            // controls from driving this terminal.
             let lines = try cms.reviews(of: skill, all: all, json: json)
-            lines.forEach { context.print(json ? $0 : ControlCharacters.strippedForTerminal($0)) }
+            lines.forEach { json ? context.printJSON($0) : context.print($0) }
         case "ratings":
             try arguments.finish()
             context.print(try cms.ratings(of: skill))

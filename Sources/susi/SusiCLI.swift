@@ -35,7 +35,7 @@ enum SusiCLI {
         do {
             configPath = try arguments.option("--config") ?? ConfigStore.defaultPath(environment: environment)
             guard let first = arguments.arguments.first, first != "-h", first != "--help", first != "help" else {
-                print(helpText())
+                TerminalOutput.line(helpText())
                 return argv.isEmpty ? 2 : 0
             }
             commandName = first
@@ -47,7 +47,7 @@ enum SusiCLI {
         }
         var rest = ArgumentParser(Array(arguments.arguments.dropFirst()))
         if rest.flag("-h", "--help") {
-            print("usage:\n" + command.usage)
+            TerminalOutput.line("usage:\n" + command.usage)
             return 0
         }
         let context = CommandContext(logger: logger, configPath: configPath, environment: environment)
@@ -70,10 +70,9 @@ enum SusiCLI {
     }
 
     /// One line on stderr; messages may quote outside text (a server's reply, an argument), so
-    /// its control characters are escaped rather than sent to the terminal.
+    /// its control and bidi characters are escaped rather than sent to the terminal.
     private static func fail(_ line: String, code: Int32) -> Int32 {
-        let oneLine = ControlCharacters.escapedForLog(line.replacingOccurrences(of: "\n", with: " "))
-        FileHandle.standardError.write(Data((oneLine + "\n").utf8))
+        TerminalOutput.errorLine(line)
         return code
     }
 }

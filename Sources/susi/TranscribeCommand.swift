@@ -23,6 +23,10 @@ enum TranscribeCommand: Command {
         let recognizer = try Assembly.recognizer(
             config, models: models, environment: context.environment, logger: context.logger.child("stt"))
         let transcript = try recognizer.transcribe(audio)
-        context.print(json ? try transcript.jsonLine() : transcript.text)
+        if json {
+            context.printJSON(try transcript.jsonLine())
+        } else {
+            context.print(transcript.text)
+        }
     }
 }

@@ -4,6 +4,8 @@ public typealias ConfigError = StageError<ConfigErrorKind>
 /// What went wrong, as a stable code.
 public enum ConfigErrorKind: String, StageErrorKind, CaseIterable {
     case unreadable = "config-unreadable"
+    /// Larger than a config (or state) file can be; refused before it is read.
+    case tooLarge = "config-too-large"
     case badJSON = "config-bad-json"
     case unknownKey = "config-unknown-key"
     case badValue = "config-bad-value"

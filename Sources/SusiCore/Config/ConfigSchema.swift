@@ -141,7 +141,7 @@ public enum ConfigSchema {
         int("player.volume_step", \.player.volumeStep, "volume up/down step", 1...50),
         list(
             "player.media_dirs", \.player.mediaDirectories, "folders answers may play local files from",
-            allowed: "a list of absolute folder paths (or ~/...)", check: { $0.hasPrefix("/") || $0.hasPrefix("~/") }),
+            allowed: "a list of absolute folder paths (or ~/...), not / (the whole file system)", check: Self.isMediaFolder),
         int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
         string(
             "setup.bind", \.setup.bind, "address the setup server listens on",
@@ -206,9 +206,11 @@ public enum ConfigSchema {
     }
 
     /// The keys only the config file and `susi config set` change, never the web page: they
-    /// name programs to run or files to write, which a browser on the network must not choose.
+    /// name programs to run, files to write or folders answers may read, which a browser on
+    /// the network must not choose.
     public static let fileOnlyKeys: Set<String> = [
         "setup.on_wifi", "setup.on_complete", "setup.wpa_supplicant_file", "player.command", "player.args",
+        "player.media_dirs",
     ]
 
     /// The keys `susi run` reads only when it starts: the setup server's socket and the sound
@@ -358,12 +360,34 @@ public enum ConfigSchema {
         return (1...4).contains(words.count) && words.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "'" } }
     }
 
-    /// Whether `text` is an absolute http:// or https:// URL with a host.
+    /// Whether `text` is an absolute http:// or https:// URL with a host, written as a URL
+    /// is: no whitespace, quotes, backslashes, angle brackets, control or format (bidi)
+    /// characters anywhere, and parseable by `URLComponents` as it stands. (`URL(string:)`
+    /// alone percent-encodes a space or a quote and accepts the result.)
     @Sendable public static func isHTTPURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
+        let forbidden = text.unicodeScalars.contains { scalar in
+            scalar.properties.isWhitespace || "\"'\\<>`".unicodeScalars.contains(scalar)
+                || [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+        }
+        guard !forbidden, let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
+            let host = parts.host
+        else {
             return false
         }
         return ["http", "https"].contains(scheme) && !host.isEmpty
+    }
+
+    /// Whether `text` can be a media folder: absolute (or `~/...`) and not the root of the
+    /// file system, however it is spelled (`/`, `//`, `/srv/..`), which would let answers play
+    /// any file the speaker can read.
+    @Sendable static func isMediaFolder(_ text: String) -> Bool {
+        if text.hasPrefix("~/") { return true }
+        guard text.hasPrefix("/") else { return false }
+        var depth = 0
+        for part in text.split(separator: "/") where part != "." {
+            depth = part == ".." ? max(depth - 1, 0) : depth + 1
+        }
+        return depth > 0
     }
 
     /// Whether `text` can be a Wi-Fi network name in the generated hostapd file: 1-32 bytes, no

@@ -34,12 +34,17 @@ public struct ConfigStore: Sendable {
     /// Whether the file exists.
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
+    /// The largest config file read: 1 MiB, hundreds of times a full config. A larger file is
+    /// refused (`config-too-large`) after reading at most one byte more, so a huge file given
+    /// to `susi config validate` or put in place of the config costs no memory.
+    public static let maximumFileSize = 1 << 20
+
     /// Loads the file, or the defaults when it does not exist.
+    ///
+    /// - Throws: `config-too-large` for a file over `maximumFileSize`, `config-unreadable`,
+    ///   and what `parse` throws.
     public func load() throws(ConfigError) -> Config {
-        guard exists else { return Config() }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(.unreadable, "cannot read config file \(path)")
-        }
+        guard let data = try AtomicFile.read(path, limit: Self.maximumFileSize) else { return Config() }
         return try parse(data, source: path)
     }
 
@@ -47,7 +52,9 @@ public struct ConfigStore: Sendable {
     public func loadOrCreate() throws(ConfigError) -> Config {
         if !exists {
             // Under the lock, so defaults never replace a file another process just wrote.
-            try AtomicFile.update(path) { data throws(ConfigError) in data == nil ? .replace(Self.encode(Config())) : .keep }
+            try AtomicFile.update(path, limit: Self.maximumFileSize) { data throws(ConfigError) in
+                data == nil ? .replace(Self.encode(Config())) : .keep
+            }
         }
         return try load()
     }
@@ -62,6 +69,10 @@ public struct ConfigStore: Sendable {
         }
         guard let object = root as? [String: Any] else {
             throw ConfigError(.badJSON, "\(source): the top level must be a JSON object")
+        }
+        // Foundation keeps the last of two equal keys; which one the writer meant is unknown.
+        if let key = JSONDuplicateKeys.first(in: data) {
+            throw ConfigError(.badJSON, "\(source): the key '\(key)' appears twice; keep one")
         }
         var values: [(String, Any)] = []
         try Self.flatten(object, prefix: "", into: &values, source: source)
@@ -140,7 +151,7 @@ public struct ConfigStore: Sendable {
     @discardableResult
     public func update(_ change: (inout Config) throws(ConfigError) -> Void) throws(ConfigError) -> Config {
         var result = Config()
-        try AtomicFile.update(path) { (data: Data?) throws(ConfigError) -> AtomicFile.Change in
+        try AtomicFile.update(path, limit: Self.maximumFileSize) { (data: Data?) throws(ConfigError) -> AtomicFile.Change in
             var config = try data.map { (data: Data) throws(ConfigError) -> Config in try parse(data, source: path) } ?? Config()
             try change(&config)
             result = config

@@ -4,9 +4,11 @@
 /// not move the cursor, retitle the window or rewrite the screen of the person reading it.
 public enum ControlCharacters {
     /// `text` with every control character written out visibly: `\n`, `\r`, `\t`, and `\u{1B}`
-    /// style for the rest (C0, DEL, C1, and the Unicode line and paragraph separators), so one
-    /// message stays one line and escape codes reach the terminal as plain text. A backslash
-    /// is left alone: the escapes are for people reading logs, not for parsing them back.
+    /// style for the rest (C0, DEL, C1, the Unicode line and paragraph separators, and the
+    /// bidi controls of `isBidiControl`), so one message stays one line, escape codes reach
+    /// the terminal as plain text and no right-to-left override reorders what follows. A
+    /// backslash is left alone: the escapes are for people reading logs, not for parsing them
+    /// back.
     public static func escapedForLog(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = String.UnicodeScalarView()
@@ -73,10 +75,58 @@ public enum ControlCharacters {
         return String(result)
     }
 
+    /// `text` made safe for a terminal: escape sequences and control characters removed as by
+    /// `strippedForTerminal` (newlines and tabs stay), and bidi controls written out as
+    /// `\u{202E}`, so a right-to-left override cannot make `exe.txt` read as `txt.exe`. For
+    /// every line `susi` prints.
+    public static func escapedForTerminal(_ text: String) -> String {
+        let stripped = strippedForTerminal(text)
+        guard stripped.unicodeScalars.contains(where: isBidiControl) else { return stripped }
+        var result = String.UnicodeScalarView()
+        for scalar in stripped.unicodeScalars {
+            if isBidiControl(scalar) {
+                result.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}").unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// JSON text (one or more lines of it) with the characters that could drive or reorder a
+    /// terminal written as JSON `\uXXXX` escapes: C0 controls but newline and tab, DEL, C1,
+    /// the line and paragraph separators and the bidi controls. Valid JSON stays valid and
+    /// means the same, since such characters can only appear inside its strings (raw C0
+    /// there is not even valid JSON).
+    public static func escapedForJSON(_ text: String) -> String {
+        let needsJSONEscape = { (scalar: Unicode.Scalar) in needsEscape(scalar) && scalar != "\n" && scalar != "\t" }
+        guard text.unicodeScalars.contains(where: needsJSONEscape) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard needsJSONEscape(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let digits = String(scalar.value, radix: 16, uppercase: true)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - digits.count) + digits).unicodeScalars)
+        }
+        return String(result)
+    }
+
+    /// Whether `scalar` is an invisible bidi control that reorders the text around it: the
+    /// left-to-right and right-to-left marks (U+200E, U+200F), the Arabic letter mark
+    /// (U+061C), embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     // MARK: Helpers
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029
+        isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 || isBidiControl(scalar)
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

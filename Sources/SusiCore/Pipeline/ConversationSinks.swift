@@ -44,7 +44,8 @@ public final class ConversationMemory: EventSink {
     public var lastSkill: String? { remembered.withLock { $0.skill } }
 }
 
-/// Prints the conversation for people: what was heard, understood and answered.
+/// Prints the conversation for people: what was heard, understood and answered, made safe
+/// for a terminal (`ControlCharacters.escapedForTerminal`).
 public final class ConversationPrinter: EventSink {
     /// Held while writing, so lines from several threads do not interleave.
     private let writing = Mutex(())
@@ -66,6 +67,7 @@ public final class ConversationPrinter: EventSink {
         default: line = nil
         }
         guard let line else { return }
-        writing.withLock { _ in write(line) }
+        // Answers and media names come from a server: no escape codes or bidi reordering.
+        writing.withLock { _ in write(ControlCharacters.escapedForTerminal(line)) }
     }
 }

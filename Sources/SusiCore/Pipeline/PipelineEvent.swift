@@ -102,7 +102,8 @@ public final class JSONLinesEventSink: EventSink {
     public init(handle: FileHandle) { self.handle = Mutex(handle) }
 
     public func emit(_ event: PipelineEvent) {
-        let line = Data((event.jsonLine + "\n").utf8)
+        // C1 and bidi controls as `\uXXXX` too: the same JSON, safe to `cat` or `tail -f`.
+        let line = Data((ControlCharacters.escapedForJSON(event.jsonLine) + "\n").utf8)
         handle.withLock { $0.write(line) }
     }
 }

@@ -39,13 +39,15 @@ public enum AtomicFile {
     /// Reads `path` (nil when missing), lets `change` decide, and carries the decision out, all
     /// while holding the file's lock, so no other writer can slip in between.
     ///
-    /// - Throws: `config-unreadable` when the file exists but cannot be read, what `change`
-    ///   throws, and `config-unwritable` when the directory, lock or file cannot be written.
+    /// - Parameter limit: the most bytes the file may hold (see `read`); nil: no limit.
+    /// - Throws: `config-unreadable` when the file exists but cannot be read,
+    ///   `config-too-large` when it is over `limit`, what `change` throws, and
+    ///   `config-unwritable` when the directory, lock or file cannot be written.
     public static func update(
-        _ path: String, mode: mode_t = 0o600, _ change: (Data?) throws(ConfigError) -> Change
+        _ path: String, mode: mode_t = 0o600, limit: Int? = nil, _ change: (Data?) throws(ConfigError) -> Change
     ) throws(ConfigError) {
         try withLock(path) { () throws(ConfigError) in
-            switch try change(try read(path)) {
+            switch try change(try read(path, limit: limit)) {
             case .keep: return
             case .replace(let data): try replace(path, with: data, mode: mode)
             case .remove:
@@ -78,8 +80,13 @@ public enum AtomicFile {
 
     /// The contents of `path`, or nil when it does not exist.
     ///
-    /// - Throws: `config-unreadable` when it exists but cannot be read (a directory, no permission).
-    public static func read(_ path: String) throws(ConfigError) -> Data? {
+    /// With a `limit`, at most `limit + 1` bytes are ever read, so a huge file (or a device
+    /// such as `/dev/zero` put where the file should be) costs no more memory than a full one.
+    ///
+    /// - Throws: `config-unreadable` when it exists but cannot be read (a directory, no
+    ///   permission); `config-too-large`, naming the file and the limit, when it holds more
+    ///   than `limit` bytes.
+    public static func read(_ path: String, limit: Int? = nil) throws(ConfigError) -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -89,14 +96,27 @@ public enum AtomicFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // One byte past the limit tells a file of exactly `limit` bytes from a longer one.
+            let wanted = limit.map { min(buffer.count, max($0, 0) + 1 - data.count) } ?? buffer.count
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if count == 0 { return data }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ConfigError(.unreadable, "cannot read \(path): \(lastError())")
             }
             data.append(contentsOf: buffer[0..<count])
+            if let limit, data.count > limit {
+                throw ConfigError(
+                    .tooLarge, "\(path): larger than \(describe(bytes: limit)), the limit for this file; it was not read")
+            }
         }
+    }
+
+    /// `1 MiB` for whole mebibytes, `N KiB` for whole kibibytes, else `N bytes`.
+    static func describe(bytes: Int) -> String {
+        if bytes > 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes > 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// The lock file of `path`: `.NAME.lock` in the same directory.

@@ -80,6 +80,7 @@ public struct SusiDeviceClient: Sendable {
         let object = try SusiReply.object(response, service: .account, path: Self.path)
         try SusiReply.requireAccepted(object, service: .account, path: Self.path)
         logger.info(
-            "registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(server)")
+            "registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(URLRedaction.redacted(server))"
+        )
     }
 }

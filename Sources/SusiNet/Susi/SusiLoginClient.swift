@@ -79,7 +79,7 @@ public struct SusiLoginClient: Sendable {
         }
         // A reply without a lifetime gets SUSI's usual one (seven days) rather than none.
         let seconds = object["valid_seconds"]?.doubleValue ?? 604_800
-        logger.info("logged in as \(SkillReview.anonymized(email)) on \(server)")
+        logger.info("logged in as \(SkillReview.anonymized(email)) on \(URLRedaction.redacted(server))")
         return AccountToken(
             accessToken: token, expiresAt: now.addingTimeInterval(max(seconds, 0)), email: email, server: server)
     }
