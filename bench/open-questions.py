@@ -130,8 +130,42 @@ def stock(out, rows):
     return known
 
 
+def whisper(out, rows, susi):
+    """Whisper's transcripts by id (`susi transcribe` with stt.engine whisper, the model as
+    configured) of the audio from 150 ms before the question, as the stock system gets it; the
+    pipeline hands Whisper the command from the wake word's end. With the seconds each took."""
+    import tempfile
+    work = tempfile.mkdtemp(prefix="susi-whisper-bench-")
+    config = os.path.join(work, "config.json")
+    subprocess.run([susi, "--quiet", "--config", config, "config", "set", "stt.engine", "whisper"], check=True,
+                   stdout=subprocess.DEVNULL)
+    heard, seconds = {}, []
+    for r in rows:
+        cut = os.path.join(work, "cut.wav")
+        subprocess.run(["sox", os.path.join(out, r["id"] + ".wav"), cut, "trim",
+                        str(max(0, r["command_start_ms"] - 150) / 1000)], check=True)
+        started = time.time()
+        result = subprocess.run([susi, "--quiet", "--config", config, "transcribe", cut], capture_output=True, text=True)
+        seconds.append(time.time() - started)
+        heard[r["id"]] = result.stdout.strip() if result.returncode == 0 else ""
+    return heard, seconds
+
+
+NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+           "seventeen eighteen nineteen").split()
+TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def spelled(word):
+    """A number Whisper writes as digits ("5", "30") in words, as the questions write it."""
+    if not word.isdigit() or int(word) >= 100:
+        return [word]
+    n = int(word)
+    return [NUMBERS[n]] if n < 20 else [TENS[n // 10]] + ([] if n % 10 == 0 else [NUMBERS[n % 10]])
+
+
 def words(text):
-    return re.sub(r"[^a-z0-9' ]", " ", text.lower()).replace("'", "").split()
+    return [w for word in re.sub(r"[^a-z0-9' ]", " ", text.lower()).replace("'", "").split() for w in spelled(word)]
 
 
 def distance(ref, hyp):
@@ -201,6 +235,7 @@ def main():
     parser.add_argument("--results", default=os.path.join(ROOT, "bench/RESULTS.md"))
     parser.add_argument("--susi-bench", default=os.path.join(ROOT, ".build/release/susi-bench"))
     parser.add_argument("--set", action="append", default=[], help="a susi-bench setting (KEY=VALUE)")
+    parser.add_argument("--whisper", metavar="SUSI", help="also Whisper, through this susi binary's `transcribe`")
     parser.add_argument("--no-write", action="store_true", help="print only, leave RESULTS.md alone")
     parser.add_argument("--corpus-only", action="store_true", help="build the corpus and stop")
     parser.add_argument("--check-heldout", action="store_true",
@@ -234,6 +269,10 @@ def main():
         finish.append(float(ms))
     finish.sort()
     ours_cells, stock_cells = score(rows, ours), score(rows, stock_hyps)
+    systems = [("stock", stock_cells), ("susi", ours_cells)]
+    if opts.whisper:
+        heard, whisper_seconds = whisper(opts.out, rows, opts.whisper)
+        systems.append(("whisper", score(rows, heard)))
 
     lines = [BEGIN]
     n_q = collections.Counter(q["split"] for q in questions())
@@ -249,7 +288,7 @@ def main():
     lines.append("|---|---|---|---|---|---|---|")
     for split in ("heldout", "dev", "dev-generic"):
         for cond in ("clean", "pink20", "pink10", "10-20 dB"):
-            for name, cells in (("stock", stock_cells), ("susi", ours_cells)):
+            for name, cells in systems:
                 c = cells.get((split, cond))
                 if not c:
                     continue
@@ -258,7 +297,12 @@ def main():
                              f"{c['files']} |")
     p95 = finish[min(len(finish) - 1, int(len(finish) * 0.95))] if finish else 0
     lines += ["", f"- susi: recogniser finish (last audio to transcript) p95 {p95:.0f} ms on these files; "
-              f"run took {time.time() - started:.0f} s", "", END]
+              f"run took {time.time() - started:.0f} s"]
+    if opts.whisper:
+        lines.append(f"- whisper: `susi transcribe` with stt.engine whisper (tiny.en unless configured), the whole process "
+                     f"(start, model load, transcription) median {1000 * sorted(whisper_seconds)[len(whisper_seconds) // 2]:.0f} ms "
+                     f"per file, slowest {1000 * max(whisper_seconds):.0f} ms")
+    lines += ["", END]
     section = "\n".join(lines) + "\n"
     print(section)
     if opts.no_write:

@@ -260,6 +260,14 @@ else
 	echo "hostile server: skipped (apt-get install flite sox)"
 fi
 
+# e. Hostile HTTP (raw NUL and control bytes, bare LF, malformed header names, one 400 for a bad
+#    length, 64-hex PSKs) against a server in setup mode, and hostile command-line input.
+"$SUSI" setup --reset >/dev/null
+start_server
+python3 "$ROOT/reliability/probes-http.py" "$BASE" || fail "HTTP probes"
+stop_server
+"$ROOT/reliability/probes-cli.sh" "$SUSI" || fail "command-line probes"
+
 echo "== systemd units: verify, and sandbox exposure (systemd-analyze security, at most 3.0)"
 "$ROOT/scripts/unit-check.sh" "$SUSI" || fail "systemd units"
 echo "reliability: all passed"

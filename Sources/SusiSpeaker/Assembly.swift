@@ -34,6 +34,18 @@ public enum Assembly {
         return found
     }
 
+    /// Whisper for `config` (`stt.engine whisper`) from `models/whisper`; nil for
+    /// `pocketsphinx`, or when Whisper is not installed (logged: PocketSphinx hears then).
+    public static func whisper(_ config: Config, models: String, logger: Logger) -> WhisperTranscriber? {
+        guard config.stt.engine == "whisper" else { return nil }
+        do {
+            return try WhisperSlot.make(config, directory: models + "/whisper")
+        } catch {
+            logger.warning("\(error.code): \(error.message); hearing with PocketSphinx")
+            return nil
+        }
+    }
+
     /// What the brain knows of the speaker, from the config.
     public static func brainContext(_ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil)
         -> BrainContext

@@ -75,7 +75,10 @@ public struct Doctor {
         var checks = [configCheck, checkAudio(config)]
         let models = checkModels()
         checks += models.checks
-        if let directory = models.directory { checks.append(checkWake(config, models: directory)) }
+        if let directory = models.directory {
+            checks.append(checkWhisper(config, models: directory))
+            checks.append(checkWake(config, models: directory))
+        }
         checks.append(checkVoice(config))
         checks += checkPlayer(config)
         checks.append(checkServer(config))
@@ -146,6 +149,24 @@ public struct Doctor {
                 ? Check("recogniser", .ok, "PocketSphinx en-us model in \(sphinx.acousticModelPath) (commands in English)")
                 : Check("recogniser", .failed, "missing: \(missing.joined(separator: ", ")) (install pocketsphinx-en-us)"))
         return (checks, directory)
+    }
+
+    func checkWhisper(_ config: Config, models: String) -> Check {
+        guard config.stt.engine == "whisper" else {
+            return Check("whisper", .ok, "stt.engine pocketsphinx: Whisper not used")
+        }
+        let directory = models + "/whisper"
+        do {
+            let whisper = try WhisperSlot.make(config, directory: directory)
+            return Check(
+                "whisper", .ok,
+                "whisper.cpp \(whisper.version) (\(WhisperTranscriber.libraryPath(in: directory))), model \(whisper.model) "
+                    + "(\(WhisperTranscriber.modelPath(whisper.model, in: directory))), \(config.stt.whisperThreads) threads, "
+                    + "language \(WhisperSlot.language(of: config)), after each command (stt.whisper_when \(config.stt.whisperWhen))"
+            )
+        } catch {
+            return Check("whisper", .warning, "\(error.message): commands are heard with PocketSphinx alone (`make deps`)")
+        }
     }
 
     func checkWake(_ config: Config, models: String) -> Check {

@@ -20,6 +20,20 @@ final class WhisperSlot {
     private var loaded: (key: Key, transcriber: WhisperTranscriber)?
     private var failed: Key?
 
+    /// The language Whisper hears in under `config`: English for an English-only model, else
+    /// `brain.language`.
+    static func language(of config: Config) -> String {
+        config.stt.whisperModel.hasSuffix(".en") ? "en" : config.brain.language
+    }
+
+    /// A transcriber for `config`'s Whisper settings, from `directory` (`models/whisper`).
+    /// - Throws: `SpeechError` when the library or model is missing or does not load.
+    static func make(_ config: Config, directory: String) throws(SpeechError) -> WhisperTranscriber {
+        try WhisperTranscriber(
+            directory: directory, model: config.stt.whisperModel, threads: config.stt.whisperThreads,
+            language: language(of: config))
+    }
+
     /// Models from `directory` (`models/whisper`).
     init(directory: String, logger: Logger) {
         self.directory = directory
@@ -33,15 +47,13 @@ final class WhisperSlot {
             loaded = nil
             return nil
         }
-        let model = config.stt.whisperModel
         let key = Key(
-            model: model, threads: config.stt.whisperThreads, language: model.hasSuffix(".en") ? "en" : config.brain.language)
+            model: config.stt.whisperModel, threads: config.stt.whisperThreads, language: WhisperSlot.language(of: config))
         if let loaded, loaded.key == key { return loaded.transcriber }
         loaded = nil
         guard failed != key else { return nil }
         do {
-            let transcriber = try WhisperTranscriber(
-                directory: directory, model: key.model, threads: key.threads, language: key.language)
+            let transcriber = try Self.make(config, directory: directory)
             logger.info("Whisper \(transcriber.version) with \(key.model), \(key.threads) threads, language \(key.language)")
             loaded = (key, transcriber)
             failed = nil

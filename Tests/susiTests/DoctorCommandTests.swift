@@ -29,7 +29,9 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(healthy.status, 0, healthy.stdout + healthy.stderr)
         let topics = healthy.stdout.split(separator: "\n").map { String($0.prefix(10)).trimmingCharacters(in: .whitespaces) }
         XCTAssertEqual(
-            topics, ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
+            topics, ["config", "audio", "models", "recogniser", "whisper", "wake", "voice", "player", "yt-dlp", "server", "disk"])
         XCTAssertTrue(healthy.stdout.contains("server     ok      not used (brain.mode local)"), healthy.stdout)
+        XCTAssertTrue(healthy.stdout.contains("whisper    ok      whisper.cpp 1.8.5 ("), healthy.stdout)
+        XCTAssertTrue(healthy.stdout.contains("model tiny.en ("), healthy.stdout)
     }
 }
