@@ -80,6 +80,11 @@ final class WhisperTranscriberTests: XCTestCase {
         XCTAssertEqual(WhisperTranscriber.plain("1,000 people, 20% of them."), "1,000 people 20% of them")
     }
 
+    func testMoreWordsThanAnyoneSaysAreALoop() {
+        XCTAssertEqual(WhisperTranscriber.maximumWords(forSeconds: 1.2), 10)
+        XCTAssertGreaterThanOrEqual(WhisperTranscriber.maximumWords(forSeconds: 3.5), 18, "a fast long question fits")
+    }
+
     func testNotesOnNonSpeechAreNoWords() {
         XCTAssertEqual(WhisperTranscriber.words(of: " [BLANK_AUDIO]"), "")
         XCTAssertEqual(WhisperTranscriber.words(of: " (music) Play some jazz. *laughs*"), "Play some jazz.")

@@ -161,8 +161,19 @@ public final class WhisperTranscriber: UtteranceTranscriber {
         let text = (0..<functions.segments(context)).compactMap { segment in
             functions.segmentText(context, segment).map { String(cString: $0) }
         }.joined(separator: " ")
-        return Self.plain(Self.withoutRepeats(Self.words(of: text)))
+        let heard = Self.plain(Self.withoutRepeats(Self.words(of: text)))
+        let words = heard.split(separator: " ").count
+        guard words <= Self.maximumWords(forSeconds: Double(samples.count) / 16_000) else {
+            throw SpeechError(
+                .decodeFailed, "Whisper heard \(words) words in \(samples.count / 16) ms of audio, more than anyone says: a loop")
+        }
+        return heard
     }
+
+    /// More words than people say in `seconds` (about three a second): what a decoding loop
+    /// that is not one phrase said over and over gives ("1 2 1 3 1 1 1 ..." for "what room are
+    /// you in" in an eSpeak NG voice).
+    static func maximumWords(forSeconds seconds: Double) -> Int { 4 + Int(5 * seconds) }
 
     /// Lower-case words without punctuation; apostrophes, and points and commas between
     /// digits, stay ("what's", "3.5", "1,000"), as does "%".
