@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds a key written twice in one JSON object, which Foundation's `JSONSerialization`
 /// accepts silently, keeping the last value.
 ///
@@ -47,74 +49,15 @@ enum JSONDuplicateKeys {
     }
 
     /// The decoded string whose text starts at `start` (just after its opening quote), and
-    /// the index just past its closing quote.
+    /// the index just past its closing quote. The text was accepted by a JSON parser, so the
+    /// quoted bytes are a JSON string, which `JSONValue.parse` decodes (escapes, surrogates).
     private static func string(in bytes: [UInt8], from start: Int) -> (String, Int) {
-        var decoded: [UInt8] = []
         var index = start
-        /// A high surrogate from `\uD8xx` waiting for its low half.
-        var pendingHigh: UInt32?
-        func flushPending() {
-            if pendingHigh != nil { append(0xFFFD, to: &decoded) }
-            pendingHigh = nil
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "\"") { break }
-            guard byte == UInt8(ascii: "\\"), index < bytes.count else {
-                flushPending()
-                decoded.append(byte)
-                continue
-            }
-            let escape = bytes[index]
-            index += 1
-            guard escape == UInt8(ascii: "u") else {
-                flushPending()
-                switch escape {
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                default: decoded.append(escape)  // `\"`, `\\`, `\/`
-                }
-                continue
-            }
-            guard let unit = hex(bytes, at: index) else { continue }
-            index += 4
-            switch unit {
-            case 0xD800...0xDBFF:
-                flushPending()
-                pendingHigh = unit
-            case 0xDC00...0xDFFF:
-                if let high = pendingHigh {
-                    append(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00), to: &decoded)
-                    pendingHigh = nil
-                } else {
-                    append(0xFFFD, to: &decoded)
-                }
-            default:
-                flushPending()
-                append(unit, to: &decoded)
-            }
-        }
-        flushPending()
-        return (String(decoding: decoded, as: UTF8.self), index)
-    }
-
-    /// The four hex digits at `index` as a number; nil when there are not four.
-    private static func hex(_ bytes: [UInt8], at index: Int) -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for byte in bytes[index..<index + 4] {
-            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-        bytes.append(contentsOf: String(scalar).utf8)
+        let end = min(index + 1, bytes.count)
+        let quoted = Data(bytes[(start - 1)..<end])
+        return ((try? JSONValue.parse(quoted))?.stringValue ?? String(decoding: quoted, as: UTF8.self), end)
     }
 }

@@ -10,23 +10,14 @@ public enum ControlCharacters {
     /// backslash is left alone: the escapes are for people reading logs, not for parsing them
     /// back.
     public static func escapedForLog(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
-                result.append(scalar)
-                continue
-            }
-            let escape: String
+        escaping(text, where: needsEscape) { scalar in
             switch scalar {
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            default: escape = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default: return swiftEscape(scalar)
             }
-            result.append(contentsOf: escape.unicodeScalars)
         }
-        return String(result)
     }
 
     /// `text` without terminal escape sequences and control characters, for printing text
@@ -80,17 +71,7 @@ public enum ControlCharacters {
     /// `\u{202E}`, so a right-to-left override cannot make `exe.txt` read as `txt.exe`. For
     /// every line `susi` prints.
     public static func escapedForTerminal(_ text: String) -> String {
-        let stripped = strippedForTerminal(text)
-        guard stripped.unicodeScalars.contains(where: isBidiControl) else { return stripped }
-        var result = String.UnicodeScalarView()
-        for scalar in stripped.unicodeScalars {
-            if isBidiControl(scalar) {
-                result.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}").unicodeScalars)
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
+        escaping(strippedForTerminal(text), where: isBidiControl, as: swiftEscape)
     }
 
     /// JSON text (one or more lines of it) with the characters that could drive or reorder a
@@ -99,18 +80,10 @@ public enum ControlCharacters {
     /// means the same, since such characters can only appear inside its strings (raw C0
     /// there is not even valid JSON).
     public static func escapedForJSON(_ text: String) -> String {
-        let needsJSONEscape = { (scalar: Unicode.Scalar) in needsEscape(scalar) && scalar != "\n" && scalar != "\t" }
-        guard text.unicodeScalars.contains(where: needsJSONEscape) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard needsJSONEscape(scalar) else {
-                result.append(scalar)
-                continue
-            }
+        escaping(text, where: { needsEscape($0) && $0 != "\n" && $0 != "\t" }) { scalar in
             let digits = String(scalar.value, radix: 16, uppercase: true)
-            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - digits.count) + digits).unicodeScalars)
+            return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
         }
-        return String(result)
     }
 
     /// Whether `scalar` is an invisible bidi control that reorders the text around it: the
@@ -124,6 +97,23 @@ public enum ControlCharacters {
     }
 
     // MARK: Helpers
+
+    /// `text` with every scalar `needs` holds written as `escape` gives it.
+    private static func escaping(
+        _ text: String, where needs: (Unicode.Scalar) -> Bool, as escape: (Unicode.Scalar) -> String
+    ) -> String {
+        guard text.unicodeScalars.contains(where: needs) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needs(scalar) { result.append(contentsOf: escape(scalar).unicodeScalars) } else { result.append(scalar) }
+        }
+        return String(result)
+    }
+
+    /// `\u{202E}`: Swift's spelling, for people reading.
+    private static func swiftEscape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 || isBidiControl(scalar)
