@@ -54,6 +54,9 @@ public final class SpeakerRuntime {
     private let brain: CurrentChatBrain
     private let observer: SpeakerConfigObserver
     private let models: String
+    /// Whisper, loaded once for the run: a pipeline made anew after a sound device came back
+    /// keeps it.
+    private let whisper: WhisperSlot
     private let fileSource: WAVFileSource?
     private let file: WAVFileSink?
     private let sink: any AudioSink
@@ -98,6 +101,7 @@ public final class SpeakerRuntime {
         liveForPrivacy.withLock { $0 = live }
         let config = live.current
         models = try Assembly.modelsDirectory(environment: environment)
+        whisper = WhisperSlot(directory: models + "/whisper", logger: logger.child("hearing"))
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
@@ -214,8 +218,7 @@ public final class SpeakerRuntime {
             sink: sink)
         let models = self.models
         let hearing = logger.child("hearing")
-        let whisper = WhisperSlot(directory: models + "/whisper", logger: hearing)
-        // Loaded now, not when the first command ends.
+        // Loaded now (once), not when the first command ends.
         _ = whisper.transcriber(for: config)
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
