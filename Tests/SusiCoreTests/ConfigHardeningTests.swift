@@ -1,24 +1,25 @@
 import Foundation
+import SusiTestSupport
 import Synchronization
 import XCTest
 
 @testable import SusiCore
 
-/// Config files and values from outside (a huge file, duplicate keys, a media folder of `/`,
-/// a server URL with quotes) are refused with a message naming what is wrong (issue 50).
+/// Config files and values from outside (a huge file, duplicate keys, a media folder of `/`
+/// that would hand over every file the speaker can read, a server URL with quotes or spaces)
+/// are refused with a message naming what is wrong (issue 50).
 final class ConfigHardeningTests: XCTestCase {
-    private var directory = ""
+    private var scratch: ScratchDirectory!
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "susi-hardening-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("susi-hardening")
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
+    override func tearDown() {
+        scratch.remove()
     }
 
-    private var path: String { directory + "/config.json" }
+    private var path: String { scratch.path + "/config.json" }
     private var store: ConfigStore { ConfigStore(path: path) }
 
     private func write(_ text: String) {
@@ -126,6 +127,49 @@ final class ConfigHardeningTests: XCTestCase {
         // Not JSON at all: an answer of little meaning, but an answer.
         for text in ["}}]]", #"{"a": "unterminated"#, #"{"a\"#, #"{"\u12"#, #"{"\ud800": 1, "\ud800": 2}"#, ""] {
             _ = JSONDuplicateKeys.first(in: Data(text.utf8))
+        }
+    }
+
+    // MARK: Media folders
+
+    func testMediaFoldersAreChangedOnlyInTheFile() {
+        XCTAssertTrue(ConfigSchema.fileOnlyKeys.contains("player.media_dirs"))
+    }
+
+    func testTheWholeFileSystemIsNoMediaFolder() throws {
+        for root in ["/", "//", "/.", "/./", "/srv/..", "/srv/../"] {
+            assertConfigError("config-bad-value", containing: ["player.media_dirs", "not /"]) {
+                try self.store.set("player.media_dirs", to: "[\"/srv/music\", \"\(root)\"]")
+            }
+            write(#"{"player": {"media_dirs": ["\#(root)"]}}"#)
+            assertConfigError("config-bad-value", containing: [path, "player.media_dirs"]) { try self.store.validate() }
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        XCTAssertEqual(
+            try store.set("player.media_dirs", to: #"["/srv/music", "~/Music", "/srv/../music"]"#).player.mediaDirectories.count,
+            3)
+    }
+
+    // MARK: URLs
+
+    func testServerURLsWithQuotesSpacesOrControlsAreRefused() throws {
+        let bad = [
+            #"https://api.susi.ai""#, "https://api.susi.ai'", "https://api susi.ai", "https://api.susi.ai/ path",
+            "https://api.susi.ai\t", "https://api.susi.ai/\u{7}", "https://api.susi.ai\\evil", "https://api.susi.ai/\u{85}",
+            #"http://"evil"/"#, "https://api.susi.ai/<script>", "ftp://api.susi.ai", "https:///path", "https://", "api.susi.ai",
+            " https://api.susi.ai", "https://api.susi.ai\n",
+        ]
+        for key in ["brain.server", "websearch.url"] {
+            for text in bad {
+                assertConfigError("config-bad-value", containing: [key]) { try self.store.set(key, to: text) }
+            }
+        }
+        let good = [
+            "https://api.susi.ai", "http://127.0.0.1:4000", "http://[::1]:4000/", "https://api.susi.ai/base/path?x=1&y=%20",
+            "HTTPS://API.SUSI.AI/",
+        ]
+        for text in good {
+            XCTAssertEqual(try store.set("brain.server", to: text).brain.server, text)
         }
     }
 }

@@ -22,45 +22,11 @@ final class HardeningLowItemsTests: XCTestCase {
         reply.components(separatedBy: "HTTP/1.1 ").count - 1
     }
 
-    /// A connection that sends `request` and reads until the reply's header block is in; the
-    /// connection stays open (an event stream's reply never ends).
-    private final class HeldConnection {
-        let descriptor: Int32
-
-        init?(port: UInt16, request: String) {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard descriptor >= 0 else { return nil }
-            var timeout = timeval(tv_sec: 2, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else {
-                close(descriptor)
-                return nil
-            }
-            _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        }
-
-        /// The reply's status line and headers, or what came before the timeout.
-        func head() -> String {
-            var reply: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 1024)
-            while !String(decoding: reply, as: UTF8.self).contains("\r\n\r\n") {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                reply += buffer[0..<count]
-            }
-            return String(decoding: reply, as: UTF8.self)
-        }
-
-        deinit { close(descriptor) }
+    /// A connection that has sent `request`; nil when it could not connect.
+    private func held(_ port: UInt16, _ request: String) -> RawConnection? {
+        let connection = try? RawConnection(port: port)
+        connection?.send(request)
+        return connection
     }
 
     // MARK: Item 1: wrong sign-ins
@@ -154,17 +120,17 @@ final class HardeningLowItemsTests: XCTestCase {
         defer { server.stop() }
         let port = try XCTUnwrap(server.port)
         let request = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        var first = HeldConnection(port: port, request: request)
+        var first = held(port, request)
         let firstHead = first?.head() ?? ""
         XCTAssertTrue(firstHead.hasPrefix("HTTP/1.1 200"), firstHead)
-        let busy = HeldConnection(port: port, request: request)?.head() ?? ""
+        let busy = held(port, request)?.head() ?? ""
         XCTAssertTrue(busy.hasPrefix("HTTP/1.1 503"), "the one slot is taken: \(busy)")
 
         first = nil  // the client leaves
         let left = Date()
-        var admitted: HeldConnection?
+        var admitted: RawConnection?
         while admitted == nil, Date().timeIntervalSince(left) < 2.5 {
-            let next = HeldConnection(port: port, request: request)
+            let next = held(port, request)
             if next?.head().hasPrefix("HTTP/1.1 200") == true {
                 admitted = next
             } else {

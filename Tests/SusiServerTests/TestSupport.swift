@@ -60,6 +60,21 @@ final class RawConnection {
         _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The reply's status line and headers, or what came within `timeoutSeconds`; the
+    /// connection stays open (an event stream's reply never ends).
+    func head(timeoutSeconds: Int = 2) -> String {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while !String(decoding: reply, as: UTF8.self).contains("\r\n\r\n") {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            reply += buffer[0..<count]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
     deinit {
         close(descriptor)
     }

@@ -107,6 +107,19 @@ extension CLIRunner {
         return path
     }
 
+    /// `text` said by flite's `voice`, at 16 kHz; skips the test when flite is not installed.
+    func flite(_ text: String, voice: String = "slt") throws -> [Int16] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flite") else { throw XCTSkip("install flite") }
+        let path = directory + "/flite-\(UUID().uuidString).wav"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
+        process.arguments = ["-voice", voice, "-t", text, "-o", path]
+        try process.run()
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples
+    }
+
     /// `samples` with a faint pseudo-random noise floor added (peak `amplitude` / 2), as a quiet
     /// room has: synthesised speech holds exact digital silence, which no microphone gives.
     /// The same `seed` gives the same noise.

@@ -17,19 +17,6 @@ final class HostileAnswerRunTests: XCTestCase {
 
     override func tearDown() { cli.cleanUp() }
 
-    /// `text` said by flite's slt voice, at 16 kHz.
-    private func flite(_ text: String) throws -> [Int16] {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flite") else { throw XCTSkip("install flite") }
-        let path = cli.directory + "/flite-\(UUID().uuidString).wav"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
-        process.arguments = ["-voice", "slt", "-t", text, "-o", path]
-        try process.run()
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples
-    }
-
     func testAHostileServerChangesNothingButWhatItMay() throws {
         let (server, base) = try startServer { router in
             router.get("/susi/chat.json") { _ in
@@ -50,7 +37,7 @@ final class HostileAnswerRunTests: XCTestCase {
         }
         let before = try cli.run(["config", "show"]).stdout
         let silence = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
-        let speech = silence(1000) + (try flite("susi")) + silence(300) + (try flite("tell me a joke")) + silence(2500)
+        let speech = silence(1000) + (try cli.flite("susi")) + silence(300) + (try cli.flite("tell me a joke")) + silence(2500)
         let input = cli.directory + "/joke.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: CLIRunner.underNoiseFloor(speech, amplitude: 120)), to: input)
         let eventsPath = cli.directory + "/events.jsonl"

@@ -18,19 +18,6 @@ final class OpenQuestionRunTests: XCTestCase {
 
     override func tearDown() { cli.cleanUp() }
 
-    /// `text` said by flite's `voice`, at 16 kHz.
-    private func flite(_ text: String, voice: String = "slt") throws -> [Int16] {
-        let path = cli.directory + "/flite-\(UUID().uuidString).wav"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
-        process.arguments = ["-voice", voice, "-t", text, "-o", path]
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flite") else { throw XCTSkip("install flite") }
-        try process.run()
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try AudioConverter.convert(try WAVFile.read(path: path), to: .speech).samples
-    }
-
     func testALongQuestionAfterAShortGapIsHeardAndSentWithoutACrash() throws {
         let asked = QueryBox()
         let (server, base) = try startServer { router in
@@ -47,8 +34,8 @@ final class OpenQuestionRunTests: XCTestCase {
         }
         let silence = { (ms: Int) in [Int16](repeating: 0, count: ms * 16) }
         let speech =
-            silence(1000) + (try flite("susi")) + silence(300)
-            + (try flite("what is the square root of one hundred forty four")) + silence(2500)
+            silence(1000) + (try cli.flite("susi")) + silence(300)
+            + (try cli.flite("what is the square root of one hundred forty four")) + silence(2500)
         let noisy = CLIRunner.underNoiseFloor(speech, amplitude: 120)
         let input = cli.directory + "/question.wav"
         try WAVFile.write(AudioChunk(format: .speech, samples: noisy), to: input)
