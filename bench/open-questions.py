@@ -20,6 +20,7 @@ Needs what dev-corpus.py needs (espeak-ng, flite, sox) and pocketsphinx.
 import argparse, collections, json, os, re, subprocess, sys, time
 
 from devcorpus import dev, mix_under
+from numberwords import spelled
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.environ.get("SUSI_SPHINX_MODEL_DIR", "/usr/share/pocketsphinx/model/en-us")
@@ -149,19 +150,6 @@ def whisper(out, rows, susi):
         seconds.append(time.time() - started)
         heard[r["id"]] = result.stdout.strip() if result.returncode == 0 else ""
     return heard, seconds
-
-
-NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-           "seventeen eighteen nineteen").split()
-TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
-def spelled(word):
-    """A number Whisper writes as digits ("5", "30") in words, as the questions write it."""
-    if not word.isdigit() or int(word) >= 100:
-        return [word]
-    n = int(word)
-    return [NUMBERS[n]] if n < 20 else [TENS[n // 10]] + ([] if n % 10 == 0 else [NUMBERS[n % 10]])
 
 
 def words(text):

@@ -20,6 +20,8 @@ usage: bench/pipeline.py [--susi BIN] [--baseline BIN] [--corpus DIR] [--every N
 """
 import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time, wave
 
+from numberwords import spelled
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(os.path.dirname(ROOT), "shared", "tools", "dev-corpus.py")
 
@@ -43,22 +45,9 @@ def run_susi(susi, config, args, env=None):
     return events, cpu, rss
 
 
-NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-           "seventeen eighteen nineteen").split()
-TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
-def spelled(word):
-    """A number Whisper writes as digits ("5", "30") in words, as the corpus writes it."""
-    if not word.isdigit() or int(word) >= 100:
-        return word
-    n = int(word)
-    return NUMBERS[n] if n < 20 else TENS[n // 10] + ("" if n % 10 == 0 else " " + NUMBERS[n % 10])
-
-
 def normalized(text):
     words = "".join(c if c.isalnum() or c in " '" else " " for c in text.lower()).replace("'", "").split()
-    return " ".join(spelled(w) for w in words).split()
+    return [w for word in words for w in spelled(word)]
 
 
 def word_errors(reference, hypothesis):

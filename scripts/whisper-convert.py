@@ -290,28 +290,28 @@ def whisper_tensors(variables, hparams):
         yield from _linear(v, f"encoder/conv{n}", f"encoder.conv{n}")
     yield from _norm(v, "encoder/layer_norm", "encoder.ln_post")
     for i in range(hparams["n_audio_layer"]):
-        s, t = f"encoder/layer_{i}", f"encoder.blocks.{i}"
-        yield from _norm(v, s + "/self_attention/layer_norm", t + ".attn_ln")
-        yield from _fused(v, s + "/self_attention/linear_0", [t + ".attn.query", t + ".attn.key", t + ".attn.value"])
-        yield from _linear(v, s + "/self_attention/linear_1", t + ".attn.out")
-        yield from _norm(v, s + "/ffn/layer_norm", t + ".mlp_ln")
-        yield from _linear(v, s + "/ffn/linear_0", t + ".mlp.0")
-        yield from _linear(v, s + "/ffn/linear_1", t + ".mlp.2")
+        yield from _block(v, f"encoder/layer_{i}", f"encoder.blocks.{i}")
     yield "decoder.positional_embedding", v["decoder/position_encodings/encodings"]
     yield "decoder.token_embedding.weight", v["decoder/embeddings/weight"]
     yield from _norm(v, "decoder/layer_norm", "decoder.ln")
     for i in range(hparams["n_text_layer"]):
-        s, t = f"decoder/layer_{i}", f"decoder.blocks.{i}"
-        yield from _norm(v, s + "/self_attention/layer_norm", t + ".attn_ln")
-        yield from _fused(v, s + "/self_attention/linear_0", [t + ".attn.query", t + ".attn.key", t + ".attn.value"])
-        yield from _linear(v, s + "/self_attention/linear_1", t + ".attn.out")
+        yield from _block(v, f"decoder/layer_{i}", f"decoder.blocks.{i}", cross_attention=True)
+
+
+def _block(v, s, t, cross_attention=False):
+    """One transformer block's tensors, CTranslate2 scope `s` to whisper.cpp prefix `t`, in
+    whisper.cpp's order: self-attention, cross-attention (decoder only), feed-forward."""
+    yield from _norm(v, s + "/self_attention/layer_norm", t + ".attn_ln")
+    yield from _fused(v, s + "/self_attention/linear_0", [t + ".attn.query", t + ".attn.key", t + ".attn.value"])
+    yield from _linear(v, s + "/self_attention/linear_1", t + ".attn.out")
+    if cross_attention:
         yield from _norm(v, s + "/attention/layer_norm", t + ".cross_attn_ln")
         yield from _linear(v, s + "/attention/linear_0", t + ".cross_attn.query")
         yield from _fused(v, s + "/attention/linear_1", [t + ".cross_attn.key", t + ".cross_attn.value"])
         yield from _linear(v, s + "/attention/linear_2", t + ".cross_attn.out")
-        yield from _norm(v, s + "/ffn/layer_norm", t + ".mlp_ln")
-        yield from _linear(v, s + "/ffn/linear_0", t + ".mlp.0")
-        yield from _linear(v, s + "/ffn/linear_1", t + ".mlp.2")
+    yield from _norm(v, s + "/ffn/layer_norm", t + ".mlp_ln")
+    yield from _linear(v, s + "/ffn/linear_0", t + ".mlp.0")
+    yield from _linear(v, s + "/ffn/linear_1", t + ".mlp.2")
 
 
 def ggml_layout(name, tensor):
