@@ -58,7 +58,7 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(Doctor.isHealthy(checks), "\(checks)")
         XCTAssertEqual(
             checks.map(\.topic),
-            ["config", "audio", "models", "recogniser", "wake", "voice", "player", "yt-dlp", "server", "disk"])
+            ["config", "audio", "models", "recogniser", "whisper", "wake", "voice", "player", "yt-dlp", "server", "disk"])
         XCTAssertEqual(try check(checks, "config").status, .ok)
         XCTAssertEqual(try check(checks, "audio").detail, "microphones: 0 USB Mic (default); speakers: 1 Speaker (default)")
         XCTAssertTrue(try check(checks, "models").detail.hasSuffix("skill files"))
