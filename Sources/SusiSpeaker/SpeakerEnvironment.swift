@@ -75,12 +75,14 @@ final class SpeakerEnvironment: PipelineEnvironment {
         return try openQuestions.decodeAgain().text
     }
 
-    /// Whisper, for `stt.engine whisper` (when it is installed); with `stt.whisper_when unsure`
-    /// only for commands no skill is sure of.
-    func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? {
+    /// Whisper, for `stt.engine whisper` (when it is installed): its reading replaces a sure
+    /// one with `stt.whisper_when always`; it checks the name with `hotword.name_check`.
+    var wholeHearing: WholeHearing? {
         let config = observer.config
-        if sure, config.stt.whisperWhen == "unsure" { return nil }
-        return whisper.transcriber(for: config)
+        guard let transcriber = whisper.transcriber(for: config) else { return nil }
+        return WholeHearing(
+            transcriber: transcriber, replacesSure: config.stt.whisperWhen == "always",
+            checksName: config.hotword.nameCheck)
     }
 
     /// The `stt.*` endpointing in force as the command begins.

@@ -254,8 +254,8 @@ final class VoicePipelineTests: XCTestCase {
         var performing: (ChatAction) -> ActionOutcome = { _ in .done }
         /// The origin of the answer of every action performed, in order.
         var origins: [AnswerOrigin] = []
-        /// The whole-command transcriber, by whether a skill is sure of the streaming reading.
-        var wholeCommand: (Bool) -> (any UtteranceTranscriber)? = { _ in nil }
+        /// The whole-command transcriber and what it is used for.
+        var wholeHearing: WholeHearing?
         var onAttention: (Bool) -> Void = { _ in }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (() throws -> String)?
@@ -282,7 +282,6 @@ final class VoicePipelineTests: XCTestCase {
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func dueAnnouncements() -> [String] { dueAnswers() }
         func transcribeAgain() throws -> String? { try secondPass?() }
-        func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? { wholeCommand(sure) }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
         func replacementWakeDetector() throws -> (any WakeWordDetector)? {
             defer { replacement = nil }
@@ -718,35 +717,71 @@ final class VoicePipelineTests: XCTestCase {
         }
     }
 
+    /// Runs one interaction ("what time is it", sure) with `hearing`: the transcript event, the
+    /// error codes, and the words spoken.
+    private func heardWhole(_ hearing: WholeHearing) throws -> (PipelineEvent.Kind?, [String], [String]) {
+        let recorder = RecordingEventSink()
+        let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment()
+        environment.wholeHearing = hearing
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(1300), .wake, .voice(900), .noise(1500)]), wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain, synthesizer: synthesizer,
+                sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
+            logger: .silent, clock: { 0 })
+        try pipeline.run()
+        return (
+            recorder.events.first { $0.name == "transcript" }?.kind,
+            recorder.events.compactMap { if case .error(_, let code, _) = $0.kind { code } else { nil } },
+            synthesizer.spoken
+        )
+    }
+
     /// Issue 49: the command heard whole replaces the streaming reading, without the name;
     /// a failure keeps the streaming reading and is reported.
     func testACommandHeardWholeReplacesTheStreamingReading() throws {
-        func heard(_ whole: WholeTranscriber, whenSure: Bool = true) throws -> (PipelineEvent.Kind?, [String]) {
-            let recorder = RecordingEventSink()
-            let environment = ScriptedEnvironment()
-            environment.wholeCommand = { sure in sure && !whenSure ? nil : whole }
-            let pipeline = VoicePipeline(
-                stages: .init(
-                    source: ScriptedSource([.noise(300), .wake, .voice(900), .noise(1500)]), wake: ScriptedWake(),
-                    recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain, synthesizer: ChunkedSynthesizer(),
-                    sink: RecordingSink()),
-                environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
-                logger: .silent, clock: { 0 })
-            try pipeline.run()
-            return (
-                recorder.events.first { $0.name == "transcript" }?.kind,
-                recorder.events.compactMap { if case .error(_, let code, _) = $0.kind { code } else { nil } }
-            )
-        }
         let whole = WholeTranscriber("susi play some jazz")
-        XCTAssertEqual(try heard(whole).0, .transcript(text: "play some jazz"))
+        let always = WholeHearing(transcriber: whole, replacesSure: true, checksName: false)
+        XCTAssertEqual(try heardWhole(always).0, .transcript(text: "play some jazz"))
         XCTAssertEqual(whole.samples.count, 1)
         XCTAssertGreaterThan(whole.samples[0], 900 * 16, "the command's audio, from the wake word's end")
-        XCTAssertEqual(try heard(whole, whenSure: false).0, .transcript(text: "what time is it"), "a sure reading kept")
+        XCTAssertLessThan(whole.samples[0], 1300 * 16, "not the second before it")
+        let unsure = WholeHearing(transcriber: whole, replacesSure: false, checksName: false)
+        XCTAssertEqual(try heardWhole(unsure).0, .transcript(text: "what time is it"), "a sure reading kept")
+        XCTAssertEqual(whole.samples.count, 1, "and not heard whole")
         whole.fails = true
-        let failed = try heard(whole)
+        let failed = try heardWhole(always)
         XCTAssertEqual(failed.0, .transcript(text: "what time is it"))
         XCTAssertEqual(failed.1, ["stt-decode-failed"])
+    }
+
+    /// Issue 49: with the name checked, a wake whose whole reading does not start with the name
+    /// (in conversation) is dropped without a word; one that does goes on, however sure the
+    /// streaming reading is, and the check fails open.
+    func testAWakeWithoutTheNameInItsWholeReadingIsDroppedSilently() throws {
+        let whole = WholeTranscriber("so she said what time is it")
+        let check = WholeHearing(transcriber: whole, replacesSure: false, checksName: true)
+        let dropped = try heardWhole(check)
+        XCTAssertNil(dropped.0, "no transcript")
+        XCTAssertEqual(dropped.1, ["wake-name-not-heard"])
+        XCTAssertEqual(dropped.2, [], "nothing said")
+        XCTAssertGreaterThan(whole.samples[0], 1900 * 16, "heard from the second before the wake word's end")
+
+        for heard in ["Susi, what's the time?", "Hey Suzy what's the time", "and Sushi, what's the time"] {
+            whole.heard = heard
+            let kept = try heardWhole(check)
+            XCTAssertEqual(kept.0, .transcript(text: "what time is it"), "\(heard): the sure streaming reading")
+            XCTAssertEqual(kept.2, ["It is ten past four."])
+        }
+        whole.heard = "Susie, what's the time?"
+        let replaced = try heardWhole(WholeHearing(transcriber: whole, replacesSure: true, checksName: true))
+        XCTAssertEqual(replaced.0, .transcript(text: "what's the time?"), "without the name and what came before it")
+        whole.heard = " "
+        XCTAssertEqual(try heardWhole(check).0, .transcript(text: "what time is it"), "nothing heard: no evidence")
+        whole.fails = true
+        XCTAssertEqual(try heardWhole(check).1, ["stt-decode-failed"], "a failure keeps the wake")
     }
 
     /// Three refused settings in one answer: each reported, the apology said once.

@@ -43,6 +43,9 @@ public struct Config: Sendable, Equatable {
         /// wakes, in PocketSphinx log units; 0: only the best reading (bench/RESULTS.md: 100
         /// finds more wake words on other voices, with more false wakes).
         public var verifyMargin = 0
+        /// With Whisper (`stt.engine whisper`), drop a wake whose Whisper transcript does not
+        /// hold the name near its start, silently (bench/RESULTS.md: false wakes in conversation).
+        public var nameCheck = true
     }
 
     /// Speech recognition and endpointing.

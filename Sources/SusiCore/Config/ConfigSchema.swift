@@ -106,6 +106,9 @@ public enum ConfigSchema {
             "hotword.verify_margin", \.hotword.verifyMargin,
             "also wake when the re-decoding's other readings within this score margin hold the phrase (0: only its best; larger catches more, wakes falsely more)",
             0...5000),
+        bool(
+            "hotword.name_check", \.hotword.nameCheck,
+            "with stt.engine whisper, drop a wake silently when Whisper does not hear the name at its start (fewer false wakes in conversation)"),
         choice(
             "stt.engine", \.stt.engine,
             "speech recogniser: whisper (PocketSphinx streams and ends the command, Whisper hears it whole; pocketsphinx "

@@ -33,10 +33,9 @@ public protocol PipelineEnvironment: AnyObject {
     /// left and no copy of the audio is handed over. Nil when there is no second recogniser.
     func transcribeAgain() throws -> String?
 
-    /// The transcriber that hears the command just ended whole (Whisper), replacing the
-    /// streaming recogniser's reading; asked once per command after it ended, with whether a
-    /// skill is sure of that reading. Nil keeps the streaming recogniser's reading.
-    func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)?
+    /// How the command just ended is heard whole (Whisper), besides the streaming recogniser;
+    /// asked once per command after it ended. Nil keeps the streaming recogniser's reading.
+    var wholeHearing: WholeHearing? { get }
 
     /// The endpointing for the next command, asked as each command begins (after
     /// `attentionChanged(to: true)`), so a change of the `stt.*` keys counts from the next
@@ -68,7 +67,7 @@ extension PipelineEnvironment {
     public func transcribeAgain() throws -> String? { nil }
 
     /// No transcriber of whole commands.
-    public func commandTranscriber(whenSure sure: Bool) -> (any UtteranceTranscriber)? { nil }
+    public var wholeHearing: WholeHearing? { nil }
 
     /// The endpointing the pipeline was made with, always.
     public var endpointing: EndpointerSettings? { nil }
@@ -96,4 +95,22 @@ public struct ActionOutcome: Sendable {
 
     /// Failed with `error`.
     public static func failed(_ error: any SusiError) -> ActionOutcome { ActionOutcome(failure: error) }
+}
+
+/// A transcriber that hears a command whole after it ended (Whisper), and what its reading is
+/// used for.
+public struct WholeHearing {
+    public var transcriber: any UtteranceTranscriber
+    /// Whether its reading replaces a streaming reading that a skill is sure of too (else only
+    /// an unsure one).
+    public var replacesSure: Bool
+    /// Whether it hears the wake word too, and a wake whose reading lacks the name near its
+    /// start is dropped silently (it is heard for every command then, sure or not).
+    public var checksName: Bool
+
+    public init(transcriber: any UtteranceTranscriber, replacesSure: Bool, checksName: Bool) {
+        self.transcriber = transcriber
+        self.replacesSure = replacesSure
+        self.checksName = checksName
+    }
 }

@@ -295,9 +295,16 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            if let whole = hearWhole(command, after: wake) {
-                logger.debug("\(command.isSure ? "sure" : "unsure") \"\(text)\"; heard whole as \"\(whole)\"")
-                text = whole
+            let hearing = environment.wholeHearing
+            let whole = hearing.flatMap { hearWhole(command, after: wake, with: $0) }
+            if case .withoutName(let heard) = whole {
+                // A false wake (in conversation): nothing is said, the music comes back up.
+                report(PipelineError(stage: .wake, code: "wake-name-not-heard", message: "heard \"\(heard)\""))
+                return .finishing
+            }
+            if case .command(let heard) = whole, !heard.isEmpty, !command.isSure || hearing?.replacesSure == true {
+                logger.debug("\(command.isSure ? "sure" : "unsure") \"\(text)\"; heard whole as \"\(heard)\"")
+                text = heard
             } else if !command.isSure, let again = try environment.transcribeAgain() {
                 logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
@@ -320,18 +327,31 @@ public final class VoicePipeline {
         return .thinking(query: text)
     }
 
-    /// The command heard whole, from the end of the wake word to a little after its speech,
-    /// by the environment's transcriber (Whisper), without the wake word where the transcriber
-    /// heard it too; nil when there is none, it heard nothing, or it failed (reported: the
-    /// streaming recogniser's reading is used then).
-    private func hearWhole(_ command: HeardCommand, after wake: WakeHeard) -> String? {
-        guard let end = command.speechEnd, let transcriber = environment.commandTranscriber(whenSure: command.isSure) else {
-            return nil
-        }
-        let audio = history.samples(from: wake.end, to: end.advanced(byMilliseconds: Self.wholeCommandTailMs))
+    /// What hearing a command whole found.
+    private enum WholeReading {
+        /// The command's words, without the name (empty when nothing followed it).
+        case command(String)
+        /// The name was checked for and not heard: what was heard instead.
+        case withoutName(String)
+    }
+
+    /// The command heard whole by `hearing`'s transcriber (Whisper): from the end of the wake
+    /// word (or `nameLeadMs` before it, when it checks the name) to a little after its speech,
+    /// without the wake word; nil when nothing calls for it (a sure reading that it would not
+    /// replace, with no name to check), no speech ended, or it failed (reported: the streaming
+    /// recogniser's reading is used then, and the wake is kept).
+    private func hearWhole(_ command: HeardCommand, after wake: WakeHeard, with hearing: WholeHearing) -> WholeReading? {
+        guard let end = command.speechEnd, hearing.checksName || hearing.replacesSure || !command.isSure else { return nil }
+        let start = hearing.checksName ? wake.end.advanced(byMilliseconds: -Self.nameLeadMs) : wake.end
+        let audio = history.samples(from: start, to: end.advanced(byMilliseconds: Self.wholeCommandTailMs))
         do {
-            let heard = WakeNames.withoutName(try transcriber.transcribe(audio), phrase: wake.phrase)
-            return heard.isEmpty ? nil : heard
+            let heard = try hearing.transcriber.transcribe(audio)
+            // Nothing heard at all is no evidence against the wake (a noisy room).
+            guard hearing.checksName, !heard.trimmingCharacters(in: .whitespaces).isEmpty else { return .command(WakeNames.withoutName(heard, phrase: wake.phrase)) }
+            guard let rest = WakeNames.after(wake.phrase, in: heard, startingWithin: Self.nameWithinWords) else {
+                return .withoutName(heard)
+            }
+            return .command(rest)
         } catch let error as any SusiError {
             report(error)
         } catch {
@@ -339,6 +359,13 @@ public final class VoicePipeline {
         }
         return nil
     }
+
+    /// Audio before the wake word's end heard with the command when the name is checked: the
+    /// name, and the end of what came before it.
+    static let nameLeadMs = 1000
+    /// The name checked for must start within the first this many words heard (a word before
+    /// it may be partly heard).
+    static let nameWithinWords = 3
 
     /// Audio after the end of speech handed to the whole-command transcriber: the endpointer
     /// decides the end on the voice's energy, and a soft last sound may follow it.

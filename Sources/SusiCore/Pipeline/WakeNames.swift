@@ -19,16 +19,23 @@ public enum WakeNames {
     /// `text` without a leading "hey" and the wake phrase in any of its spellings, and the
     /// punctuation after it ("Susi, what time is it?" is "what time is it?").
     public static func withoutName(_ text: String, phrase: String) -> String {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true)
-        let plain = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
-        let starts = ["hey", "hi", "okay"].contains(plain.first ?? "") ? [0, 1] : [0]
-        for start in starts {
+        after(phrase, in: text, startingWithin: 1) ?? text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// What follows the wake phrase in `text`, when a spelling of it starts within its first
+    /// `words` words, not counting a leading "hey" (a transcript heard from a little before the
+    /// name may begin with the end of the word before it); nil when it does not.
+    public static func after(_ phrase: String, in text: String, startingWithin words: Int) -> String? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        let plain = parts.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        let greeting = ["hey", "hi", "okay"].contains(plain.first ?? "") ? 1 : 0
+        for start in 0..<min(plain.count, words + greeting) {
             for spelling in spellings(of: phrase)
             where plain.count >= start + spelling.count && Array(plain[start..<start + spelling.count]) == spelling {
-                let rest = words[(start + spelling.count)...].joined(separator: " ")
+                let rest = parts[(start + spelling.count)...].joined(separator: " ")
                 return rest.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters)).isEmpty ? "" : rest
             }
         }
-        return text.trimmingCharacters(in: .whitespaces)
+        return nil
     }
 }
