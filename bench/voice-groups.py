@@ -164,7 +164,8 @@ def expected_skills(susi, work, cmds):
 
 def score(events, row, skill):
     names = [e["event"] for e in events]
-    woke = "wake" in names
+    # A wake the name check dropped (issue 49) did not wake the speaker.
+    woke = names.count("wake") > sum(e["event"] == "error" and e.get("code") == "wake-name-not-heard" for e in events)
     after = names.index("wake") if woke else len(events)
     transcript = next((e.get("text", "") for e in events[after:] if e["event"] == "transcript"), "")
     answer = next((e for e in events[after:] if e["event"] == "answer"), None)

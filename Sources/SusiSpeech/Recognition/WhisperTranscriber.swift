@@ -24,8 +24,10 @@ import SusiCore
 /// Loading takes about 0.1 s and 80-150 MB (tiny.en). Blocking; one thread at a time.
 public final class WhisperTranscriber: UtteranceTranscriber {
     /// The longest a transcription may take before it is abandoned (then it throws, and the
-    /// caller keeps the streaming recogniser's reading).
+    /// caller keeps the streaming recogniser's reading): `maximumSeconds` for tiny.en, and
+    /// `maximumSecondsBase` for base, which costs about three times as much.
     public static let maximumSeconds = 1.2
+    public static let maximumSecondsBase = 3.5
     /// whisper.cpp refuses audio shorter than a second: shorter commands are padded with quiet.
     static let minimumFrames = 16_000 + 1_600
 
@@ -34,6 +36,8 @@ public final class WhisperTranscriber: UtteranceTranscriber {
     /// What `whisper_version()` says.
     public let version: String
     private let threads: Int
+    /// How long one transcription may take (`maximumSeconds`, or `maximumSecondsBase` for base).
+    public let deadlineSeconds: Double
     private let language: String
     private let functions: Functions
     private let context: UnsafeMutableRawPointer
@@ -59,13 +63,16 @@ public final class WhisperTranscriber: UtteranceTranscriber {
     }
 
     /// Loads the library and `model` from `directory`, decoding with `threads` threads in
-    /// `language` (ISO 639-1; an English-only model hears English whatever it is told).
+    /// `language` (ISO 639-1; an English-only model hears English whatever it is told), each
+    /// transcription within `deadlineSeconds` (by default the model's: `maximumSeconds` or
+    /// `maximumSecondsBase`).
     ///
     /// - Throws: `stt-model-missing` when the library, a function of it or the model file is
     ///   missing; `stt-init-failed` when the model does not load.
-    public init(directory: String, model: String = "tiny.en", threads: Int = 2, language: String = "en")
-        throws(SpeechError)
-    {
+    public init(
+        directory: String, model: String = "tiny.en", threads: Int = 2, language: String = "en",
+        deadlineSeconds: Double? = nil
+    ) throws(SpeechError) {
         let library = Self.libraryPath(in: directory)
         guard FileManager.default.fileExists(atPath: library), let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "no such file"
@@ -99,6 +106,7 @@ public final class WhisperTranscriber: UtteranceTranscriber {
         }
         context = loaded
         self.model = model
+        self.deadlineSeconds = deadlineSeconds ?? (model == "base" ? Self.maximumSecondsBase : Self.maximumSeconds)
         self.threads = max(1, threads)
         self.language = language
     }
@@ -123,7 +131,7 @@ public final class WhisperTranscriber: UtteranceTranscriber {
     /// numbers stay digits ("set a timer for 5 minutes"). Empty when nothing was said.
     ///
     /// - Throws: `stt-decode-failed` when whisper.cpp fails or takes longer than
-    ///   `maximumSeconds`.
+    ///   `deadlineSeconds`.
     public func transcribe(_ samples: [Int16]) throws(SpeechError) -> String {
         var audio = samples.map { Float($0) / 32768 }
         if audio.count < Self.minimumFrames { audio += [Float](repeating: 0, count: Self.minimumFrames - audio.count) }
@@ -143,7 +151,7 @@ public final class WhisperTranscriber: UtteranceTranscriber {
         parameters.max_tokens = Int32(Self.maximumTokens(forSeconds: seconds))
         let deadline = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
         defer { deadline.deallocate() }
-        deadline.pointee = Self.monotonicNanoseconds() + UInt64(Self.maximumSeconds * 1e9)
+        deadline.pointee = Self.monotonicNanoseconds() + UInt64(deadlineSeconds * 1e9)
         parameters.abort_callback = { userData in
             guard let userData else { return false }
             return WhisperTranscriber.monotonicNanoseconds() > userData.assumingMemoryBound(to: UInt64.self).pointee
@@ -156,7 +164,7 @@ public final class WhisperTranscriber: UtteranceTranscriber {
         guard status == 0 else {
             let late = Self.monotonicNanoseconds() > deadline.pointee
             throw SpeechError(
-                .decodeFailed, late ? "Whisper took longer than \(Self.maximumSeconds) s" : "Whisper failed (\(status))")
+                .decodeFailed, late ? "Whisper took longer than \(deadlineSeconds) s" : "Whisper failed (\(status))")
         }
         let text = (0..<functions.segments(context)).compactMap { segment in
             functions.segmentText(context, segment).map { String(cString: $0) }
