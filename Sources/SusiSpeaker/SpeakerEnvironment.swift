@@ -76,12 +76,14 @@ final class SpeakerEnvironment: PipelineEnvironment {
     }
 
     /// Whisper, for `stt.engine whisper` (when it is installed): its reading replaces a sure
-    /// one with `stt.whisper_when always`; it checks the name with `hotword.name_check`.
+    /// one with `stt.whisper_when always`, and always when it hears another language than
+    /// English (PocketSphinx hears only English); it checks the name with `hotword.name_check`.
     var wholeHearing: WholeHearing? {
         let config = observer.config
         guard let transcriber = whisper.transcriber(for: config) else { return nil }
         return WholeHearing(
-            transcriber: transcriber, replacesSure: config.stt.whisperWhen == "always",
+            transcriber: transcriber,
+            replacesSure: config.stt.whisperWhen == "always" || WhisperSlot.language(of: config) != "en",
             checksName: config.hotword.nameCheck)
     }
 

@@ -2,8 +2,9 @@ import SusiCore
 import SusiSpeech
 
 /// The Whisper transcriber for the config in force (`stt.engine`, `stt.whisper_model`,
-/// `stt.whisper_threads`, and `brain.language` for a multilingual model): made when first
-/// asked, kept while those stay, made anew when one changes, dropped for `pocketsphinx`.
+/// `stt.whisper_threads`, `stt.whisper_timeout_ms`, and `brain.language` for a multilingual
+/// model): made when first asked, kept while those stay, made anew when one changes, dropped
+/// for `pocketsphinx`.
 /// A model that cannot be loaded is logged once per setting, and the speaker hears with
 /// PocketSphinx alone meanwhile.
 ///
@@ -13,6 +14,7 @@ final class WhisperSlot {
         var model: String
         var threads: Int
         var language: String
+        var timeoutMs: Int
     }
 
     private let directory: String
@@ -31,7 +33,8 @@ final class WhisperSlot {
     static func make(_ config: Config, directory: String) throws(SpeechError) -> WhisperTranscriber {
         try WhisperTranscriber(
             directory: directory, model: config.stt.whisperModel, threads: config.stt.whisperThreads,
-            language: language(of: config))
+            language: language(of: config),
+            deadlineSeconds: config.stt.whisperTimeoutMs > 0 ? Double(config.stt.whisperTimeoutMs) / 1000 : nil)
     }
 
     /// Models from `directory` (`models/whisper`).
@@ -48,7 +51,8 @@ final class WhisperSlot {
             return nil
         }
         let key = Key(
-            model: config.stt.whisperModel, threads: config.stt.whisperThreads, language: WhisperSlot.language(of: config))
+            model: config.stt.whisperModel, threads: config.stt.whisperThreads, language: WhisperSlot.language(of: config),
+            timeoutMs: config.stt.whisperTimeoutMs)
         if let loaded, loaded.key == key { return loaded.transcriber }
         loaded = nil
         guard failed != key else { return nil }

@@ -60,6 +60,9 @@ public struct Config: Sendable, Equatable {
         /// When Whisper's reading replaces PocketSphinx's: `always`, or `unsure` (only when no
         /// skill is sure of PocketSphinx's reading, which answers sooner).
         public var whisperWhen = "unsure"
+        /// The longest Whisper may take over a command, in ms; 0: the model's own limit
+        /// (1.2 s for tiny.en, 3.5 s for base), longer for a slower box.
+        public var whisperTimeoutMs = 0
         public var endSilenceMs = 600
         public var noSpeechTimeoutMs = 5000
         public var maxUtteranceMs = 10000

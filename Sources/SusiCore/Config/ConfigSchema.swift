@@ -122,6 +122,10 @@ public enum ConfigSchema {
             "stt.whisper_when", \.stt.whisperWhen,
             "when Whisper's reading is used: always, or unsure (only when no skill is sure of PocketSphinx's, which answers sooner)",
             ["always", "unsure"]),
+        int(
+            "stt.whisper_timeout_ms", \.stt.whisperTimeoutMs,
+            "longest Whisper may take over a command, then PocketSphinx's reading is kept; 0: the model's own (1200 tiny.en, 3500 base)",
+            0...30000),
         int("stt.end_silence_ms", \.stt.endSilenceMs, "silence that ends a command", 100...5000),
         int("stt.no_speech_timeout_ms", \.stt.noSpeechTimeoutMs, "give up when nothing is said for this long", 500...30000),
         int("stt.max_utterance_ms", \.stt.maxUtteranceMs, "longest command", 1000...60000),

@@ -347,7 +347,9 @@ public final class VoicePipeline {
         do {
             let heard = try hearing.transcriber.transcribe(audio)
             // Nothing heard at all is no evidence against the wake (a noisy room).
-            guard hearing.checksName, !heard.trimmingCharacters(in: .whitespaces).isEmpty else { return .command(WakeNames.withoutName(heard, phrase: wake.phrase)) }
+            guard hearing.checksName, !heard.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .command(WakeNames.withoutName(heard, phrase: wake.phrase))
+            }
             guard let rest = WakeNames.after(wake.phrase, in: heard, startingWithin: Self.nameWithinWords) else {
                 return .withoutName(heard)
             }
