@@ -108,7 +108,8 @@ public enum ConfigSchema {
             0...5000),
         bool(
             "hotword.name_check", \.hotword.nameCheck,
-            "with stt.engine whisper, drop a wake silently when Whisper does not hear the name at its start (fewer false wakes in conversation)"),
+            "with stt.engine whisper, drop a wake silently when Whisper does not hear the name at its start (fewer false wakes in conversation)"
+        ),
         choice(
             "stt.engine", \.stt.engine,
             "speech recogniser: whisper (PocketSphinx streams and ends the command, Whisper hears it whole; pocketsphinx "
