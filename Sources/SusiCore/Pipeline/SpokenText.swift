@@ -95,6 +95,8 @@ public enum SpokenText {
                 return "(player: \(action.type))"
             case .websearch(let search):
                 return "(web search: \(search.query))"
+            case .timerSet(let timer):
+                return "(timer at \(timer.spokenTime ?? "an unknown time"))"
             case .unknown(let unknown):
                 return "(\(unknown.type))"
             default:
