@@ -140,7 +140,7 @@ public struct Doctor {
         var checks = [
             Check(
                 "models", skills?.isEmpty == false ? .ok : .failed,
-                "\(directory): \(skills?.count ?? 0) skill files")
+                "\(directory): \(SkillReports.counted(skills?.count ?? 0, "skill file"))")
         ]
         let sphinx = SphinxConfiguration()
         let missing = [sphinx.acousticModelPath, sphinx.dictionaryPath].filter { !FileManager.default.fileExists(atPath: $0) }
