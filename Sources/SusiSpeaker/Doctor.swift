@@ -96,8 +96,10 @@ public struct Doctor {
             let config = try store.validate()
             return (Check("config", .ok, "\(store.path) is valid"), config)
         } catch {
-            // The last good settings cannot be known here: report against the defaults.
-            return (Check("config", .failed, "\(store.path): \(error.message)"), (try? store.load()) ?? Config())
+            // The last good settings cannot be known here: report against the defaults. The
+            // store's messages name the file already; the path is said once.
+            let detail = error.message.contains(store.path) ? error.message : "\(store.path): \(error.message)"
+            return (Check("config", .failed, detail), (try? store.load()) ?? Config())
         }
     }
 
