@@ -79,7 +79,8 @@ public struct SkillCMSSession: Sendable {
         for review in reviews {
             lines.append("")
             lines.append(review.day.isEmpty ? review.reviewer : "\(review.reviewer), \(review.day)")
-            for textLine in review.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // "\r\n" is one Character, and a bare "\r" a line end too: split on every newline.
+            for textLine in review.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
                 lines.append("  " + textLine)
             }
         }

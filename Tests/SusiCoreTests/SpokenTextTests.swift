@@ -65,6 +65,16 @@ final class SpokenTextTests: XCTestCase {
             ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)", "(timer at 7:30)"])
     }
 
+    /// Issue 51: an answer whose lines a bare carriage return splits (`%0d` from a SUSI
+    /// server) keeps them as lines, as with a newline, rather than one glued line on a terminal.
+    func testACarriageReturnInAnAnswerIsALineBreak() {
+        XCTAssertEqual(SpokenText.answer("First line.\rSecond line."), "First line.\nSecond line.")
+        XCTAssertEqual(SpokenText.answer("First line.\r\nSecond line.\r"), "First line.\nSecond line.")
+        XCTAssertEqual(
+            ControlCharacters.escapedForTerminal(SpokenText.answer("One.\rTwo.") ?? ""), "One.\nTwo.",
+            "not \"One.Two.\" once the terminal output drops the carriage return")
+    }
+
     func testWebAddressesAreSaidAsALink() {
         XCTAssertEqual(
             SpokenText.answer("See https://example.org/page.html for more."), "See a link for more.")

@@ -89,6 +89,13 @@ final class SkillCMSSessionTests: XCTestCase {
         XCTAssertTrue((reviews[0]["avatar"] as? String)?.hasPrefix("https://www.gravatar.com/avatar/") ?? false)
     }
 
+    /// Issue 51: a review's lines split by "\r\n" or a bare "\r" are lines, as with "\n".
+    func testReviewLinesSplitAtEveryLineEnd() {
+        let review = SkillReview(text: "One\r\nTwo\rThree\nFour", email: "anna@example.org", userName: "Anna")
+        XCTAssertEqual(
+            SkillCMSSession.reviewLines(skill, reviews: [review], total: 1).suffix(4), ["  One", "  Two", "  Three", "  Four"])
+    }
+
     func testNoReviewsSaySo() {
         XCTAssertEqual(
             SkillCMSSession.reviewLines(skill, reviews: [], total: 0), ["wikipedia (general/Knowledge/en): no reviews yet"])
