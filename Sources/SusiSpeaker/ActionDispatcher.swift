@@ -21,12 +21,15 @@ public final class ActionDispatcher: Sendable {
     private let logger: Logger
     /// The skill the voice-side skill features act on (the last SUSI skill that answered).
     private let lastSkill: @Sendable () -> String?
+    /// Reads the clock times of `timer_set` (the speaker's time zone).
+    private let calendar: Calendar
 
     /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
     /// `player`; `http` serves web search and the skill CMS with `account`'s login.
+    /// `timer_set`'s clock times are read in `calendar`.
     public init(
         live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
-        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }
+        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current
     ) {
         self.live = live
         self.planned = planned
@@ -35,6 +38,7 @@ public final class ActionDispatcher: Sendable {
         self.account = account
         self.logger = logger
         self.lastSkill = lastSkill
+        self.calendar = calendar
     }
 
     /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
@@ -74,6 +78,8 @@ public final class ActionDispatcher: Sendable {
                 return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
             case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
                 return skillFeedback(unknown)
+            case .timerSet(let timer):
+                return try setTimer(timer)
             case .websearch(let search):
                 return ActionOutcome(say: WebSearchClient(config: live.current, http: http).spokenAnswer(for: search))
             case .audioPlay(let media), .videoPlay(let media): return try play(media)
@@ -94,6 +100,27 @@ public final class ActionDispatcher: Sendable {
         } catch {
             return .failed(PipelineError(stage: .player, code: "player-failed", message: "\(error)"))
         }
+    }
+
+    /// SUSI's `timer_set`: a timer ringing at the next such clock time (today or tomorrow),
+    /// kept with the others in `planned`; confirmed as the built-in timer skill confirms its
+    /// own. A time no clock shows is reported as `brain-bad-timer` with an apology.
+    private func setTimer(_ timer: TimerSetAction) throws(ConfigError) -> ActionOutcome {
+        guard let time = timer.clockTime, let spoken = timer.spokenTime,
+            let entry = try planned.add("Time is up! Your \(spoken) timer is done.", atNext: time, in: calendar)
+        else {
+            return ActionOutcome(
+                say: "Sorry, I could not set that timer.",
+                failure: PipelineError(
+                    stage: .brain, code: "brain-bad-timer",
+                    message: "timer_set needs an hour 0-23 and a minute and second 0-59, not "
+                        + [("hour", timer.hour), ("minute", timer.minute), ("second", timer.second)].map {
+                            "\($0.0) \($0.1.map(String.init) ?? "none")"
+                        }.joined(separator: ", ")))
+        }
+        let day = calendar.isDate(entry.due, inSameDayAs: entry.created) ? "" : " tomorrow"
+        logger.info("timer set for \(entry.due)")
+        return ActionOutcome(say: "Okay, a timer for \(spoken)\(day). I'll tell you when the time is up.")
     }
 
     /// Plays `media` if `MediaSourcePolicy` allows where it leads; a refused source is

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Accepts `GET` and `POST` (query string or form) with SUSI's parameters: `q` (the query,
 /// required), `timezoneOffset` (minutes, UTC minus local, so CEST is `-120`), `language`,
-/// `instant` (a skill's text, its lines joined by literal `\n` as the web clients send it,
-/// asked before the built-in skills as susi_server does; it is never allowed to fetch URLs) and
-/// `callback` (JSONP: the reply becomes `callback(JSON);` as `application/javascript`);
+/// `instant` (a skill's text, its lines joined by literal `\n` as the web clients send it, or
+/// by real line ends: `%0a`, `%0d%0a`, a bare `%0d`; asked before the built-in skills as
+/// susi_server does; it is never allowed to fetch URLs) and `callback` (JSONP: the reply becomes `callback(JSON);` as `application/javascript`);
 /// others (`device_type`, `latitude`, ...) are accepted and ignored. Replies are the chat.json
 /// shape; a bad query gets 400 with `{"error", "code"}`. The handler remembers the last answer
 /// it gave, so "say that again" works across requests. Runs on the server's connection

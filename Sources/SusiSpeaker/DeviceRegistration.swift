@@ -85,6 +85,39 @@ public struct DeviceRegistration: Sendable {
         return .registered
     }
 
+    /// Takes the speaker off the account's device list after a sign-out, with `token`, the
+    /// login signed out of (nil when there was none, or it had expired), and forgets the
+    /// registration. `registerIfNeeded()` registers nothing without a login; where the server
+    /// cannot be told (no login to ask with, offline, refused) a log line says the entry stays
+    /// in the account's list. Bounded by `timeout`, at most 4 s: the apps wait for it.
+    public func unregister(token: AccountToken?) {
+        let data = FileManager.default.contents(atPath: recordPath)
+        guard let record = data.flatMap({ (try? JSONSerialization.jsonObject(with: $0)) as? [String: String] }),
+            let macid = record["macid"], let server = record["server"]
+        else { return }
+        let account = record["email"].map { " of \(SkillReview.anonymized($0))" } ?? ""
+        do throws(ConfigError) {
+            try AtomicFile.update(recordPath) { _ throws(ConfigError) in .remove }
+        } catch {
+            logger.warning("cannot forget the device registration (\(error.message))")
+        }
+        guard let token, token.belongs(to: server) else {
+            logger.info(
+                "no longer adding the speaker to the SUSI account\(account); without its login it stays in that "
+                    + "account's device list until removed in the SUSI app")
+            return
+        }
+        do throws(SusiAPIError) {
+            try SusiDeviceClient(server: server, http: http(), timeout: min(timeout, 4), logger: logger).remove(
+                macid: macid, token: token)
+            logger.info("the speaker was taken off the SUSI account\(account)")
+        } catch {
+            logger.info(
+                "no longer adding the speaker to the SUSI account\(account); taking it off the account's device list "
+                    + "failed (\(error.code)): remove it in the SUSI app")
+        }
+    }
+
     /// The values a registration is checked against: the account (never its token) and the entry.
     private static func record(_ entry: DeviceEntry, token: AccountToken) -> [String: String] {
         [

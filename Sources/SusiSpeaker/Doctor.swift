@@ -96,8 +96,10 @@ public struct Doctor {
             let config = try store.validate()
             return (Check("config", .ok, "\(store.path) is valid"), config)
         } catch {
-            // The last good settings cannot be known here: report against the defaults.
-            return (Check("config", .failed, "\(store.path): \(error.message)"), (try? store.load()) ?? Config())
+            // The last good settings cannot be known here: report against the defaults. The
+            // store's messages name the file already; the path is said once.
+            let detail = error.message.contains(store.path) ? error.message : "\(store.path): \(error.message)"
+            return (Check("config", .failed, detail), (try? store.load()) ?? Config())
         }
     }
 
@@ -140,7 +142,7 @@ public struct Doctor {
         var checks = [
             Check(
                 "models", skills?.isEmpty == false ? .ok : .failed,
-                "\(directory): \(skills?.count ?? 0) skill files")
+                "\(directory): \(SkillReports.counted(skills?.count ?? 0, "skill file"))")
         ]
         let sphinx = SphinxConfiguration()
         let missing = [sphinx.acousticModelPath, sphinx.dictionaryPath].filter { !FileManager.default.fileExists(atPath: $0) }

@@ -1,3 +1,4 @@
+import Foundation
 import SusiCore
 import SusiSpeech
 import Synchronization
@@ -10,30 +11,40 @@ import Synchronization
 /// only one Debian packages.
 public enum LanguageSetting {
     /// The voice for `language`: the configured one when it already speaks it (an accent
-    /// choice such as `en-gb-scotland` survives `language set en`), else eSpeak NG's voice of
-    /// that language. Nil when eSpeak NG has none.
-    public static func voice(for language: String, configured: String, catalog: VoiceCatalog) -> String? {
+    /// choice such as `en-gb-scotland` survives `language set en`), else `remembered` (the
+    /// voice the speaker had when it last left that language) when it speaks it, else the
+    /// default voice (`en-us`) when it speaks it, else eSpeak NG's voice of that language (for
+    /// English that would be `en-gb`). Nil when eSpeak NG has none.
+    public static func voice(
+        for language: String, configured: String, remembered: String? = nil, catalog: VoiceCatalog
+    ) -> String? {
         let wanted = language.lowercased()
-        if let current = catalog.resolve(configured),
-            current.languages.contains(where: { $0.code == wanted || $0.code.hasPrefix(wanted + "-") })
-        {
-            return configured
+        let candidates = [configured, remembered, Config().tts.voice].compactMap { $0 }
+        if let speaking = candidates.first(where: { name in
+            catalog.resolve(name)?.languages.contains { $0.code == wanted || $0.code.hasPrefix(wanted + "-") } == true
+        }) {
+            return speaking
         }
         guard let voice = catalog.resolve(wanted), !voice.needsMBROLA else { return nil }
         return voice.languages.first?.code ?? voice.identifier
     }
 
     /// Sets `brain.language` to `language` and `tts.voice` to a voice of it in one atomic save.
+    /// The voice it replaces is kept for the language it spoke (`language-voices.json` beside
+    /// the config), so switching back brings it back: en-us, then `de`, then `en` is en-us.
     ///
     /// - Throws: `config-bad-value` for a language eSpeak NG has no voice for (or that is not
     ///   two letters), and the store's failures.
     public static func apply(_ language: String, store: ConfigStore, catalog: VoiceCatalog) throws(ConfigError) -> Config {
         let code = language.trimmingCharacters(in: .whitespaces).lowercased()
         let current = try store.loadOrCreate()
-        guard let voice = voice(for: code, configured: current.tts.voice, catalog: catalog) else {
+        let kept = KeptVoices(store: store)
+        guard let voice = voice(for: code, configured: current.tts.voice, remembered: kept.voice(for: code), catalog: catalog)
+        else {
             throw ConfigError(
                 .badValue, "eSpeak NG has no voice for language '\(code)'; `susi voice list` shows the languages it speaks")
         }
+        if voice != current.tts.voice { try kept.keep(current.tts.voice, for: current.brain.language) }
         return try store.set([("brain.language", code), ("tts.voice", voice)])
     }
 
@@ -43,6 +54,35 @@ public enum LanguageSetting {
         guard config.brain.language.lowercased() != "en" else { return nil }
         return "brain.language is '\(config.brain.language)': answers come in that language, but commands must "
             + "still be spoken in English (the recogniser has only PocketSphinx's en-us model)"
+    }
+}
+
+/// The voice each language last had, for `LanguageSetting.apply` to bring back: a JSON object
+/// from language code to voice name in `language-voices.json` beside the config (0600).
+struct KeptVoices {
+    let path: String
+
+    init(store: ConfigStore) {
+        path = (store.directory as NSString).appendingPathComponent("language-voices.json")
+    }
+
+    /// The voice kept for `language`; nil when none is, or the file is unreadable.
+    func voice(for language: String) -> String? {
+        all()[language.lowercased()]
+    }
+
+    /// Keeps `voice` for `language`, replacing the one kept before.
+    func keep(_ voice: String, for language: String) throws(ConfigError) {
+        var voices = all()
+        voices[language.lowercased()] = voice
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write((try? encoder.encode(voices)) ?? Data("{}".utf8), to: path)
+    }
+
+    private func all() -> [String: String] {
+        guard let data = try? AtomicFile.read(path, limit: 64 * 1024) else { return [:] }
+        return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
     }
 }
 

@@ -28,6 +28,7 @@ public enum OneQuery {
         guard !spoken.isEmpty else {
             throw PipelineError(stage: .brain, code: "brain-no-answer", message: "no answer for '\(query)'")
         }
-        return spoken.map(ControlCharacters.strippedForTerminal)
+        // Stripping can leave a line end with nothing after it ("four.\r" and an escape code).
+        return spoken.map { ControlCharacters.strippedForTerminal($0).trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

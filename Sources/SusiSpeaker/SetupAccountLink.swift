@@ -21,6 +21,8 @@ public struct SetupAccountLink: AccountLinking {
     public var http: @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }
     /// Called after `/auth` logged in (the setup server then registers the device at once).
     public var onLoggedIn: @Sendable () -> Void = {}
+    /// Takes the speaker off the account's device list when the person chooses no account.
+    public var registration: DeviceRegistration?
 
     /// Where credentials wait for the speaker to come online.
     public var pending: PendingLoginFile { PendingLoginFile(configStore: store) }
@@ -48,8 +50,22 @@ public struct SetupAccountLink: AccountLinking {
         }
     }
 
-    public func forgetPending() throws(SetupError) {
+    /// Forgets a pending login, removes the stored one (chat requests go without a token from
+    /// now on), then takes the speaker off that account's devices (`registration`). The token
+    /// is removed first, so the background registration cannot add the speaker again meanwhile.
+    public func signOut() throws(SetupError) {
         try pending.remove()
+        let account = AccountStore(configStore: store)
+        var signedOut: AccountToken?
+        if case .loggedIn(let token) = account.state() { signedOut = token }
+        do throws(SusiAPIError) {
+            if try account.remove() {
+                logger.info("signed out of SUSI\(signedOut.map { " (\(SkillReview.anonymized($0.email)))" } ?? "")")
+            }
+        } catch {
+            throw SetupError(.storeFailed, error.message)
+        }
+        registration?.unregister(token: signedOut)
     }
 
     /// Tries the pending login, if any; returns whether one was done (or refused and dropped).

@@ -29,10 +29,11 @@ public final class SetupServer: Sendable {
         dashboard: SpeakerDashboard? = nil
     ) {
         self.hotspot = hotspot
-        var account = SetupAccountLink(store: store, logger: logger.child("account"))
-        account.http = http
         var registration = DeviceRegistration(store: store, logger: logger.child("device"))
         registration.http = http
+        var account = SetupAccountLink(store: store, logger: logger.child("account"))
+        account.http = http
+        account.registration = registration
         let retry = PendingLoginRetry(account: account, registration: registration)
         // Registered right after the apps' /auth, not a minute later.
         account.onLoggedIn = { retry.nudge() }

@@ -51,7 +51,8 @@ public struct SkillCMSSession: Sendable {
         let result = try explained(skill, "rate") { try client.rate(skill, stars: stars, token: login) }
         var line = "Rated \(skill.name) \(stars) star\(stars == 1 ? "" : "s")"
         if let ratings = result.ratings, ratings.total > 0 {
-            line += "; it now averages \(String(format: "%.1f", ratings.average)) from \(ratings.total) ratings"
+            line +=
+                "; it now averages \(String(format: "%.1f", ratings.average)) from \(ratings.total) rating\(ratings.total == 1 ? "" : "s")"
         }
         return line + "."
     }
@@ -78,7 +79,8 @@ public struct SkillCMSSession: Sendable {
         for review in reviews {
             lines.append("")
             lines.append(review.day.isEmpty ? review.reviewer : "\(review.reviewer), \(review.day)")
-            for textLine in review.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // "\r\n" is one Character, and a bare "\r" a line end too: split on every newline.
+            for textLine in review.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
                 lines.append("  " + textLine)
             }
         }

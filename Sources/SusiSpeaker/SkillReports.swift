@@ -10,7 +10,9 @@ public enum SkillReports {
     public static func listing(_ brain: Brain) -> [String] {
         var lines: [String] = []
         for skill in brain.skills {
-            lines.append("\(skill.id): \(skill.name) (\(skill.intents.count) intents, \(skill.exampleCount) examples)")
+            lines.append(
+                "\(skill.id): \(skill.name) (\(counted(skill.intents.count, "intent")), \(counted(skill.exampleCount, "example")))"
+            )
             if !skill.description.isEmpty { lines.append("    \(skill.description)") }
             for intent in skill.intents {
                 lines += intent.examples.map { "    e.g. \"\($0.query)\"" }
@@ -32,7 +34,8 @@ public enum SkillReports {
         guard failures.isEmpty, brain.diagnostics.allSatisfy({ $0.severity != .error }) else {
             throw PipelineError(
                 stage: .brain, code: "brain-skill-test-failed",
-                message: "\(failures.count) of \(results.count) examples failed, \(brain.diagnostics.count) skill file problems")
+                message: "\(failures.count) of \(counted(results.count, "example")) failed, "
+                    + "\(counted(brain.diagnostics.count, "skill file problem"))")
         }
     }
 
@@ -46,10 +49,12 @@ public enum SkillReports {
         brain.diagnostics.forEach { print($0.description) }
         let errors = brain.diagnostics.filter { $0.severity == .error }.count
         print(
-            "skills: \(brain.skills.count) files, \(intents) intents, \(brain.diagnostics.count) problems, \(errors) errors")
+            "skills: \(counted(brain.skills.count, "file")), \(counted(intents, "intent")), "
+                + "\(counted(brain.diagnostics.count, "problem")), \(counted(errors, "error"))")
         guard errors == 0 else {
             throw PipelineError(
-                stage: .brain, code: "brain-skill-lint-failed", message: "\(errors) skill files refused (the error lines above)")
+                stage: .brain, code: "brain-skill-lint-failed",
+                message: "\(counted(errors, "skill file")) refused (the error lines above)")
         }
     }
 
@@ -64,7 +69,7 @@ public enum SkillReports {
                 + report.invalid.map { "INVALID \($0)" } : []
         return failed + [
             "files: \(report.filesLoaded) of \(report.files) load (\(report.filesRejected) unreadable), "
-                + "\(report.intents) intents, \(report.blocksSkipped) blocks skipped",
+                + "\(counted(report.intents, "intent")), \(counted(report.blocksSkipped, "block")) skipped",
             String(
                 format: "offline examples: %d of %d valid pass (%.1f%%)", report.offlinePassed, offline,
                 percent(report.offlinePassed, offline)),
@@ -92,7 +97,7 @@ public enum SkillReports {
     /// `bench`: sizes, load time and answer time.
     public static func benchmark(_ result: SkillsBenchmark) -> [String] {
         [
-            "skills: \(result.skillCount) files, \(result.queryCount) example queries",
+            "skills: \(counted(result.skillCount, "file")), \(counted(result.queryCount, "example query", "example queries"))",
             String(format: "load all skills: median %.2f ms, p95 %.2f ms (20 runs)", result.loadMedian, result.loadP95),
             String(
                 format: "answer: median %.3f ms, p95 %.3f ms, %.0f queries/s (%d answers)", result.answerMedian,
@@ -102,4 +107,9 @@ public enum SkillReports {
 
     /// `part` of `whole` in percent; 0 of nothing is 0 %.
     static func percent(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 0 : Double(part) * 100 / Double(whole) }
+
+    /// "1 file", "2 files": `count` and its noun, plural unless one.
+    static func counted(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
 }

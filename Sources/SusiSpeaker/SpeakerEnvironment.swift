@@ -16,6 +16,8 @@ final class SpeakerEnvironment: PipelineEnvironment {
     private let whisper: WhisperSlot
     private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
+    /// This interaction asked the player for media whose outcome it has not yet had.
+    private var awaitingPlay = false
 
     /// `observer` is updated as each interaction begins and in `dueAnnouncements`;
     /// `openQuestions` (the pipeline's own recogniser, with its open-question search; nil in
@@ -44,15 +46,36 @@ final class SpeakerEnvironment: PipelineEnvironment {
 
     func voice(forAnswerIn language: String) -> VoiceSettings { AnswerVoice.voice(voice, forAnswerIn: language) }
 
+    /// Media asked for is watched until it loads or fails (`outcomeWords`).
     func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome {
-        dispatcher.perform(action, from: origin)
+        let plays: Bool
+        switch action {
+        case .audioPlay, .videoPlay: plays = true
+        default: plays = false
+        }
+        if plays { player.watch.expect() }
+        let outcome = dispatcher.perform(action, from: origin)
+        if plays {
+            // Refused at once, it has been said; nothing will come later.
+            if outcome.failure == nil { awaitingPlay = true } else { player.watch.settle() }
+        }
+        return outcome
+    }
+
+    /// Once the media this interaction asked for has loaded or failed: what was queued to say
+    /// meanwhile (the player's failure queues its apology before it settles the watch).
+    func outcomeWords() -> [String]? {
+        guard awaitingPlay else { return [] }
+        guard !player.watch.isPending else { return nil }
+        awaitingPlay = false
+        return announcements.take()
     }
 
     /// Config changes are applied as an interaction begins. Music turns down to
     /// `player.duck_volume` while the speaker listens or talks; a player that has not started
     /// stays so.
     func attentionChanged(to attending: Bool) {
-        if attending { observer.update() }
+        if attending { observer.update() } else { awaitingPlay = false }
         guard let current = player.current else { return }
         if attending { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
     }

@@ -21,24 +21,30 @@ public final class SpeakerPlayer: Sendable {
 
     private let state = Mutex(State())
     private let make: @Sendable () -> Player
+    /// Whether the media last asked for has loaded or failed; fed by the player's events.
+    public let watch: PlayWatch
 
-    /// A slot whose player `make` builds on first use.
-    public init(make: @escaping @Sendable () -> Player) {
+    /// A slot whose player `make` builds on first use; `watch` hears what the made player
+    /// reports, when `make` hands it the events.
+    public init(watch: PlayWatch = PlayWatch(), make: @escaping @Sendable () -> Player) {
+        self.watch = watch
         self.make = make
     }
 
     /// An `MPVPlayer` from `player.*`, its volume kept beside the config at `configPath`.
-    /// `onFailure` hears the player's own failures (a stream that fails to load, mpv dying).
+    /// `onFailure` hears the player's own failures (a stream that fails to load, mpv dying);
+    /// `watch` hears them after it, and when a stream loads.
     public static func mpv(
         config: @escaping @Sendable () -> Config, configPath: String, logger: Logger,
         onFailure: (@Sendable (PlayerError) -> Void)? = nil
     ) -> SpeakerPlayer {
-        SpeakerPlayer {
+        let watch = PlayWatch()
+        return SpeakerPlayer(watch: watch) {
             let player = MPVPlayer(config: config().player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger)
-            if let onFailure {
-                player.setEventHandler { event in
-                    if case .failed(let error) = event { onFailure(error) }
-                }
+            player.setEventHandler { event in
+                if case .failed(let error) = event { onFailure?(error) }
+                // After `onFailure`: whatever it queued to say is there once the outcome is known.
+                watch.heard(event)
             }
             return player
         }
@@ -95,5 +101,39 @@ public final class SpeakerPlayer: Sendable {
             return state.player
         }
         player?.shutdown()
+    }
+}
+
+/// Whether the media last asked for has started or failed, so the interaction that asked can
+/// say a failure before it ends (`PipelineEnvironment.outcomeWords`). Thread-safe: the
+/// player's event queue reports, the pipeline's thread asks.
+public final class PlayWatch: Sendable {
+    private let pending = Mutex(false)
+
+    /// A watch with nothing pending.
+    public init() {}
+
+    /// Media is about to be asked for: its outcome is pending until the player reports that
+    /// it loaded or failed, or `settle()` is called.
+    public func expect() {
+        pending.withLock { $0 = true }
+    }
+
+    /// Nothing more will come of the media last expected (the player refused it at once).
+    public func settle() {
+        pending.withLock { $0 = false }
+    }
+
+    /// Whether the outcome of the media last expected is still to come.
+    public var isPending: Bool {
+        pending.withLock { $0 }
+    }
+
+    /// The player reported `event`: a loaded stream or a failure settles the outcome.
+    public func heard(_ event: PlayerEvent) {
+        switch event {
+        case .fileLoaded, .failed: settle()
+        default: break
+        }
     }
 }

@@ -57,6 +57,15 @@ final class SkillParserTests: XCTestCase {
         XCTAssertEqual(output.skill?.intents.count, 2)
     }
 
+    /// Issue 51: a bare carriage return (old Mac files; `%0d` in SUSI clients' texts) ends a
+    /// line as a newline does, and "\r\n" is still one line end, not two.
+    func testABareCarriageReturnEndsALine() throws {
+        let output = parse("hello\rHi!\r\rbye|good bye\r\nBye!\n\nthanks\nYou're welcome.\r")
+        XCTAssertEqual(output.diagnostics, [])
+        XCTAssertEqual(output.skill?.intents.map(\.patterns), [["hello"], ["bye", "good bye"], ["thanks"]])
+        XCTAssertEqual(output.skill?.intents.map { $0.answerLines.count }, [1, 1, 1])
+    }
+
     func testConsoleBlockWithBlankLinesInsideJSON() throws {
         let output = parse(
             """

@@ -44,10 +44,12 @@ final class SpokenTextTests: XCTestCase {
             .audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search")),
             .videoPlay(MediaPlayAction(identifier: "7qnd-hdmgfk")), .audioVolume(VolumeAction(volume: 40)), .stop, .pause,
             .resume, .restart, .next, .previous, .shuffle, .settings(SettingsAction(key: "tts.voice", value: "en-gb")),
-            .timerSet(TimerSetAction(object: ["minute": 5])), .websearch(WebSearchAction(object: ["query": "swift"])),
+            .timerSet(TimerSetAction(object: ["hour": 7, "minute": 30])), .websearch(WebSearchAction(object: ["query": "swift"])),
         ]
         for action in silent {
-            XCTAssertNil(SpokenText.brief(action), "\(action.type) is performed, not read out here")
+            // What they say comes from performing them (ActionDispatcherTests: the timer is
+            // planned and confirmed, the player asked, the setting saved).
+            XCTAssertNil(SpokenText.brief(action), "\(action.type) is silent here")
         }
         let reply = ChatResponse(
             query: "q", queryDate: "", answerDate: "", answerTime: 0,
@@ -55,10 +57,22 @@ final class SpokenTextTests: XCTestCase {
                 ChatAnswer(actions: [
                     .answer(AnswerAction(expression: "Playing jazz.")), silent[0], .pause,
                     .answer(AnswerAction(expression: "Time is up", planDelay: 3000)),
+                    .timerSet(TimerSetAction(hour: 7, minute: 30)),
                 ])
             ])
         XCTAssertEqual(
-            SpokenText.lines(for: reply), ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)"])
+            SpokenText.lines(for: reply),
+            ["Playing jazz.", "(plays search jazz)", "(player: pause)", "(in 3 s: Time is up)", "(timer at 7:30)"])
+    }
+
+    /// Issue 51: an answer whose lines a bare carriage return splits (`%0d` from a SUSI
+    /// server) keeps them as lines, as with a newline, rather than one glued line on a terminal.
+    func testACarriageReturnInAnAnswerIsALineBreak() {
+        XCTAssertEqual(SpokenText.answer("First line.\rSecond line."), "First line.\nSecond line.")
+        XCTAssertEqual(SpokenText.answer("First line.\r\nSecond line.\r"), "First line.\nSecond line.")
+        XCTAssertEqual(
+            ControlCharacters.escapedForTerminal(SpokenText.answer("One.\rTwo.") ?? ""), "One.\nTwo.",
+            "not \"One.Two.\" once the terminal output drops the carriage return")
     }
 
     func testWebAddressesAreSaidAsALink() {

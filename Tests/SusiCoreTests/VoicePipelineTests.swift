@@ -257,6 +257,8 @@ final class VoicePipelineTests: XCTestCase {
         /// The whole-command transcriber and what it is used for.
         var wholeHearing: WholeHearing?
         var onAttention: (Bool) -> Void = { _ in }
+        /// What the actions still owe, asked after them (`outcomeWords`); nil while pending.
+        var owed: () -> [String]? = { [] }
         var dueAnswers: () -> [String] = { [] }
         var secondPass: (() throws -> String)?
         /// Endpointing handed out as commands begin, first to last; nil once used up.
@@ -280,6 +282,7 @@ final class VoicePipelineTests: XCTestCase {
             return performing(action)
         }
         func attentionChanged(to attending: Bool) { onAttention(attending) }
+        func outcomeWords() -> [String]? { owed() }
         func dueAnnouncements() -> [String] { dueAnswers() }
         func transcribeAgain() throws -> String? { try secondPass?() }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
@@ -1027,6 +1030,34 @@ final class VoicePipelineTests: XCTestCase {
         }
         XCTAssertEqual(errors, ["player player-source-refused"])
         XCTAssertEqual(synthesizer.spoken, ["Sorry, I can't play that.", "Done."])
+    }
+
+    /// Issue 51: a stream that fails to load after the actions were performed is apologised
+    /// for within the interaction (`speak_start`, `speak_end`), then `idle`; the input goes on
+    /// being read while the outcome is awaited.
+    func testWhatTheActionsOweIsSaidBeforeIdle() throws {
+        let recorder = RecordingEventSink()
+        let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment()
+        var asked = 0
+        environment.owed = {
+            asked += 1
+            return asked < 4 ? nil : ["Sorry, I could not play that."]
+        }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(3000)]), wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["play some jazz"]), brain: timeBrain, synthesizer: synthesizer,
+                sink: RecordingSink()),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+        try pipeline.run()
+        let names = recorder.events.map(\.name)
+        let play = try XCTUnwrap(names.firstIndex(of: "play"), "\(names)")
+        XCTAssertEqual(Array(names[play...]), ["play", "speak_start", "speak_end", "idle"])
+        XCTAssertEqual(synthesizer.spoken, ["Playing jazz.", "Sorry, I could not play that."])
+        XCTAssertEqual(asked, 4, "asked until the outcome came, then no more")
+        let speakStart = recorder.events[play + 1]
+        XCTAssertGreaterThan(speakStart.audioMs, recorder.events[play].audioMs, "input read while waiting")
     }
 
     func testASecondPassHearsWhatNoSkillMatchesAndOnlyThat() throws {

@@ -24,6 +24,13 @@ final class SusiDeviceClientTests: XCTestCase {
                 guard DeviceEntry.isMAC(mac) else { return .html("<title>Invalid Mac Address.</title>", status: 400) }
                 return jsonReply(#"{"accepted": true, "message": "You have successfully added the device!"}"#)
             }
+            router.get("/aaa/removeUserDevices.json") { request in
+                seen.append(request.query)
+                guard request.query["access_token"] == "tok-abc" else {
+                    return .html("<title>Specified user data not found, ensure you are logged in</title>", status: 401)
+                }
+                return jsonReply(#"{"accepted": true, "message": "Device removed"}"#)
+            }
         }
     }
 
@@ -69,5 +76,24 @@ final class SusiDeviceClientTests: XCTestCase {
         XCTAssertThrowsError(try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: "r"), token: token)) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-connection-refused")
         }
+    }
+
+    /// `/aaa/removeUserDevices.json`, as SUSI's web client calls it: the MAC and the token.
+    func testRemoveSendsTheMACWithTheToken() throws {
+        let seen = QueryLog()
+        let (server, base) = try deviceServer(seen: seen)
+        defer { server.stop() }
+        let client = SusiDeviceClient(server: base, http: CurlHTTPClient(), timeout: 3)
+        try client.remove(macid: "b8:27:eb:12:34:56", token: token)
+        XCTAssertEqual(seen.all, [["macid": "b8:27:eb:12:34:56", "access_token": "tok-abc"]])
+        var stale = token
+        stale.accessToken = "expired"
+        XCTAssertThrowsError(try client.remove(macid: "b8:27:eb:12:34:56", token: stale)) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-unauthorized")
+        }
+        XCTAssertThrowsError(try client.remove(macid: "nope", token: token)) {
+            XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-bad-input")
+        }
+        XCTAssertEqual(seen.all.count, 2, "a MAC the server would refuse is never sent")
     }
 }

@@ -192,7 +192,7 @@ final class SetupFlowTests: XCTestCase {
         XCTAssertEqual(fixture.account.links, ["person@example.org"])
         let anonymous = try fixture.get("/auth?auth=n&email=ignored%40example.org&password=x")
         XCTAssertEqual(anonymous.json as NSDictionary, ["authentication": "successful", "auth": "n", "email": ""])
-        XCTAssertEqual(fixture.account.forgets, 1)
+        XCTAssertEqual(fixture.account.signOuts, 1)
 
         let open = try fixture.get("/wifi_credentials?wifissid=Cafe")
         XCTAssertEqual(open.status, 200, open.body)
@@ -237,11 +237,16 @@ final class SetupFlowTests: XCTestCase {
         XCTAssertFalse(reply.body.contains("wrong-one"))
     }
 
-    func testAnonymousUseForgetsPendingCredentials() throws {
+    /// "No account" signs out, through `/auth` and through the all-in-one `/reboot`.
+    func testAnonymousUseSignsOut() throws {
         let reply = try fixture.get("/auth?auth=n")
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(reply.json as NSDictionary, ["authentication": "successful", "auth": "n", "email": ""])
-        XCTAssertEqual(fixture.account.forgets, 1)
+        XCTAssertEqual(fixture.account.signOuts, 1)
+        let reboot = try fixture.postForm("/reboot", ["auth=n"])
+        XCTAssertEqual(reboot.status, 200, reboot.body)
+        XCTAssertEqual(reboot.json["auth"] as? String, "n")
+        XCTAssertEqual(fixture.account.signOuts, 2)
     }
 
     func testRoomsFromTheAppsPickerAndOtherNamesAreAccepted() throws {

@@ -58,12 +58,12 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
 /// An `AccountLinking` that answers as told and records what it was given.
 final class RecordingAccountLinking: AccountLinking, Sendable {
     enum Mode { case online, offline, refusing }
-    private let state = Mutex<(mode: Mode, links: [String], forgets: Int)>((.offline, [], 0))
+    private let state = Mutex<(mode: Mode, links: [String], signOuts: Int)>((.offline, [], 0))
 
     init(_ mode: Mode = .offline) { state.withLock { $0.mode = mode } }
 
     var links: [String] { state.withLock { $0.links } }
-    var forgets: Int { state.withLock { $0.forgets } }
+    var signOuts: Int { state.withLock { $0.signOuts } }
 
     func link(email: String, password: String) throws(SetupError) -> AccountLinkResult {
         let mode = state.withLock { value in
@@ -77,7 +77,7 @@ final class RecordingAccountLinking: AccountLinking, Sendable {
         }
     }
 
-    func forgetPending() throws(SetupError) { state.withLock { $0.forgets += 1 } }
+    func signOut() throws(SetupError) { state.withLock { $0.signOuts += 1 } }
 }
 
 /// A setup server on 127.0.0.1 with a scratch config directory, fakes, and helpers to read

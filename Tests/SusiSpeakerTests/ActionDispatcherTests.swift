@@ -88,6 +88,41 @@ final class ActionDispatcherTests: XCTestCase {
             dispatcher.perform(action(["type": "timer_cancel"]), from: .builtIn).say, "There is no timer to cancel.")
     }
 
+    /// SUSI's `timer_set` rings at a clock time: the next one, later today or tomorrow.
+    func testTimerSetPlansATimerAtTheNextSuchClockTime() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try XCTUnwrap(TimeZone(identifier: "Europe/Berlin"))
+        let now = try XCTUnwrap(calendar.date(from: DateComponents(year: 2027, month: 3, day: 15, hour: 10, minute: 20)))
+        let (dispatcher, _, planned) = try scratch.dispatcher(
+            player: SpeakerPlayer { FakePlayer() }, clock: { now }, calendar: calendar)
+
+        let evening = dispatcher.perform(
+            action(["type": "timer_set", "hour": "18", "minute": 5, "second": 9]), from: .server)
+        XCTAssertNil(evening.failure)
+        XCTAssertEqual(evening.say, "Okay, a timer for 18:05:09. I'll tell you when the time is up.")
+        let morning = dispatcher.perform(action(["type": "timer_set", "hour": 7, "minute": 30]), from: .server)
+        XCTAssertNil(morning.failure)
+        XCTAssertEqual(morning.say, "Okay, a timer for 7:30 tomorrow. I'll tell you when the time is up.")
+
+        let today = try XCTUnwrap(
+            calendar.date(from: DateComponents(year: 2027, month: 3, day: 15, hour: 18, minute: 5, second: 9)))
+        let tomorrow = try XCTUnwrap(calendar.date(from: DateComponents(year: 2027, month: 3, day: 16, hour: 7, minute: 30)))
+        XCTAssertEqual(planned.pending.map(\.due), [today, tomorrow])
+        XCTAssertEqual(
+            planned.pending.map(\.text),
+            ["Time is up! Your 18:05:09 timer is done.", "Time is up! Your 7:30 timer is done."])
+        XCTAssertEqual(
+            PlannedAnswers(path: scratch.directory + "/timers.json") { now }.pending.map(\.due), [today, tomorrow],
+            "kept in timers.json")
+
+        for bad: [String: JSONValue] in [["minute": 5], ["hour": 24], ["hour": 7, "minute": 60], ["hour": -1]] {
+            let outcome = dispatcher.perform(action(["type": "timer_set"].merging(bad) { $1 }), from: .server)
+            XCTAssertEqual(outcome.failure?.code, "brain-bad-timer", "\(bad)")
+            XCTAssertEqual(outcome.say, "Sorry, I could not set that timer.")
+        }
+        XCTAssertEqual(planned.pending.count, 2, "a bad time sets nothing")
+    }
+
     func testWebSearchUsesTheInjectedClientAndTheLiveServer() throws {
         _ = try scratch.store.set("websearch.url", to: "http://127.0.0.1:9/search")
         let http = FakeHTTPClient.offline()

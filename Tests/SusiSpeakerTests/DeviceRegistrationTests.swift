@@ -39,7 +39,91 @@ final class DeviceRegistrationTests: XCTestCase {
                 guard request.query["access_token"] == "tok-abc" else { return .text("no", status: 401) }
                 return .json(object: ["accepted": true, "message": "You have successfully added the device!"])
             }
+            router.get("/aaa/removeUserDevices.json") { request in
+                seen.add("remove", request.query)
+                guard request.query["access_token"] == "tok-abc" else { return .text("no", status: 401) }
+                return .json(object: ["accepted": true, "message": "Device removed"])
+            }
+            router.get("/susi/chat.json") { request in
+                seen.add("chat", request.query)
+                return .json(object: ["query": request.query["q"] ?? "", "answers": []])
+            }
         }
+    }
+
+    /// A setup server over this scratch config, talking to the SUSI server at `base`.
+    private func setupServer() throws -> SetupServer {
+        let player = SpeakerPlayer { FakePlayer() }
+        let (dispatcher, live, _) = try scratch.dispatcher(player: player)
+        let control = StandaloneSpeakerControl(
+            configPath: scratch.store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: .silent,
+            speaker: { _ in })
+        return SetupServer(
+            store: scratch.store, control: control, port: 0, host: "127.0.0.1", http: { CurlHTTPClient() }, logger: .silent)
+    }
+
+    /// Links the account through the apps' `/auth` and waits for the registration.
+    private func linkThroughTheApps(_ setup: SetupServer, _ seen: Seen) throws {
+        let url = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))/auth"
+        let reply = try CurlHTTPClient().send(
+            HTTPRequest(url: url, query: [("auth", "y"), ("email", "mario@example.com"), ("password", "secret")]))
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: self.registration().recordPath) }, "registered")
+        XCTAssertEqual(seen.queries("device").count, 1)
+    }
+
+    /// After "no account": no token on chat requests, no registration to the old account.
+    private func assertSignedOut(_ seen: Seen, _ base: String, line: UInt = #line) throws {
+        XCTAssertEqual(AccountStore(configStore: scratch.store).state(), .loggedOut, "the login is gone", line: line)
+        let removed = try XCTUnwrap(seen.queries("remove").last, "taken off the account's devices", line: line)
+        XCTAssertEqual(removed["access_token"], "tok-abc", line: line)
+        XCTAssertTrue(DeviceEntry.isMAC(removed["macid"] ?? ""), "\(removed)", line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: registration().recordPath), line: line)
+        XCTAssertEqual(registration().registerIfNeeded(), .notLoggedIn, line: line)
+        let chat = SusiChatClient(
+            config: try scratch.store.load(), http: CurlHTTPClient(), account: AccountStore(configStore: scratch.store))
+        _ = try? chat.answer("hello")
+        let asked = try XCTUnwrap(seen.queries("chat").last, line: line)
+        XCTAssertNil(asked["access_token"], "no token on chat requests", line: line)
+        XCTAssertEqual(seen.queries("device").count, 1, "not registered again", line: line)
+    }
+
+    /// Issue 51: setup again with "no account" (`/auth?auth=n`) signs the speaker out of the
+    /// account it had.
+    func testNoAccountThroughAuthSignsOut() throws {
+        let seen = Seen()
+        let (susi, base) = try susiServer(seen)
+        defer { susi.stop() }
+        _ = try scratch.store.set([("brain.server", base), ("room", "Hall")])
+        let setup = try setupServer()
+        try setup.start()
+        defer { setup.stop() }
+        try linkThroughTheApps(setup, seen)
+
+        let url = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))/auth"
+        let reply = try CurlHTTPClient().send(HTTPRequest(url: url, query: [("auth", "n")]))
+        XCTAssertEqual(reply.status, 200, reply.text)
+        try assertSignedOut(seen, base)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(seen.queries("device").count, 1, "the background retry does not register it again")
+    }
+
+    /// The same through the old all-in-one `POST /reboot` with `auth=n`.
+    func testNoAccountThroughRebootSignsOut() throws {
+        let seen = Seen()
+        let (susi, base) = try susiServer(seen)
+        defer { susi.stop() }
+        _ = try scratch.store.set([("brain.server", base), ("room", "Hall")])
+        let setup = try setupServer()
+        try setup.start()
+        defer { setup.stop() }
+        try linkThroughTheApps(setup, seen)
+
+        let url = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))/reboot"
+        let reply = try CurlHTTPClient().send(
+            HTTPRequest(method: .post, url: url, form: [("room_name", "Hall"), ("auth", "n"), ("hotword", "y")]))
+        XCTAssertEqual(reply.status, 200, reply.text)
+        try assertSignedOut(seen, base)
     }
 
     private func registration() -> DeviceRegistration {

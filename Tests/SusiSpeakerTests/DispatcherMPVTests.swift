@@ -2,6 +2,7 @@ import Foundation
 import SusiCore
 import SusiPlayer
 import SusiTestSupport
+import Synchronization
 import XCTest
 
 @testable import SusiSpeaker
@@ -63,6 +64,30 @@ final class DispatcherMPVTests: XCTestCase {
         XCTAssertEqual(player.volume, 0)
         perform(.stop)
         XCTAssertEqual(try player.property("idle-active")?.boolValue, true)
+    }
+
+    /// Issue 51: the watch on what was asked to play settles when mpv loads it or fails to,
+    /// and a failure has reached `onFailure` (which queues the apology) by then.
+    func testThePlayWatchSettlesAfterTheFailureIsHeard() throws {
+        let song = try tone("song.wav", seconds: 10)
+        try scratch.store.set("player.args", to: #"["--ao=null", "--no-config"]"#)
+        let config = try scratch.store.load()
+        let failures = Mutex<[String]>([])
+        let slot = SpeakerPlayer.mpv(config: { config }, configPath: scratch.store.path, logger: .silent) { error in
+            failures.withLock { $0.append(error.code) }
+        }
+        defer { slot.shutdown() }
+        XCTAssertFalse(slot.watch.isPending)
+        slot.watch.expect()
+        try slot.player().play(identifier: song, type: "url")
+        XCTAssertTrue(eventually { !slot.watch.isPending }, "loaded")
+        XCTAssertEqual(failures.withLock { $0 }, [])
+
+        slot.watch.expect()
+        try slot.player().play(identifier: scratch.directory + "/no-such-song.ogg", type: "url")
+        XCTAssertTrue(slot.watch.isPending || !failures.withLock { $0 }.isEmpty)
+        XCTAssertTrue(eventually { !slot.watch.isPending }, "failed")
+        XCTAssertEqual(failures.withLock { $0 }, ["player-load-failed"], "heard before the watch settled")
     }
 }
 

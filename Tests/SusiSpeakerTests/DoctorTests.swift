@@ -102,4 +102,20 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(config.contains("tts.rate"), config)
         XCTAssertFalse(Doctor.isHealthy(checks))
     }
+
+    /// Issue 51: the report names the config file once, however the file is broken.
+    func testTheReportNamesTheConfigFileOnce() throws {
+        let doctor = try doctor(devices: [Self.microphone, Self.speaker])
+        let path = doctor.store.path
+        for text in [#"{"tts": {"rate": 5000}}"#, "{bad", #"{"no_such_key": 1}"#, #"{"tts": {"voice": "xx-nonesuch"}}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let line = try XCTUnwrap(Doctor.lines(doctor.run()).first)
+            XCTAssertTrue(line.hasPrefix("config     FAILED  \(path): "), line)
+            XCTAssertEqual(line.components(separatedBy: path).count - 1, 1, line)
+        }
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let unreadable = try XCTUnwrap(Doctor.lines(doctor.run()).first)
+        XCTAssertEqual(unreadable.components(separatedBy: path).count - 1, 1, unreadable)
+    }
 }

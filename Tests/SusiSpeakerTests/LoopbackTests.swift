@@ -277,6 +277,23 @@ final class ChatServerCompatibilityTests: XCTestCase {
         XCTAssertEqual(try client.send(HTTPRequest(method: .post, url: url, form: [("q", "hi"), ("instant", huge)])).status, 400)
     }
 
+    /// Issue 51: SUSI texts sometimes break lines with a bare `%0d`; it splits them as `%0a`
+    /// and a literal `\n` do.
+    func testInstantLinesSplitByACarriageReturnAloneAreLines() throws {
+        let url = try base()
+        let client = CurlHTTPClient()
+        for instant in [
+            "who made you\rA cat named Tom built me.\r\rfavourite colour\rBlue, of course.",
+            "who made you\r\nA cat named Tom built me.\r\n\r\nfavourite colour\r\nBlue, of course.",
+        ] {
+            let made = try client.send(HTTPRequest(url: url, query: [("q", "who made you"), ("instant", instant)]))
+            XCTAssertEqual(try ChatResponse.decode(made.body).spokenText, "A cat named Tom built me.", instant.debugDescription)
+            let colour = try client.send(
+                HTTPRequest(method: .post, url: url, form: [("q", "favourite colour"), ("instant", instant)]))
+            XCTAssertEqual(try ChatResponse.decode(colour.body).spokenText, "Blue, of course.", instant.debugDescription)
+        }
+    }
+
     func testCallbackWrapsTheReplyAsJSONP() throws {
         let url = try base()
         let client = CurlHTTPClient()

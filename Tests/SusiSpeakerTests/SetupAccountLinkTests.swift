@@ -75,10 +75,16 @@ final class SetupAccountLinkTests: XCTestCase {
         XCTAssertEqual(pending.load()?.email, "new@example.com", "the new one waits for the next retry")
     }
 
-    func testForgetPendingDropsTheCredentials() throws {
+    func testSignOutDropsPendingCredentialsAndTheLogin() throws {
         _ = try link(.offline()).link(email: "mario@example.com", password: "secret")
-        try link(.offline()).forgetPending()
+        try link(.offline()).signOut()
         XCTAssertNil(link(.offline()).pending.load())
+
+        XCTAssertEqual(try link(.json(Self.accepted)).link(email: "mario@example.com", password: "secret"), .loggedIn)
+        XCTAssertNotNil(token)
+        try link(.offline()).signOut()
+        XCTAssertNil(token, "no token for chat requests")
+        XCTAssertNoThrow(try link(.offline()).signOut(), "signed out twice is fine")
     }
 
     func testPendingLoginRetryRunsInTheBackgroundAndStops() throws {

@@ -33,10 +33,15 @@ final class SkillCMSSessionTests: XCTestCase {
             router.get("/cms/getSkillFeedback.json") { request in
                 request.query["skill"] == "wikipedia" ? json(Self.feedback) : .html("<title>Not Found</title>", status: 404)
             }
-            router.get("/cms/fiveStarRateSkill.json") { _ in
-                json(
-                    #"{"accepted": true, "ratings": {"one_star": 0, "two_star": 0, "three_star": 1, "four_star": 1, "five_star": 0, "avg_star": 3.5, "total_star": 2}}"#
-                )
+            router.get("/cms/fiveStarRateSkill.json") { request in
+                // Five stars: the skill's first rating.
+                request.query["stars"] == "5"
+                    ? json(
+                        #"{"accepted": true, "ratings": {"one_star": 0, "two_star": 0, "three_star": 0, "four_star": 0, "five_star": 1, "avg_star": 5, "total_star": 1}}"#
+                    )
+                    : json(
+                        #"{"accepted": true, "ratings": {"one_star": 0, "two_star": 0, "three_star": 1, "four_star": 1, "five_star": 0, "avg_star": 3.5, "total_star": 2}}"#
+                    )
             }
             router.get("/cms/feedbackSkill.json") { _ in json(#"{"accepted": false, "message": "Feedback too short"}"#) }
             router.get("/cms/reportSkill.json") { _ in .html("<title>Already reported</title>", status: 422) }
@@ -84,6 +89,13 @@ final class SkillCMSSessionTests: XCTestCase {
         XCTAssertTrue((reviews[0]["avatar"] as? String)?.hasPrefix("https://www.gravatar.com/avatar/") ?? false)
     }
 
+    /// Issue 51: a review's lines split by "\r\n" or a bare "\r" are lines, as with "\n".
+    func testReviewLinesSplitAtEveryLineEnd() {
+        let review = SkillReview(text: "One\r\nTwo\rThree\nFour", email: "anna@example.org", userName: "Anna")
+        XCTAssertEqual(
+            SkillCMSSession.reviewLines(skill, reviews: [review], total: 1).suffix(4), ["  One", "  Two", "  Three", "  Four"])
+    }
+
     func testNoReviewsSaySo() {
         XCTAssertEqual(
             SkillCMSSession.reviewLines(skill, reviews: [], total: 0), ["wikipedia (general/Knowledge/en): no reviews yet"])
@@ -95,6 +107,7 @@ final class SkillCMSSessionTests: XCTestCase {
         }
         try logIn()
         XCTAssertEqual(try session().rate(skill, stars: 4), "Rated wikipedia 4 stars; it now averages 3.5 from 2 ratings.")
+        XCTAssertEqual(try session().rate(skill, stars: 5), "Rated wikipedia 5 stars; it now averages 5.0 from 1 rating.")
     }
 
     func testFailuresAreOneLineNamingTheSkillAndKeepTheCode() throws {

@@ -38,7 +38,7 @@ final class SkillReportsTests: XCTestCase {
     func testListingNamesEachSkillWithItsExamples() throws {
         XCTAssertEqual(
             SkillReports.listing(try brain(Self.greeter)),
-            ["greeter: Greeter (1 intents, 1 examples)", "    Says hello", "    e.g. \"hi there\""])
+            ["greeter: Greeter (1 intent, 1 example)", "    Says hello", "    e.g. \"hi there\""])
     }
 
     func testExamplesThatPassPrintTheCountAndDoNotThrow() throws {
@@ -52,6 +52,7 @@ final class SkillReportsTests: XCTestCase {
         var lines: [String] = []
         XCTAssertThrowsError(try SkillReports.testExamples(try brain(wrong)) { lines.append($0) }) { error in
             XCTAssertEqual((error as? PipelineError)?.code, "brain-skill-test-failed")
+            XCTAssertEqual((error as? PipelineError)?.message, "1 of 1 example failed, 0 skill file problems")
         }
         XCTAssertEqual(lines.count, 2, "\(lines)")
         XCTAssertTrue(lines[0].hasPrefix("FAIL ") && lines[0].contains("\"hi there\""), lines[0])
@@ -61,7 +62,7 @@ final class SkillReportsTests: XCTestCase {
     func testLintEndsWithTheTotals() throws {
         var lines: [String] = []
         try SkillReports.lint(try brain(Self.greeter)) { lines.append($0) }
-        XCTAssertEqual(lines, ["skills: 1 files, 1 intents, 0 problems, 0 errors"])
+        XCTAssertEqual(lines, ["skills: 1 file, 1 intent, 0 problems, 0 errors"])
     }
 
     /// Issue 50: a skill whose settings action names a key no skill may change is refused
@@ -83,15 +84,16 @@ final class SkillReportsTests: XCTestCase {
         var lines: [String] = []
         XCTAssertThrowsError(try SkillReports.lint(brain) { lines.append($0) }) { error in
             XCTAssertEqual((error as? PipelineError)?.code, "brain-skill-lint-failed")
+            XCTAssertEqual((error as? PipelineError)?.message, "1 skill file refused (the error lines above)")
         }
         XCTAssertEqual(lines.count, 2, "\(lines)")
         XCTAssertTrue(lines[0].hasPrefix("evil:4: error: a settings action may not change \"player.command\""), lines[0])
-        XCTAssertEqual(lines[1], "skills: 1 files, 1 intents, 1 problems, 1 errors")
+        XCTAssertEqual(lines[1], "skills: 1 file, 1 intent, 1 problem, 1 error")
 
         let skipped = Brain(texts: [("greeter", Self.greeter + "\n\nlonely line\n")])
         lines = []
         XCTAssertNoThrow(try SkillReports.lint(skipped) { lines.append($0) })
-        XCTAssertTrue(lines.last?.hasSuffix("1 problems, 0 errors") ?? false, "\(lines)")
+        XCTAssertTrue(lines.last?.hasSuffix("1 problem, 0 errors") ?? false, "\(lines)")
     }
 
     /// Every config key tried as a skill's settings key: only the skill keys load.
@@ -126,8 +128,11 @@ final class SkillReportsTests: XCTestCase {
         report.offlineExamples = 8
         report.offlinePassed = 6
         report.failures = ["a.txt:3: q: wrong"]
+        report.intents = 1
+        report.blocksSkipped = 1
         let lines = SkillReports.compatibility(report, failures: true)
         XCTAssertEqual(lines.first, "FAIL a.txt:3: q: wrong")
+        XCTAssertTrue(lines.contains("files: 3 of 4 load (0 unreadable), 1 intent, 1 block skipped"), "\(lines)")
         XCTAssertTrue(lines.contains("offline examples: 6 of 8 valid pass (75.0%)"), "\(lines)")
         XCTAssertTrue(lines.contains("network examples: 0 of 0 valid reach their intent (0.0%)"), "\(lines)")
         XCTAssertFalse(SkillReports.compatibility(report, failures: false).contains { $0.hasPrefix("FAIL") })
@@ -137,6 +142,12 @@ final class SkillReportsTests: XCTestCase {
         let result = SkillsBenchmark(
             skillCount: 2, queryCount: 5, loadMedian: 1.234, loadP95: 2.5, answerMedian: 0.0123, answerP95: 0.5,
             queriesPerSecond: 999.6, answerCount: 100)
+        XCTAssertEqual(
+            SkillReports.benchmark(
+                SkillsBenchmark(
+                    skillCount: 1, queryCount: 1, loadMedian: 1, loadP95: 1, answerMedian: 1, answerP95: 1,
+                    queriesPerSecond: 1, answerCount: 1)
+            ).first, "skills: 1 file, 1 example query")
         XCTAssertEqual(
             SkillReports.benchmark(result),
             [

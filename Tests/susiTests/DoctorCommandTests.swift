@@ -1,4 +1,5 @@
 import Foundation
+import SusiTestSupport
 import XCTest
 
 /// `susi doctor`: one line per check and the exit status, with and without sound devices.
@@ -33,5 +34,25 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertTrue(healthy.stdout.contains("server     ok      not used (brain.mode local)"), healthy.stdout)
         XCTAssertTrue(healthy.stdout.contains("whisper    ok      whisper.cpp 1.8.5 ("), healthy.stdout)
         XCTAssertTrue(healthy.stdout.contains("model tiny.en ("), healthy.stdout)
+    }
+
+    /// Issue 51: loading the neural wake word (TensorFlow Lite with XNNPACK) prints nothing
+    /// of TensorFlow Lite's own on standard error ("INFO: Created TensorFlow Lite XNNPACK
+    /// delegate for CPU."), in `susi doctor` and in `susi run`.
+    func testTheWakeModelLoadsWithoutTensorFlowLiteInfoLines() throws {
+        let library = repositoryRoot + "/models/hotword/frontend/libtensorflowlite_c.so"
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw XCTSkip("no wake word front end: run `make deps`")
+        }
+        XCTAssertEqual(try cli.run(["config", "set", "brain.mode", "local"]).status, 0)
+        let doctor = try cli.run(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("wake       ok      neural \"susi\""), doctor.stdout)
+        XCTAssertFalse(doctor.stderr.contains("TensorFlow Lite"), doctor.stderr)
+        XCTAssertFalse(doctor.stderr.split(separator: "\n").contains { $0.hasPrefix("INFO:") }, doctor.stderr)
+
+        let quiet = try cli.spokenRequests([], gapMs: 500, tailMs: 0)
+        let run = try cli.run(["run", "--input", quiet, "--output", cli.directory + "/out.wav"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(run.stderr.split(separator: "\n").contains { $0.hasPrefix("INFO:") }, run.stderr)
     }
 }

@@ -26,7 +26,7 @@ final class LanguageCommandTests: XCTestCase {
 
         let back = try cli.run(["language", "set", "en"])
         XCTAssertEqual(back.status, 0, back.stderr)
-        XCTAssertTrue(back.stdout.hasPrefix("brain.language = en, tts.voice = en-"), back.stdout)
+        XCTAssertEqual(back.stdout, "brain.language = en, tts.voice = en-us\n", "the voice before German, not en-gb")
         XCTAssertFalse(back.stderr.contains("English"), "no warning for English: \(back.stderr)")
     }
 

@@ -93,6 +93,35 @@ final class PlayerRunTests: XCTestCase {
         XCTAssertEqual(Double(rangAt - setAt), 3000, accuracy: 1500)
     }
 
+    /// Issue 51: a stream that will not load is apologised for within its interaction, before
+    /// `idle`, not after it as if unasked.
+    func testAStreamThatWillNotLoadIsApologisedForBeforeIdle() throws {
+        let script = cli.directory + "/missing.lua"
+        try Data(
+            """
+            mp.add_hook("on_load", 50, function()
+                mp.set_property("stream-open-filename", "\(cli.directory)/no-such-song.ogg")
+            end)
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        let args = #"["--ao=null", "--no-config", "--script=\#(script)"]"#
+        XCTAssertEqual(try cli.run(["config", "set", "player.args", args]).status, 0)
+        let input = try requests(["play some jazz"], tailMs: 4000)
+        let result = try cli.run(["run", "--input", input, "--output", cli.directory + "/out.wav", "--realtime", "--events", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let names = try events(result.stdout).compactMap { event -> String? in
+            guard let name = event["event"] as? String else { return nil }
+            return name == "speak_start" ? "speak_start \(event["text"] as? String ?? "")" : name
+        }
+        let play = try XCTUnwrap(names.firstIndex(of: "play"), "\(names)")
+        let apology = try XCTUnwrap(names.firstIndex(of: "speak_start Sorry, I could not play that."), "\(names)")
+        let idle = try XCTUnwrap(names[play...].firstIndex(of: "idle"), "\(names)")
+        XCTAssertLessThan(apology, idle, "\(names)")
+        XCTAssertEqual(names[(apology + 1)...].first { $0 != "error" }, "speak_end", "\(names)")
+        XCTAssertEqual(names.filter { $0.hasPrefix("speak_start Sorry") }.count, 1, "said once: \(names)")
+    }
+
     func testATimerSetBeforeARestartFiresAfterIt() throws {
         let first = try requests(["set a timer for ten seconds"], tailMs: 0)
         let setting = try cli.run(["run", "--input", first, "--output", cli.directory + "/a.wav", "--realtime", "--events", "-"])

@@ -23,6 +23,13 @@ public protocol PipelineEnvironment: AnyObject {
     /// errors included, so music can be turned down while the speaker listens and talks.
     func attentionChanged(to attending: Bool)
 
+    /// What the actions just performed still have to say before their interaction ends (a
+    /// stream that would not load: "Sorry, I could not play that."): nil while their outcome
+    /// is still to come, then the words (usually none). Asked after the last action, and
+    /// again as input arrives, for at most `VoicePipeline.outcomeWaitMs`; an outcome later
+    /// than that is for `dueAnnouncements`.
+    func outcomeWords() -> [String]?
+
     /// Planned answers (timers) and announcements due now; asked once per
     /// `VoicePipeline.idleAskingMs` of input while idle, and after each interaction.
     func dueAnnouncements() -> [String]
@@ -59,6 +66,9 @@ extension PipelineEnvironment {
 
     /// No music to turn down.
     public func attentionChanged(to attending: Bool) {}
+
+    /// Actions have nothing more to say.
+    public func outcomeWords() -> [String]? { [] }
 
     /// Nothing is ever planned.
     public func dueAnnouncements() -> [String] { [] }

@@ -66,6 +66,18 @@ public final class PlannedAnswers: Sendable {
         try change { $0.append(Entry(text: text, due: date, created: now)) }
     }
 
+    /// Plans `text` for the next time `calendar`'s clock shows `time` (its hour, minute and
+    /// second): later today, or tomorrow once that time has passed. Returns the entry made;
+    /// nil when no day has that time (nothing is planned then).
+    @discardableResult
+    public func add(_ text: String, atNext time: DateComponents, in calendar: Calendar) throws(ConfigError) -> Entry? {
+        let now = clock()
+        guard let due = calendar.nextDate(after: now, matching: time, matchingPolicy: .nextTime) else { return nil }
+        let entry = Entry(text: text, due: due, created: now)
+        try change { $0.append(entry) }
+        return entry
+    }
+
     /// What is still to come, soonest first.
     public var pending: [Entry] { book.withLock { $0.entries } }
 

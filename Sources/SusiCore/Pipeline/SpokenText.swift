@@ -5,9 +5,11 @@ public enum SpokenText {
     /// Longest stretch read out; longer answers are cut at a sentence boundary.
     static let maximumCharacters = 400
 
-    /// The words to say for an `answer` expression; nil when there is nothing to say.
+    /// The words to say for an `answer` expression; nil when there is nothing to say. Its
+    /// lines stay lines, each ended by "\n": a bare "\r" (`%0d` from a SUSI server) or "\r\n"
+    /// becomes one, so a terminal shows the lines apart rather than glued.
     public static func answer(_ expression: String) -> String? {
-        let text = expression.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = withNewlines(expression).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         if isImageURL(text) { return "I found an image, but I cannot show it on a speaker." }
         return shortened(withoutURLs(text))
@@ -95,12 +97,20 @@ public enum SpokenText {
                 return "(player: \(action.type))"
             case .websearch(let search):
                 return "(web search: \(search.query))"
+            case .timerSet(let timer):
+                return "(timer at \(timer.spokenTime ?? "an unknown time"))"
             case .unknown(let unknown):
                 return "(\(unknown.type))"
             default:
                 return brief(action, data: data)
             }
         }
+    }
+
+    /// `text` with "\r\n" and a bare "\r" as "\n".
+    static func withNewlines(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\r") else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
     /// Whether `text` is only the URL of a picture.

@@ -44,6 +44,9 @@ public final class VoicePipeline {
         case thinking(query: String)
         /// The brain answered: perform its actions in order.
         case acting(ChatResponse)
+        /// The actions are performed; what they still owe (a stream that would not load) is
+        /// awaited until `until`, with the wake word heard meanwhile.
+        case settling(until: ContinuousClock.Instant)
         /// The interaction is over: music back up, then idle.
         case finishing
     }
@@ -90,6 +93,10 @@ public final class VoicePipeline {
     static let longestIdleReadMs = 320
     /// Input read at once while hearing a command: its end is heard within this.
     static let commandReadMs = 20
+    /// The longest wait, after the actions, for what they still owe before `idle`: long
+    /// enough for yt-dlp to find a stream and mpv to open it (or fail to) on a small board.
+    /// Real time, whatever the input's pace: the player keeps the world's clock.
+    static let outcomeWaitMs = 10_000
     /// Where the environment was last asked for planned answers while idle.
     private var askedAt = SamplePosition(frames: Int.min / 2)
 
@@ -164,6 +171,8 @@ public final class VoicePipeline {
                 step = think(about: query)
             case .acting(let response):
                 step = try act(on: response)
+            case .settling(let deadline):
+                step = try settle(until: deadline)
             case .finishing:
                 finishInteraction()
                 step = announcements()
@@ -430,7 +439,31 @@ public final class VoicePipeline {
             case .stopped: return .finishing
             }
         }
-        return .finishing
+        return .settling(until: .now + .milliseconds(Self.outcomeWaitMs))
+    }
+
+    /// Says what the actions still owe once the environment has it ("Sorry, I could not
+    /// play that."), so it belongs to the interaction and comes before `idle`; meanwhile the
+    /// input is read and the wake word heard. Past `deadline` the interaction ends without it.
+    private func settle(until deadline: ContinuousClock.Instant) throws -> Step {
+        if let owed = environment.outcomeWords() {
+            for text in owed {
+                switch try say(text) {
+                case .finished: continue
+                case .bargedIn(let wake): return .listening(after: wake)
+                case .stopped: return .finishing
+                }
+            }
+            return .finishing
+        }
+        guard ContinuousClock.now < deadline else { return .finishing }
+        guard let chunk = try read(waitingFor: Self.commandReadMs) else {
+            // The input has ended; the outcome is still worth its wait.
+            Thread.sleep(forTimeInterval: Double(Self.commandReadMs) / 1000)
+            return .settling(until: deadline)
+        }
+        if environment.listensForWakeWord, let wake = try hearWake(in: chunk) { return .listening(after: wake) }
+        return .settling(until: deadline)
     }
 
     /// Speaks `text`, listening for the wake word meanwhile; in a voice of `language` when the

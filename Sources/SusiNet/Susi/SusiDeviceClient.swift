@@ -50,6 +50,9 @@ public struct SusiDeviceClient: Sendable {
 
     /// The endpoint's path.
     public static let path = "/aaa/addNewDevice.json"
+    /// The path that takes a device off the account's list (`macid`, `access_token`), as
+    /// SUSI's web client calls it.
+    public static let removePath = "/aaa/removeUserDevices.json"
 
     /// A client for `server`.
     public init(server: String, http: any HTTPClient, timeout: Double = 10, logger: Logger = .silent) {
@@ -82,5 +85,22 @@ public struct SusiDeviceClient: Sendable {
         logger.info(
             "registered \(device.macid) as \"\(device.name)\" in \(device.room.isEmpty ? "no room" : device.room) on \(URLRedaction.redacted(server))"
         )
+    }
+
+    /// Takes the device `macid` off the account of `token`'s device list.
+    ///
+    /// Throws as `add` does: `account-bad-input` for a MAC the server would refuse (nothing
+    /// is sent), `account-unauthorized`, `account-rejected`, and the transport codes offline.
+    public func remove(macid: String, token: AccountToken) throws(SusiAPIError) {
+        guard DeviceEntry.isMAC(macid) else {
+            throw SusiAPIError(.account, .badInput, message: "not a MAC address: \(macid)")
+        }
+        let request = HTTPRequest(
+            url: SusiReply.url(server, Self.removePath), query: [("macid", macid), ("access_token", token.accessToken)],
+            connectTimeout: min(timeout, 5), totalTimeout: timeout, maxResponseBytes: 64 * 1024)
+        let response = try SusiReply.send(request, with: http, service: .account)
+        let object = try SusiReply.object(response, service: .account, path: Self.removePath)
+        try SusiReply.requireAccepted(object, service: .account, path: Self.removePath)
+        logger.info("removed \(macid) from the account's devices on \(URLRedaction.redacted(server))")
     }
 }

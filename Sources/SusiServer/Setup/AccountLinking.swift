@@ -18,6 +18,11 @@ public protocol AccountLinking: Sendable {
     /// - Throws: `SetupError` `.loginRefused` when the server refused the credentials (nothing
     ///   is kept then), `.storeFailed` when nothing could be saved.
     func link(email: String, password: String) throws(SetupError) -> AccountLinkResult
-    /// Forgets credentials waiting for a login (the person chose to use no account).
-    func forgetPending() throws(SetupError)
+    /// The person chose to use no account: forgets credentials waiting for a login and signs
+    /// out of the linked account, so no token goes on SUSI requests and the speaker is not
+    /// registered to that account again (it is taken off the account's devices where the
+    /// server allows).
+    ///
+    /// - Throws: `SetupError` `.storeFailed` when the login could not be removed.
+    func signOut() throws(SetupError)
 }

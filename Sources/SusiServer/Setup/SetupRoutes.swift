@@ -164,7 +164,7 @@ struct SetupRoutes: Sendable {
     /// Links the account; returns the reply's note when the login is pending.
     private func link(_ choice: AccountChoice) throws(SetupError) -> String? {
         guard choice.auth == "y" else {
-            try account.forgetPending()
+            try account.signOut()
             logger.info("no SUSI account (anonymous use)")
             return nil
         }

@@ -125,12 +125,17 @@ final class TensorFlowLiteModel {
             if let delegate, let xnnpack = library.xnnpack { xnnpack.add(options, delegate) }
             return library.interpreterCreate(model, options)
         }
-        var delegate = accelerated ? library.xnnpack?.create(nil) : nil
-        var made = interpreter(delegate: delegate)
+        // TensorFlow Lite says "INFO: Created TensorFlow Lite XNNPACK delegate for CPU." on
+        // standard error as it makes the delegate, on every command that loads the wake word;
+        // its warnings and errors are kept.
+        var (delegate, made) = StandardErrorFilter.run(dropping: StandardErrorFilter.isTensorFlowLiteInfo) {
+            let delegate = accelerated ? library.xnnpack?.create(nil) : nil
+            return (delegate, interpreter(delegate: delegate))
+        }
         if made == nil, let unused = delegate {
             library.xnnpack?.delete(unused)
             delegate = nil
-            made = interpreter(delegate: nil)
+            made = StandardErrorFilter.run(dropping: StandardErrorFilter.isTensorFlowLiteInfo) { interpreter(delegate: nil) }
         }
         guard let interpreter = made else {
             library.modelDelete(model)
