@@ -104,6 +104,8 @@ bench: build
 		--idle-seconds 10 --json bench/out/pipeline-heldout.json
 	@echo "== a pause after the name, and long questions (bench/RESULTS.md)"
 	python3 bench/pause-after-name.py --susi $(RELEASE_BIN) $(if $(QUICK),--quick)
+	@echo "== a SUSI server that hangs: waits after the first timeout (bench/RESULTS.md)"
+	python3 bench/outage.py --susi $(RELEASE_BIN)
 
 # Load, fuzz and kill tests of the setup server (figures printed).
 reliability: build
