@@ -47,6 +47,7 @@ deps:
 	else echo "deps: all Debian packages present"; fi
 	@scripts/wake-frontend.sh
 	@WHISPER_BASE=yes scripts/whisper-deps.sh
+	@scripts/gazetteer-deps.sh
 	@scripts/yt-dlp-venv.sh $(YTDLP_VENV)
 
 yt-dlp:
@@ -82,6 +83,7 @@ build: deps
 
 test: deps lint
 	python3 scripts/test_whisper_convert.py
+	python3 scripts/test_gazetteer_convert.py
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
 		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 

@@ -126,7 +126,7 @@ public final class SpeakerRuntime {
         let examples = SpeakerDashboards.examples(of: builtBrain)
         dashboard = SpeakerDashboard(
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
-            examples: { examples }, locate: LocationSetting.locator(store: store))
+            examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
