@@ -47,6 +47,7 @@ deps:
 	else echo "deps: all Debian packages present"; fi
 	@scripts/wake-frontend.sh
 	@WHISPER_BASE=yes scripts/whisper-deps.sh
+	@scripts/gazetteer-deps.sh
 	@scripts/yt-dlp-venv.sh $(YTDLP_VENV)
 
 yt-dlp:
@@ -82,6 +83,7 @@ build: deps
 
 test: deps lint
 	python3 scripts/test_whisper_convert.py
+	python3 scripts/test_gazetteer_convert.py
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
 		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
@@ -104,6 +106,8 @@ bench: build
 		--idle-seconds 10 --json bench/out/pipeline-heldout.json
 	@echo "== a pause after the name, and long questions (bench/RESULTS.md)"
 	python3 bench/pause-after-name.py --susi $(RELEASE_BIN) $(if $(QUICK),--quick)
+	@echo "== a SUSI server that hangs: waits after the first timeout (bench/RESULTS.md)"
+	python3 bench/outage.py --susi $(RELEASE_BIN)
 
 # Load, fuzz and kill tests of the setup server (figures printed).
 reliability: build

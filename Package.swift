@@ -41,7 +41,8 @@ var swiftTargets: [Target] = [
     .executableTarget(
         name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
     // Helpers shared by the test targets (one copy, not one per target).
-    .target(name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer"], path: "Tests/SusiTestSupport"),
+    .target(
+        name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer", "SusiNet"], path: "Tests/SusiTestSupport"),
     .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore", "SusiTestSupport"]),
     .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
     .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),

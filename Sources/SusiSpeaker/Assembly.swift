@@ -143,14 +143,17 @@ extension Assembly {
 
     /// The brain that answers: `brain.mode`'s (or `mode`, with `server` for remote), over
     /// libcurl, with the account of `store` for remote queries. `onFallback` hears each time
-    /// the hybrid brain answers offline because the server failed.
+    /// the hybrid brain answers offline because the server failed; `backoff` makes the voice
+    /// path's brain (`ChatBrainFactory.make`).
     public static func chatBrain(
         config: Config, mode: ChatBrainFactory.Mode? = nil, server: String? = nil, local: LocalChatBrain,
-        store: ConfigStore, logger: Logger, onFallback: @escaping @Sendable (any SusiError) -> Void
+        store: ConfigStore, logger: Logger, backoff: ChatBackoff? = nil,
+        onFallback: @escaping @Sendable (any SusiError) -> Void
     ) -> any ChatBrain & Sendable {
         ChatBrainFactory.make(
             config: config, mode: mode, server: server, http: CurlHTTPClient(logger: logger.child("http")), local: local,
-            account: AccountStore(configStore: store), logger: logger.child("brain"), onFallback: onFallback)
+            account: AccountStore(configStore: store), logger: logger.child("brain"), backoff: backoff,
+            onFallback: onFallback)
     }
 
     /// The speaker's version, shown by the control server's `/status`.

@@ -36,7 +36,7 @@ public enum SpeakerDashboards {
             history: InteractionLog(
                 path: historyPath(store: store), isPrivate: { (try? store.load())?.privacy.mode ?? false }),
             timers: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
-            examples: { examples.value }, locate: LocationSetting.locator(store: store))
+            examples: { examples.value }, locate: LocationSetting.locator(store: store, environment: environment))
     }
 }
 

@@ -126,7 +126,7 @@ public final class SpeakerRuntime {
         let examples = SpeakerDashboards.examples(of: builtBrain)
         dashboard = SpeakerDashboard(
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
-            examples: { examples }, locate: LocationSetting.locator(store: store))
+            examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
@@ -135,7 +135,8 @@ public final class SpeakerRuntime {
         @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {
             // Made at start and after every brain.* change: the one place a new language shows.
             if let note = languageNotice.note(for: config) { logger.warning(note) }
-            return Assembly.chatBrain(config: config, local: localBrain, store: store, logger: logger, onFallback: report)
+            return Assembly.chatBrain(
+                config: config, local: localBrain, store: store, logger: logger, backoff: ChatBackoff(), onFallback: report)
         }
         let brain = CurrentChatBrain(makeBrain(config))
         self.brain = brain

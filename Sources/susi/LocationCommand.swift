@@ -8,8 +8,10 @@ enum LocationCommand: Command {
     static let summary = "where the speaker is, sent to SUSI (weather, local answers)"
     static let usage = """
           susi location get           the location.* keys
-          susi location set PLACE     a city, looked up offline in tzdata's time-zone cities
-                                      ("Berlin", "New York", "Portland, US"), or
+          susi location set PLACE     a city, looked up offline in GeoNames' cities over
+                                      15,000 people (`make deps`): "Berlin", "Portland, US",
+                                      "Portland, OR", "Portland, Maine", "Lima, Peru"; of
+                                      several, the largest (it says so); or
                                       LATITUDE,LONGITUDE in degrees ("52.52,13.40")
           susi location clear         send no location
         """
@@ -24,7 +26,9 @@ enum LocationCommand: Command {
             let words = [try arguments.required("PLACE")] + (try arguments.words())
             try arguments.finish()
             _ = try context.store.loadOrCreate()
-            let outcome = try LocationSetting.apply(words.joined(separator: " "), store: context.store, gazetteer: Gazetteer())
+            let outcome = try LocationSetting.apply(
+                words.joined(separator: " "), store: context.store,
+                gazetteer: LocationSetting.gazetteer(environment: context.environment))
             context.print(outcome.description)
         default:
             try arguments.finish()

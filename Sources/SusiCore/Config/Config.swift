@@ -17,6 +17,9 @@ public struct Config: Sendable, Equatable {
         public var mode = "hybrid"
         public var server = "https://api.susi.ai"
         public var timeoutSeconds = 5.0
+        /// The chat request limit while someone waits to hear an answer (`susi run`): a hung
+        /// server costs this much silence once, then the speaker answers offline at once.
+        public var voiceTimeoutSeconds = 1.5
         public var language = "en"
     }
 

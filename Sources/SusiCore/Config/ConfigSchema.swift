@@ -81,6 +81,12 @@ public enum ConfigSchema {
             "brain.server", \.brain.server, "SUSI server base URL",
             allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
         double("brain.timeout_seconds", \.brain.timeoutSeconds, "whole-request limit for the chat API", 0.5...120),
+        double(
+            "brain.voice_timeout_seconds", \.brain.voiceTimeoutSeconds,
+            "whole-request limit for the chat API while someone waits for the spoken answer (susi run; at most "
+                + "brain.timeout_seconds); after one timeout or failed connection the speaker answers offline at once "
+                + "until a background check finds the server answering again",
+            0.5...10),
         string(
             "brain.language", \.brain.language,
             "ISO 639-1 language sent to SUSI; answers in it are read with a voice of it. Commands are still heard in English "

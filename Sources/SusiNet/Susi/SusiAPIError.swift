@@ -44,6 +44,10 @@ public struct SusiAPIError: SusiError, Equatable {
         case transport
         /// The call was cancelled by its caller.
         case cancelled
+        /// Not asked: the server timed out or could not be reached a moment ago, and a
+        /// background check has not found it answering since (`BackingOffChatClient`); `reason`
+        /// holds the code of the failure that began the outage.
+        case unavailable
         /// The operation needs a login and there is no token (`susi login` first).
         case notLoggedIn = "not-logged-in"
         /// The stored token has expired; it has been removed.
@@ -68,7 +72,8 @@ public struct SusiAPIError: SusiError, Equatable {
     public let message: String
     /// The HTTP status for `httpStatus`, `unauthorized`, `notFound`, `alreadyReported`; else nil.
     public let status: Int?
-    /// The reason text of a non-2xx reply: the HTML page's `<title>`, else its status line.
+    /// The reason text of a non-2xx reply: the HTML page's `<title>`, else its status line; for
+    /// `unavailable`, the code of the failure that began the outage (`brain-timeout`, ...).
     public let reason: String?
 
     /// Creates an error.
