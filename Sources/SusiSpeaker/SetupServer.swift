@@ -21,12 +21,13 @@ public final class SetupServer: Sendable {
     /// change (nil: the service checks the file on every request). `dashboard` is what the
     /// web page shows beyond settings; nil: `SpeakerDashboards.standalone`'s. `hotspot` drives
     /// the first-setup hotspot while the server runs (nil: none). `http` reaches the SUSI
-    /// server for the account link and the device registration.
+    /// server for the account link and the device registration. `scanner` lists the networks
+    /// around the speaker for the setup page (`wpa_cli`).
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, port: UInt16? = nil,
         host: String? = nil, hotspot: HotspotController? = nil,
         http: @escaping @Sendable () -> any HTTPClient = { CurlHTTPClient(stage: .brain) }, logger: Logger,
-        dashboard: SpeakerDashboard? = nil
+        dashboard: SpeakerDashboard? = nil, scanner: any WiFiScanning = WPAScanner()
     ) {
         self.hotspot = hotspot
         var registration = DeviceRegistration(store: store, logger: logger.child("device"))
@@ -45,7 +46,8 @@ public final class SetupServer: Sendable {
             policy: Self.policy(setupState: SetupStateFile(configStore: store), listening: listening),
             dashboard: dashboard
                 ?? SpeakerDashboards.standalone(
-                    store: store, environment: ProcessInfo.processInfo.environment, logger: logger.child("brain")))
+                    store: store, environment: ProcessInfo.processInfo.environment, logger: logger.child("brain")),
+            scanner: scanner)
         server = service.makeServer(port: port, host: host)
         self.retry = retry
     }

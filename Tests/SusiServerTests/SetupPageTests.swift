@@ -97,23 +97,7 @@ final class SetupPageTests: XCTestCase {
 
     /// The harness's page as headless Chromium leaves it; `token` goes in the fragment.
     private func browse(token: String = "") throws -> String {
-        guard
-            let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
-        else {
-            throw XCTSkip("Chromium is not installed (apt-get install chromium)")
-        }
-        let profile = fixture.directory + "/chromium-profile"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--disable-popup-blocking", "--user-data-dir=\(profile)", "--virtual-time-budget=20000", "--dump-dom",
-            fixture.base + "/test-harness#" + token,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = fixture.directory
-        process.environment = environment
-        return try standardOutput(of: process)
+        try HeadlessChromium.dumpDOM(fixture.base + "/test-harness#" + token, directory: fixture.directory)
     }
 
     /// After setup the page asks for the owner token once; signed in, its same-origin requests

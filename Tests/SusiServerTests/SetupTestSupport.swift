@@ -80,6 +80,21 @@ final class RecordingAccountLinking: AccountLinking, Sendable {
     func signOut() throws(SetupError) { state.withLock { $0.signOuts += 1 } }
 }
 
+/// A `WiFiScanning` that answers with `scan` and records the interfaces it was asked about.
+final class FakeWiFiScanner: WiFiScanning, Sendable {
+    private let asked = Mutex<[String]>([])
+    let answer: WiFiScan
+
+    init(_ answer: WiFiScan) { self.answer = answer }
+
+    var interfaces: [String] { asked.withLock { $0 } }
+
+    func scan(interface: String) -> WiFiScan {
+        asked.withLock { $0.append(interface) }
+        return answer
+    }
+}
+
 /// A setup server on 127.0.0.1 with a scratch config directory, fakes, and helpers to read
 /// what was saved. `tearDown()` stops it and removes the directory.
 final class SetupFixture {
@@ -98,7 +113,8 @@ final class SetupFixture {
         ],
         extraRoutes: (inout Router) -> Void = { _ in }, limits: ServerLimits = SetupService.limits,
         policy: RequestPolicy = RequestPolicy(),
-        dashboard: (_ directory: String, _ store: ConfigStore) -> SpeakerDashboard = { _, _ in SpeakerDashboard() }
+        dashboard: (_ directory: String, _ store: ConfigStore) -> SpeakerDashboard = { _, _ in SpeakerDashboard() },
+        scanner: any WiFiScanning = NoWiFiScanner()
     ) throws {
         directory = NSTemporaryDirectory() + "susi-setup-\(UUID().uuidString)"
         store = ConfigStore(path: directory + "/config.json")
@@ -108,7 +124,7 @@ final class SetupFixture {
         self.account = account
         service = SetupService(
             store: store, control: control, account: account, voices: { voices }, version: "test-1",
-            hooks: HookRunner(timeout: 10), policy: policy, dashboard: dashboard(directory, store))
+            hooks: HookRunner(timeout: 10), policy: policy, dashboard: dashboard(directory, store), scanner: scanner)
         var router = service.makeRouter()
         extraRoutes(&router)
         server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, router: router)

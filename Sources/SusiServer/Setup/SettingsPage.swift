@@ -7,11 +7,20 @@
 /// (`/history`); the wake word figures (`/hearing`); and every other setting
 /// (`/settings/keys`), each saved on change with the validation's message shown beside it.
 ///
+/// In setup mode (`GET /wifi_networks` answers) it starts with the setup form, which finishes
+/// setup as the SUSI apps do: `/speaker_config`, `/wifi_credentials` (a network from the
+/// speaker's scan, or one typed in), `/auth` (an account, or `auth=n`) and `/config`, in that
+/// order, with the apps' parameters (as form POSTs, which the routes take too, so no password
+/// is in a URL). The owner token `/config` gives goes to `POST /session` at once; the voice and
+/// wake word are then saved through `POST /settings` like any other setting, and the page shows
+/// the token once, with what to do next.
+///
 /// Plain HTML, CSS and JavaScript with no outside assets, so it works on the speaker's own
-/// hotspot without internet. Every request is same-origin with credentials; every change is a
-/// POST with a JSON body (`Content-Type: application/json`). A 401 shows only the sign-in
-/// form (`#signin`, `data-ready="signin"`): the owner token goes to `POST /session`, whose
-/// HttpOnly cookie later requests carry. Element ids are what the browser tests read.
+/// hotspot without internet. Every request is same-origin with credentials; every other change
+/// is a POST with a JSON body (`Content-Type: application/json`). A 401 hides the owner's part
+/// and shows the sign-in form (`#signin`, `data-ready="signin"`), beside the setup form in
+/// setup mode: the owner token goes to `POST /session`, whose HttpOnly cookie later requests
+/// carry. Element ids are what the browser tests read.
 enum SettingsPage {
     static let html = #"""
         <!DOCTYPE html>
@@ -25,7 +34,9 @@ enum SettingsPage {
         h1 { font-size: 1.4em; }
         h2 { font-size: 1.1em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
         label { display: block; margin: .8em 0 .2em; font-weight: bold; }
-        select, input[type=text], input[type=number] { font-size: 1em; width: 100%; box-sizing: border-box; padding: .3em; }
+        select, input[type=text], input[type=number], input[type=password], input[type=email] { font-size: 1em; width: 100%; box-sizing: border-box; padding: .3em; }
+        fieldset { border: 1px solid #ddd; margin: 1em 0; }
+        label.choice { font-weight: normal; }
         button { font-size: 1em; margin: .2em .2em .2em 0; padding: .4em .8em; }
         dl { display: grid; grid-template-columns: auto 1fr; gap: .2em 1em; }
         dt { color: #666; }
@@ -47,6 +58,59 @@ enum SettingsPage {
         </head>
         <body>
         <h1>SUSI speaker</h1>
+        <section id="setup" hidden aria-labelledby="setup-title">
+        <h2 id="setup-title">Set up this speaker</h2>
+        <p class="muted">What the SUSI.AI app asks: the Wi-Fi network the speaker joins, your SUSI.AI account, its room, voice and wake word.</p>
+        <form id="setup-form">
+        <fieldset>
+        <legend>Wi-Fi network</legend>
+        <label for="setup-network">Network</label>
+        <select id="setup-network" required aria-describedby="setup-scan setup-msg-wifi"></select>
+        <p id="setup-scan" class="muted"></p>
+        <button id="setup-rescan" type="button">Look again</button>
+        <div id="setup-ssid-box" hidden>
+        <label for="setup-ssid">Network name (SSID)</label>
+        <input id="setup-ssid" type="text" maxlength="32" autocomplete="off" spellcheck="false" aria-describedby="setup-msg-wifi">
+        </div>
+        <div id="setup-password-box">
+        <label for="setup-wifi-password">Wi-Fi password (empty for an open network)</label>
+        <input id="setup-wifi-password" type="password" maxlength="64" autocomplete="off" aria-describedby="setup-msg-wifi">
+        </div>
+        <span class="field-message" id="setup-msg-wifi"></span>
+        </fieldset>
+        <fieldset>
+        <legend>SUSI.AI account</legend>
+        <label class="choice"><input id="setup-auth-y" type="radio" name="setup-auth" value="y"> Sign in to SUSI.AI</label>
+        <label class="choice"><input id="setup-auth-n" type="radio" name="setup-auth" value="n" checked> No account</label>
+        <div id="setup-account" hidden>
+        <label for="setup-email">Email</label>
+        <input id="setup-email" type="email" maxlength="254" autocomplete="username" aria-describedby="setup-msg-auth">
+        <label for="setup-password">SUSI.AI password</label>
+        <input id="setup-password" type="password" maxlength="256" autocomplete="current-password" aria-describedby="setup-msg-auth">
+        </div>
+        <span class="field-message" id="setup-msg-auth"></span>
+        </fieldset>
+        <fieldset>
+        <legend>The speaker</legend>
+        <label for="setup-room">Room</label>
+        <input id="setup-room" type="text" list="setup-rooms" maxlength="64" required aria-describedby="setup-msg-room">
+        <datalist id="setup-rooms">\#(roomOptions)</datalist>
+        <span class="field-message" id="setup-msg-room"></span>
+        <label for="setup-voice">Voice and accent</label>
+        <select id="setup-voice"></select>
+        <label for="setup-wake">Wake word</label>
+        <input id="setup-wake" type="text" value="susi" maxlength="80" required aria-describedby="setup-wake-help setup-msg-wake">
+        <small id="setup-wake-help" class="muted">One to four words. The neural detector is trained for “susi”; another phrase is heard by PocketSphinx.</small>
+        <span class="field-message" id="setup-msg-wake"></span>
+        </fieldset>
+        <button id="setup-finish" type="submit">Finish setup</button>
+        <p id="setup-progress" role="status" aria-live="polite"></p>
+        </form>
+        <div id="setup-done" hidden>
+        <p id="setup-done-title" tabindex="-1"><strong>Setup is finished.</strong></p>
+        <ul id="setup-details"></ul>
+        </div>
+        </section>
         <form id="signin" hidden>
         <label for="token">Owner token (<code>susi setup token</code> on the speaker prints it)</label>
         <input id="token" type="password" autocomplete="current-password" required>
@@ -139,7 +203,8 @@ enum SettingsPage {
           options.credentials = "same-origin";
           options.cache = "no-store";
           return fetch(path, options).then(function (reply) {
-            if (reply.status === 401) { locked(true); throw new NeedsToken(); }
+            // While setup finishes, the token exists a moment before the page's session does.
+            if (reply.status === 401) { if (!finishing) { locked(true); } throw new NeedsToken(); }
             return reply;
           });
         }
@@ -482,11 +547,218 @@ enum SettingsPage {
           });
         });
 
+        // First setup, for a browser: the calls the SUSI apps make, in their order and with
+        // their parameters; then the voice and wake word as the owner, with the token /config gave.
+        var NEW_NETWORK = "\u0000new", KEEP_NETWORK = "\u0000keep";
+        var scanned = {};
+        var finishing = false;
+        function SetupFailure(path, body, status) {
+          this.path = path;
+          this.message = body.error || (path + ": HTTP " + status);
+        }
+        function setupCall(path, fields) {
+          var body = Object.keys(fields).map(function (name) {
+            return encodeURIComponent(name) + "=" + encodeURIComponent(fields[name]);
+          }).join("&");
+          return fetch(path, {
+            method: "POST", credentials: "same-origin", cache: "no-store",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: body
+          }).then(function (reply) {
+            return reply.json().catch(function () { return {}; }).then(function (answer) {
+              if (!reply.ok) { throw new SetupFailure(path, answer, reply.status); }
+              return answer;
+            });
+          });
+        }
+        function strength(signal) { return signal >= -60 ? "strong" : signal >= -75 ? "fair" : "weak"; }
+        function showNetworks(scan) {
+          var select = $("setup-network");
+          var chosen = select.value;
+          clear(select);
+          scanned = {};
+          option(select, "", scan.networks.length ? "Choose a network…" : "No networks listed");
+          scan.networks.forEach(function (network) {
+            scanned[network.ssid] = network;
+            option(select, network.ssid, network.ssid + (network.secure ? "" : " (open)") + ", " + strength(network.signal) + " signal");
+          });
+          option(select, NEW_NETWORK, "Another network (type its name)");
+          option(select, KEEP_NETWORK, "Keep the speaker's current connection");
+          var keep = scanned[chosen] || chosen === NEW_NETWORK || chosen === KEEP_NETWORK;
+          select.value = keep ? chosen : (scan.networks.length ? "" : NEW_NETWORK);
+          $("setup-scan").textContent = scan.reason
+            ? "No networks listed: " + scan.reason + ". Type the network's name."
+            : "Networks the speaker sees, strongest first.";
+          networkChosen();
+        }
+        function networkChosen() {
+          var value = $("setup-network").value;
+          $("setup-ssid-box").hidden = value !== NEW_NETWORK;
+          $("setup-ssid").required = value === NEW_NETWORK;
+          $("setup-password-box").hidden = value === KEEP_NETWORK || (scanned[value] !== undefined && !scanned[value].secure);
+        }
+        // Only in setup mode does /wifi_networks answer; otherwise there is nothing to set up.
+        function loadSetup() {
+          return fetch("/wifi_networks", { credentials: "same-origin", cache: "no-store" }).then(function (reply) {
+            return reply.json().then(function (scan) {
+              if (!reply.ok) { $("setup").hidden = $("setup-done").hidden; return; }
+              $("setup").hidden = false;
+              showNetworks(scan);
+              if (!$("setup-voice").options.length) { return loadSetupVoices(); }
+            });
+          }).catch(function (error) { $("setup-scan").textContent = String(error.message || error); });
+        }
+        function loadSetupVoices() {
+          return getJSON("/voices").then(function (voices) {
+            var select = $("setup-voice");
+            clear(select);
+            voices.forEach(function (v) { option(select, v.id, v.name + " (" + v.id + ")"); });
+            if (voices.some(function (v) { return v.id === "en-us"; })) { select.value = "en-us"; }
+          });
+        }
+        function setupAuth() { return $("setup-auth-y").checked ? "y" : "n"; }
+        function accountChosen() {
+          var signIn = setupAuth() === "y";
+          $("setup-account").hidden = !signIn;
+          $("setup-email").required = signIn;
+          $("setup-password").required = signIn;
+        }
+        function setupNote(id, text) {
+          var note = $(id);
+          note.textContent = text;
+          note.className = "field-message" + (text ? " invalid" : "");
+        }
+        function progress(text) { $("setup-progress").textContent = text; }
+        // What the form says, or null (with the reason shown) when it is not complete.
+        function setupChoice() {
+          ["setup-msg-wifi", "setup-msg-auth", "setup-msg-room", "setup-msg-wake"].forEach(function (id) { setupNote(id, ""); });
+          var network = $("setup-network").value;
+          var choice = {
+            keep: network === KEEP_NETWORK, ssid: network === NEW_NETWORK ? $("setup-ssid").value : network,
+            wifiPassword: $("setup-password-box").hidden ? "" : $("setup-wifi-password").value,
+            auth: setupAuth(), email: $("setup-email").value.trim(), password: $("setup-password").value,
+            room: $("setup-room").value.trim(), voice: $("setup-voice").value,
+            voiceName: $("setup-voice").selectedOptions.length ? $("setup-voice").selectedOptions[0].textContent : $("setup-voice").value,
+            wake: $("setup-wake").value.trim().replace(/\s+/g, " ")
+          };
+          if (!choice.keep && !choice.ssid) { setupNote("setup-msg-wifi", "Choose a network, or type its name."); return null; }
+          if (choice.wifiPassword && (choice.wifiPassword.length < 8 || choice.wifiPassword.length > 64)) {
+            setupNote("setup-msg-wifi", "A Wi-Fi password has 8 to 63 characters (or is a 64-digit key)."); return null;
+          }
+          if (choice.auth === "y" && (!choice.email || !choice.password)) {
+            setupNote("setup-msg-auth", "Enter your SUSI.AI email and password, or choose No account."); return null;
+          }
+          if (!choice.room) { setupNote("setup-msg-room", "Name the room the speaker is in."); return null; }
+          // The check config applies to hotword.phrase, done first: setup cannot be undone.
+          if (!/^[\p{L}']+( [\p{L}']+){0,3}$/u.test(choice.wake)) {
+            setupNote("setup-msg-wake", "The wake word is one to four words of letters."); return null;
+          }
+          return choice;
+        }
+        function setupFailed(error) {
+          var field = { "/speaker_config": "setup-msg-room", "/wifi_credentials": "setup-msg-wifi", "/auth": "setup-msg-auth" }[error.path];
+          if (field) { setupNote(field, String(error.message)); }
+          progress("Not finished: " + String(error.message || error));
+          document.body.setAttribute("data-setup", "failed");
+        }
+        function setupDone(choice, replies) {
+          var list = $("setup-details");
+          clear(list);
+          function line(text) { list.appendChild(element("li", text)); return list.lastChild; }
+          if (choice.keep) {
+            line("The speaker keeps its current network connection.");
+          } else {
+            line("The speaker is joining \u201c" + choice.ssid + "\u201d. Reconnect this phone or laptop to \u201c" + choice.ssid +
+              "\u201d, then open the speaker's page at its address there (your router lists it).");
+            line("If it cannot join, its setup hotspot opens again after a few minutes, and you can set it up again.");
+          }
+          if (choice.auth === "n") {
+            line("No SUSI.AI account: the speaker answers without one.");
+          } else {
+            line(replies.auth.note ? "SUSI.AI account " + choice.email + ": " + replies.auth.note + "."
+              : "Signed in to SUSI.AI as " + choice.email + ".");
+          }
+          line("Room \u201c" + choice.room + "\u201d.");
+          [["Voice", replies.voice, choice.voiceName], ["Wake word", replies.wake, "\u201c" + choice.wake + "\u201d"]].forEach(function (saved) {
+            line(saved[1].ok ? saved[0] + ": " + saved[2] + "." : saved[0] + " not saved (" + (saved[1].body.error || "HTTP " + saved[1].status) +
+              "); change it under Settings.").className = saved[1].ok ? "" : "error";
+          });
+          if (replies.config.note) { line("Note: " + replies.config.note + "."); }
+          var token = line("Owner token: ");
+          token.appendChild(element("code", replies.config.owner_token)).id = "setup-token";
+          token.appendChild(document.createTextNode(". Write it down: the page asks for it once when opened at another address or " +
+            "in another browser (susi setup token on the speaker prints it too)."));
+          $("setup-form").hidden = true;
+          $("setup-done").hidden = false;
+          progress("");
+          $("setup-done-title").focus();
+          document.body.setAttribute("data-setup", "done");
+        }
+        $("setup-network").addEventListener("change", networkChosen);
+        $("setup-rescan").addEventListener("click", function () { $("setup-scan").textContent = "Looking…"; loadSetup(); });
+        $("setup-auth-y").addEventListener("change", accountChosen);
+        $("setup-auth-n").addEventListener("change", accountChosen);
+        $("setup-form").addEventListener("submit", function (event) {
+          event.preventDefault();
+          if (finishing) { return; }
+          var choice = setupChoice();
+          if (!choice) { return; }
+          finishing = true;
+          $("setup-finish").disabled = true;
+          document.body.setAttribute("data-setup", "working");
+          var replies = {};
+          progress("Saving the room…");
+          setupCall("/speaker_config", { room_name: choice.room }).then(function () {
+            if (choice.keep) { return null; }
+            progress("Saving the Wi-Fi network…");
+            return setupCall("/wifi_credentials", { wifissid: choice.ssid, wifipassd: choice.wifiPassword });
+          }).then(function () {
+            progress(choice.auth === "y" ? "Signing in to SUSI.AI…" : "Saving the account choice…");
+            return setupCall("/auth", choice.auth === "y"
+              ? { auth: "y", email: choice.email, password: choice.password } : { auth: "n" });
+          }).then(function (auth) {
+            replies.auth = auth;
+            progress("Finishing setup…");
+            // The apps send cloud engine names, which the speaker maps to these; the page names them.
+            return setupCall("/config", { stt: "whisper", tts: "espeak-ng", hotword: "y", wake: "n" });
+          }).then(function (config) {
+            replies.config = config;
+            // Setup gave this page the owner token, once; its session keeps it as signing in would.
+            return postJSON("/session", { token: config.owner_token });
+          }).then(function (session) {
+            if (!session.ok) { throw new Error("the speaker did not accept its own owner token"); }
+            progress("Saving the voice and wake word…");
+            return postJSON("/settings", { key: "tts.voice", value: choice.voice });
+          }).then(function (voice) {
+            replies.voice = voice;
+            return postJSON("/settings", { key: "hotword.phrase", value: choice.wake });
+          }).then(function (wake) {
+            replies.wake = wake;
+            finishing = false;
+            setupDone(choice, replies);
+            return loadAll();
+          }).catch(function (error) {
+            finishing = false;
+            $("setup-finish").disabled = false;
+            if (replies.config) {
+              // Setup is over even so: never lose the token.
+              replies.voice = replies.voice || { ok: false, status: 0, body: { error: String(error.message || error) } };
+              replies.wake = replies.wake || replies.voice;
+              setupDone(choice, replies);
+              return;
+            }
+            setupFailed(error);
+          });
+        });
+
         window.susiPage = { stopLive: stopLive };
         loadAll();
+        loadSetup();
         setInterval(function () { refreshStatus().catch(function () {}); }, 5000);
         </script>
         </body>
         </html>
         """#
+
+    /// The apps' rooms, offered while a room name is typed in the setup form.
+    private static let roomOptions = SetupParameters.rooms.map { "<option value=\"\($0)\">" }.joined()
 }

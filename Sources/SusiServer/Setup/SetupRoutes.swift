@@ -1,7 +1,8 @@
 import SusiCore
 
 /// The first-setup routes the SUSI apps call: `/speaker_config`, `/wifi_credentials`, `/auth`,
-/// `/config` and the old all-in-one `POST /reboot`.
+/// `/config` and the old all-in-one `POST /reboot`; and `GET /wifi_networks`, the networks the
+/// speaker sees, for the setup page (a browser cannot scan as the apps do on the phone).
 ///
 /// They answer only in setup mode (`SetupStateFile`), else 403. Every parameter is validated
 /// before anything is saved, so a 400 (which names the parameter) leaves the config, the Wi-Fi
@@ -16,6 +17,7 @@ struct SetupRoutes: Sendable {
     let hooks: HookRunner
     let account: any AccountLinking
     let tokenFile: OwnerTokenFile
+    let scanner: any WiFiScanning
     let logger: Logger
 
     /// Adds the setup routes to `router`.
@@ -26,7 +28,11 @@ struct SetupRoutes: Sendable {
         router.add(both, "/auth") { [self] in try route($0, auth) }
         router.add(both, "/config") { [self] in try route($0, finishSetup) }
         router.post("/reboot") { [self] in try route($0, reboot) }
+        router.get("/wifi_networks") { [self] in try route($0) { _ in .json(scanner.scan(interface: interface)) } }
     }
+
+    /// The Wi-Fi interface to scan: the hotspot's, which is the one the speaker joins with.
+    private var interface: String { config.current.setup.hotspot.interface }
 
     // MARK: Replies
 

@@ -3,7 +3,7 @@ import SusiCore
 
 /// The speaker's HTTP API for the SUSI apps, home automation and a phone browser, in three
 /// route groups behind the cross-site checks of `RequestPolicy`: setup (`SetupRoutes`: `/speaker_config`, `/wifi_credentials`, `/auth`,
-/// `/config`, `POST /reboot`), status and control (`ControlRoutes`: `/status`, `/play`,
+/// `/config`, `POST /reboot`, `GET /wifi_networks`), status and control (`ControlRoutes`: `/status`, `/play`,
 /// `/pause`, ..., `/volume/N|up|down`, `/say`), and the web page (`SettingsRoutes`: `/`,
 /// `/voices`, `/settings`).
 ///
@@ -54,13 +54,15 @@ public final class SetupService: Sendable {
     ///   - policy: the cross-site checks (default: this machine's hostname).
     ///   - network: where `/mac` reads the interfaces (default `/sys/class/net` and `/proc`).
     ///   - dashboard: what the web page shows beyond settings (live view, history, timers, ...).
+    ///   - scanner: lists the Wi-Fi networks around the speaker for the setup page (default:
+    ///     none, `GET /wifi_networks` then says it cannot scan).
     public init(
         store: ConfigStore, live: LiveConfig? = nil, control: any SpeakerControl, account: any AccountLinking,
         voices: @escaping @Sendable () -> [VoiceChoice], version: String,
         setupState: SetupStateFile? = nil, hooks: HookRunner? = nil, logger: Logger = .silent,
         startedAt: Date = Date(), tokenFile: OwnerTokenFile? = nil, policy: RequestPolicy = RequestPolicy(),
         network: NetworkInterfaces = NetworkInterfaces(),
-        dashboard: SpeakerDashboard = SpeakerDashboard()
+        dashboard: SpeakerDashboard = SpeakerDashboard(), scanner: any WiFiScanning = NoWiFiScanner()
     ) {
         let setupState = setupState ?? SetupStateFile(configStore: store)
         let hooks = hooks ?? HookRunner(logger: logger.child("hook"))
@@ -81,7 +83,7 @@ public final class SetupService: Sendable {
         self.logger = logger
         setup = SetupRoutes(
             config: config, setupState: setupState, hooks: hooks, account: account, tokenFile: access.tokenFile,
-            logger: logger)
+            scanner: scanner, logger: logger)
         self.control = ControlRoutes(
             config: config, setupState: setupState, control: control, access: access, network: network,
             version: version, startedAt: startedAt, logger: logger)
