@@ -49,11 +49,15 @@ public enum LanguageSetting {
     }
 
     /// The one-time warning for a `brain.language` other than English: answers come in that
-    /// language, commands must still be spoken in English. Nil for English.
+    /// language, and commands are heard in it only by Whisper's multilingual model
+    /// (`stt.engine whisper`, `stt.whisper_model base`), else they must be spoken in English.
+    /// Nil for English, and when that model hears the language.
     public static func recognitionNote(for config: Config) -> String? {
         guard config.brain.language.lowercased() != "en" else { return nil }
+        guard config.stt.engine != "whisper" || config.stt.whisperModel.hasSuffix(".en") else { return nil }
         return "brain.language is '\(config.brain.language)': answers come in that language, but commands must "
-            + "still be spoken in English (the recogniser has only PocketSphinx's en-us model)"
+            + "still be spoken in English; `susi config set stt.engine whisper stt.whisper_model base` hears them in "
+            + "'\(config.brain.language)' too"
     }
 }
 

@@ -57,5 +57,9 @@ final class AnswerVoiceTests: XCTestCase {
         XCTAssertNil(LanguageSetting.recognitionNote(for: config))
         config.brain.language = "de"
         XCTAssertTrue(LanguageSetting.recognitionNote(for: config)?.contains("English") == true)
+        config.stt.whisperModel = "base"
+        XCTAssertNil(LanguageSetting.recognitionNote(for: config), "Whisper's multilingual model hears German")
+        config.stt.engine = "pocketsphinx"
+        XCTAssertTrue(LanguageSetting.recognitionNote(for: config)?.contains("whisper_model base") == true)
     }
 }

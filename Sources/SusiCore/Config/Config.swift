@@ -47,8 +47,9 @@ public struct Config: Sendable, Equatable {
         /// finds more wake words on other voices, with more false wakes).
         public var verifyMargin = 0
         /// With Whisper (`stt.engine whisper`), drop a wake whose Whisper transcript does not
-        /// hold the name near its start, silently (bench/RESULTS.md: false wakes in conversation).
-        public var nameCheck = true
+        /// hold the name near its start, silently. Off: tiny.en writes synthetic voices' "susi"
+        /// as "to the", "2v", "Suci", ... and lost 21-73% of wake words (bench/RESULTS.md).
+        public var nameCheck = false
     }
 
     /// Speech recognition and endpointing.
