@@ -28,6 +28,13 @@ struct CommandContext {
     }
 }
 
+/// A status command's answer that is not "as it should be" (`susi setup hotspot status`): its
+/// exit status, after `systemctl is-active`, and one line for stderr.
+struct StatusExit: Error {
+    let status: Int32
+    let message: String
+}
+
 /// One `susi` subcommand. `run` consumes its arguments and throws on failure; only `main`
 /// turns errors into exit codes.
 protocol Command: Sendable {

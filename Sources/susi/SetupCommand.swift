@@ -14,7 +14,8 @@ enum SetupCommand: Command {
           susi setup status                           say whether the speaker is in setup mode
           susi setup token [--rotate]                 print the owner token (--rotate: a new one)
           susi setup hotspot start|stop|status        the "SUSI.AI" Wi-Fi hotspot at 10.0.0.1 for first setup
-                                                      (status also prints its password, for the box's label)
+                                                      (status: what runs, and its password for the box's label;
+                                                      exit 0 as wanted, 3 wanted but not running, 4 left running)
         The port and address default to setup.port (5000) and setup.bind (0.0.0.0); --port 0
         picks a free port; --no-hotspot serves without driving the hotspot. Prints the URL once
         listening. No microphone is used; /say speaks on audio.output and /play starts the player.
@@ -40,7 +41,12 @@ enum SetupCommand: Command {
         case nil:
             guard reset else { throw UsageError("missing an action (serve or status) or --reset") }
         case "status":
-            context.print(state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
+            if let reason = state.setupModeReason {
+                context.print("setup mode: the setup routes are open again since \(reason)")
+            } else {
+                context.print(
+                    state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
+            }
         case "serve":
             try serve(context, store: store, port: port, bind: bind, hotspot: !noHotspot)
         case "token":
@@ -69,7 +75,14 @@ enum SetupCommand: Command {
         let status = controller.status()
         context.print(status.description)
         // How to join, for the box's label and the person setting it up; only here, never on a network reply.
-        if action == "status" { context.print(status.label) }
+        if action == "status" {
+            context.print(status.label)
+            switch status.exitStatus {
+            case 0: break
+            case 3: throw StatusExit(status: 3, message: "the hotspot is not running")
+            default: throw StatusExit(status: status.exitStatus, message: "the hotspot runs though hotspot mode is off")
+            }
+        }
     }
 
     private static func serve(_ context: CommandContext, store: ConfigStore, port: Int?, bind: String?, hotspot: Bool)

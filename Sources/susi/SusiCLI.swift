@@ -54,6 +54,8 @@ enum SusiCLI {
         do {
             try command.run(&rest, context)
             return 0
+        } catch let error as StatusExit {
+            return fail("susi \(commandName): \(error.message)", code: error.status)
         } catch let error as UsageError {
             return fail("susi \(commandName): \(error.message) (see 'susi \(commandName) --help')", code: 2)
         } catch let error as any SusiError {

@@ -32,6 +32,16 @@ final class SetupControlTests: XCTestCase {
         XCTAssertEqual(reply.json["setup_mode"] as? Bool, true)
     }
 
+    /// Issue 51: setup mode that came back by itself (a failed Wi-Fi join) says why on `/status`,
+    /// which the page shows.
+    func testStatusSaysWhySetupModeCameBack() throws {
+        XCTAssertTrue(try fixture.get("/status").json["setup_mode_reason"] is NSNull)
+        try fixture.service.setupState.reset(reason: "the home network did not connect on wlan0 within 90 s")
+        let reply = try fixture.get("/status")
+        XCTAssertEqual(reply.json["setup_mode"] as? Bool, true)
+        XCTAssertEqual(reply.json["setup_mode_reason"] as? String, "the home network did not connect on wlan0 within 90 s")
+    }
+
     func testControlRoutesDriveThePlayer() throws {
         XCTAssertEqual(try fixture.post("/play?ytb=dQw4w9WgXcQ").json["playback"] as? String, "playing")
         XCTAssertEqual(try fixture.post("/play?url=https%3A%2F%2Fexample.org%2Fradio.mp3").status, 200)

@@ -21,9 +21,10 @@ final class SetupRepliesTests: XCTestCase {
         XCTAssertEqual(
             Set(reply.json.keys),
             [
-                "state", "setup_mode", "room", "voice", "rate", "brain_mode", "volume", "playing", "playback", "media",
-                "last_interaction", "version", "uptime_seconds",
+                "state", "setup_mode", "setup_mode_reason", "room", "voice", "rate", "brain_mode", "volume", "playing",
+                "playback", "media", "last_interaction", "version", "uptime_seconds",
             ])
+        XCTAssertTrue(reply.json["setup_mode_reason"] is NSNull, reply.body)
         XCTAssertTrue(reply.json["media"] is NSNull, reply.body)
         XCTAssertTrue(reply.json["last_interaction"] is NSNull, reply.body)
         XCTAssertEqual(reply.json["rate"] as? Int, 175)

@@ -39,13 +39,49 @@ final class HotspotCommandTests: XCTestCase {
         XCTAssertTrue(
             try cli.run(["setup", "hotspot", "status"]).stdout.contains("password: password (the SUSI apps' shared default"))
 
-        // What a running speaker records; status reads it with the configured name.
+        // Issue 51: what a speaker records is only what it wants; status says what runs, and
+        // here there is no such interface.
         XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.open", "true"]).status, 0)
+        XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.interface", "susinone0"]).status, 0)
         let state = cli.directory + "/susi/setup-state.json"
         try #"{"setup_mode": true, "hotspot": "hotspot"}"#.write(toFile: state, atomically: true, encoding: .utf8)
-        let up = try cli.run(["setup", "hotspot", "status"])
+        let wanted = try cli.run(["setup", "hotspot", "status"])
+        XCTAssertEqual(wanted.status, 3, "not running, as systemctl is-active says")
         XCTAssertEqual(
-            up.stdout, "hotspot \"SUSI.AI\" (open) on wlan0 at 10.0.0.1\nWi-Fi \"SUSI.AI\": open, no password\n", up.stderr)
+            wanted.stdout,
+            "off: susinone0 does not exist (hotspot mode wants it on)\nWi-Fi \"SUSI.AI\": open, no password\n", wanted.stderr)
+        XCTAssertEqual(wanted.stderr, "susi setup: the hotspot is not running\n")
+
+        // A start that failed is recorded as failed, and status says so.
+        try #"{"setup_mode": false, "hotspot": "off", "hotspot_failure": "ip link set dev susinone0 up exited with 1"}"#.write(
+            toFile: state, atomically: true, encoding: .utf8)
+        let failed = try cli.run(["setup", "hotspot", "status"])
+        XCTAssertEqual(failed.status, 3)
+        XCTAssertTrue(
+            failed.stdout.hasPrefix(
+                "off: susinone0 does not exist (start failed: ip link set dev susinone0 up exited with 1)\n"), failed.stdout)
+        XCTAssertEqual(try cli.run(["setup", "status"]).stdout, "set up: the setup routes are closed\n")
+        XCTAssertEqual(try cli.run(["setup", "hotspot", "stop"]).status, 0)
+        let stopped = try cli.run(["setup", "hotspot", "status"])
+        XCTAssertEqual(stopped.status, 0, "off, as wanted after stop: \(stopped.stdout)")
+        XCTAssertTrue(stopped.stdout.hasPrefix("hotspot off\n"), stopped.stdout)
+    }
+
+    /// Setup mode that came back by itself (a failed Wi-Fi join) says why.
+    func testSetupStatusSaysWhySetupModeCameBack() throws {
+        let state = cli.directory + "/susi/setup-state.json"
+        try FileManager.default.createDirectory(atPath: cli.directory + "/susi", withIntermediateDirectories: true)
+        try
+            #"{"setup_mode": true, "setup_mode_reason": "the home network did not connect on wlan0 within 90 s (a failed Wi-Fi join)"}"#
+            .write(toFile: state, atomically: true, encoding: .utf8)
+        let status = try cli.run(["setup", "status"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertEqual(
+            status.stdout,
+            "setup mode: the setup routes are open again since the home network did not connect on wlan0 within 90 s (a failed Wi-Fi join)\n"
+        )
+        try #"{"setup_mode": true}"#.write(toFile: state, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try cli.run(["setup", "status"]).stdout, "setup mode: the setup routes are open\n")
     }
 
     func testUnknownActionsAndBadSettingsAreRefused() throws {

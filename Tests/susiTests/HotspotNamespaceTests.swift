@@ -300,9 +300,19 @@ final class HotspotNamespaceTests: XCTestCase {
         let stand = cli.directory + "/bin"
         try FileManager.default.createDirectory(atPath: stand, withIntermediateDirectories: true)
         let log = cli.directory + "/stand-ins.log"
-        for program in ["hostapd", "wpa_supplicant"] {
-            try "#!/bin/sh\necho \"\(program) $*\" >> \(log)\n".write(
-                toFile: stand + "/" + program, atomically: true, encoding: .utf8)
+        // hostapd's stand-in stays in the background under its name with its pid file (`-B -P
+        // FILE`), as hostapd does, so status finds it running.
+        let hostapdStandIn = """
+            #!/bin/sh
+            if [ "$1" = --stay ]; then while :; do sleep 1; done; fi
+            echo "hostapd $*" >> \(log)
+            if [ "$1" = -B ]; then "$0" --stay </dev/null >/dev/null 2>&1 & echo $! > "$3"; fi
+
+            """
+        for (program, script) in [
+            ("hostapd", hostapdStandIn), ("wpa_supplicant", "#!/bin/sh\necho \"wpa_supplicant $*\" >> \(log)\n"),
+        ] {
+            try script.write(toFile: stand + "/" + program, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stand + "/" + program)
         }
         XCTAssertEqual(try cli.run(["config", "set", "setup.hotspot.interface", wifi]).status, 0)
@@ -325,8 +335,11 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertTrue(redirectTable(speaker).contains("iifname \"\(wifi)\" tcp dport 80 redirect to :5000"))
         let hostapd = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(hostapd, "hostapd -B -P \(run)/hostapd.pid \(run)/hostapd.conf\n")
-        let status = susi(["setup", "hotspot", "status"]).output
-        XCTAssertTrue(status.hasPrefix(start.output), "status reads what start recorded: \(status)")
+        let statusRun = susi(["setup", "hotspot", "status"])
+        XCTAssertEqual(statusRun.status, 0, "on, as wanted: \(statusRun.output)")
+        XCTAssertTrue(isRunning(pid(run + "/hostapd.pid")), "hostapd's stand-in runs")
+        let status = statusRun.output
+        XCTAssertTrue(status.hasPrefix(start.output), "status sees what start opened: \(status)")
         let passphrase = try String(contentsOfFile: cli.directory + "/susi/hotspot-passphrase", encoding: .utf8)
         XCTAssertEqual(status.dropFirst(start.output.count), "Wi-Fi \"SUSI.AI\" password: \(passphrase)")
         let hostapdFile = try String(contentsOfFile: run + "/hostapd.conf", encoding: .utf8)
@@ -342,6 +355,68 @@ final class HotspotNamespaceTests: XCTestCase {
         XCTAssertTrue(joined.contains("wpa_supplicant -B -i \(wifi) -D nl80211,wext -c "), joined)
         XCTAssertTrue(isRunning(pid(run + "/udhcpc.pid")), "the DHCP client looks for the home network")
         XCTAssertTrue(susi(["setup", "hotspot", "status"]).output.hasPrefix("hotspot closed; joining"))
+    }
+
+    /// Issue 51: `SystemHotspotProbe` on a real interface in a namespace: missing, down, up
+    /// without and with 10.0.0.1, and the daemons by pid file (a live process of that name; a
+    /// stale file or another program's pid does not count).
+    func testTheProbeSeesTheInterfaceItsAddressAndTheDaemonsAsTheyAre() throws {
+        try require(getuid() == 0, "network namespaces need root; run the tests as root (CI does)")
+        let id = String(UUID().uuidString.prefix(6)).lowercased()
+        let speaker = "susi-probe-\(id)"
+        let wifi = "spw\(id)"
+        let made = ProcessCommandRunner().run(["ip", "netns", "add", speaker])
+        try require(made.succeeded, "network namespaces are not available here: \(made.output)")
+        namespaces.append(speaker)
+        sh(["ip", "-n", speaker, "link", "add", wifi, "type", "veth", "peer", "name", "spp\(id)"])
+        cli = try CLIRunner()
+        let run = cli.directory + "/run"
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
+        let probe = SystemHotspotProbe(
+            runner: NamespaceRunner(namespace: speaker, resolvConf: cli.directory + "/resolv.conf"), helperControlGroup: nil)
+        func settings(_ interface: String) throws -> HotspotSettings {
+            try HotspotSettings(interface: interface, runDirectory: run, wifiFile: cli.directory + "/wpa.conf")
+        }
+
+        XCTAssertEqual(probe.observe(try settings("nope\(id)")), .absent)
+        XCTAssertEqual(probe.observe(try settings("nope\(id)")).problem(interface: "nope\(id)"), "nope\(id) does not exist")
+        var seen = probe.observe(try settings(wifi))
+        XCTAssertTrue(seen.interfaceExists)
+        XCTAssertEqual(seen.problem(interface: wifi), "\(wifi) is down")
+        sh(["ip", "-n", speaker, "link", "set", wifi, "up"])
+        seen = probe.observe(try settings(wifi))
+        XCTAssertEqual(seen.problem(interface: wifi), "\(wifi) does not have 10.0.0.1")
+        sh(["ip", "-n", speaker, "-4", "addr", "add", "10.0.0.1/24", "dev", wifi])
+        XCTAssertEqual(probe.observe(try settings(wifi)).problem(interface: wifi), "hostapd is not running")
+
+        // Stand-ins named hostapd and dnsmasq, as the kernel names a script's process.
+        var daemons: [Process] = []
+        defer {
+            for daemon in daemons where daemon.isRunning {
+                daemon.terminate()
+                daemon.waitUntilExit()
+            }
+        }
+        for program in ["hostapd", "dnsmasq"] {
+            let path = cli.directory + "/" + program
+            try "#!/bin/sh\nwhile :; do sleep 1; done\n".write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: path)
+            try daemon.run()
+            daemons.append(daemon)
+        }
+        try "\(daemons[0].processIdentifier)\n".write(toFile: run + "/hostapd.pid", atomically: true, encoding: .utf8)
+        try "\(getpid())\n".write(toFile: run + "/dnsmasq.pid", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            try eventually(timeout: 5) { probe.observe(try settings(wifi)).hostapdRunning }, "hostapd's pid file names it")
+        XCTAssertEqual(
+            probe.observe(try settings(wifi)).problem(interface: wifi), "dnsmasq is not running", "another program's pid")
+        try "\(daemons[1].processIdentifier)\n".write(toFile: run + "/dnsmasq.pid", atomically: true, encoding: .utf8)
+        XCTAssertTrue(probe.observe(try settings(wifi)).isRunning)
+        daemons[0].terminate()
+        daemons[0].waitUntilExit()
+        XCTAssertFalse(probe.observe(try settings(wifi)).hostapdRunning, "a stale pid file")
     }
 
     /// Whether process `pid` is alive: a killed daemon may linger as a zombie until this

@@ -57,7 +57,8 @@ struct ControlRoutes: Sendable {
         let current = config.current
         let status = control.status()
         return StatusReply(
-            state: status.state, setupMode: setupState.isInSetupMode, room: current.room, voice: current.tts.voice,
+            state: status.state, setupMode: setupState.isInSetupMode, setupModeReason: setupState.setupModeReason,
+            room: current.room, voice: current.tts.voice,
             rate: current.tts.rate, brainMode: current.brain.mode, volume: status.volume,
             playing: status.playback == "playing", playback: status.playback,
             media: status.media.map(SetupParameters.withoutCredentials),
@@ -147,6 +148,8 @@ public struct StatusReply: Encodable, Sendable, Equatable {
     public let state: String
     /// Whether the setup routes are open.
     public let setupMode: Bool
+    /// Why setup mode came back by itself (a failed Wi-Fi join); JSON `null` otherwise.
+    public let setupModeReason: String?
     /// The configured room.
     public let room: String
     /// The configured voice id.
@@ -173,6 +176,7 @@ public struct StatusReply: Encodable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case state, room, voice, rate, volume, playing, playback, media, version
         case setupMode = "setup_mode"
+        case setupModeReason = "setup_mode_reason"
         case brainMode = "brain_mode"
         case lastInteraction = "last_interaction"
         case uptimeSeconds = "uptime_seconds"
@@ -183,6 +187,7 @@ public struct StatusReply: Encodable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)
         try container.encode(setupMode, forKey: .setupMode)
+        try container.encode(setupModeReason, forKey: .setupModeReason)
         try container.encode(room, forKey: .room)
         try container.encode(voice, forKey: .voice)
         try container.encode(rate, forKey: .rate)

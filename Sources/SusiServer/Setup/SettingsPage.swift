@@ -241,7 +241,8 @@ enum SettingsPage {
         function refreshStatus() {
           return getJSON("/status").then(function (status) {
             if (status.state === undefined) { $("state").textContent = "(sign in to see more)"; return; }
-            $("state").textContent = status.state + (status.setup_mode ? " (setup mode)" : "");
+            $("state").textContent = status.state + (status.setup_mode ? " (setup mode" +
+              (status.setup_mode_reason ? " again: " + status.setup_mode_reason : "") + ")" : "");
             $("playback").textContent = status.playback + (status.media ? ": " + status.media : "");
             $("volume").textContent = status.volume;
             $("version").textContent = status.version;

@@ -35,6 +35,13 @@ public struct SetupStateFile: Sendable, Equatable {
         return object["setup_mode"] as? Bool ?? false
     }
 
+    /// Why setup mode came back on by itself (a failed Wi-Fi join), as recorded by
+    /// `reset(now:reason:)`; nil when it did not (a fresh speaker, `susi setup --reset`).
+    public var setupModeReason: String? {
+        guard isInSetupMode else { return nil }
+        return storedObject()?["setup_mode_reason"] as? String
+    }
+
     /// Ends setup mode (the apps finished), recording when.
     public func finish(now: Date = Date()) throws(SetupError) {
         try write(setupMode: false, now: now)
@@ -74,9 +81,10 @@ public struct SetupStateFile: Sendable, Equatable {
         return handed
     }
 
-    /// Starts setup mode again.
-    public func reset(now: Date = Date()) throws(SetupError) {
-        try write(setupMode: true, now: now)
+    /// Starts setup mode again; `reason` says why when the speaker did it by itself (shown by
+    /// `susi setup status` and the page), nil when a person asked.
+    public func reset(now: Date = Date(), reason: String? = nil) throws(SetupError) {
+        try write(setupMode: true, now: now, reason: reason)
     }
 
     /// The hotspot's phase (`HotspotPhase` raw value) and deadline (Unix seconds) as last
@@ -86,13 +94,21 @@ public struct SetupStateFile: Sendable, Equatable {
         return (phase, storedObject()?["hotspot_deadline"] as? Int)
     }
 
-    /// Records the hotspot's phase and deadline, keeping the setup-mode flag.
-    public func recordHotspot(phase: String, deadline: Int?) throws(SetupError) {
+    /// Why the last `susi setup hotspot start` failed, as recorded by `recordHotspot`; nil
+    /// after any later change of the hotspot's phase or a `stop`.
+    public var hotspotFailure: String? {
+        storedObject()?["hotspot_failure"] as? String
+    }
+
+    /// Records the hotspot's phase and deadline, and `failure` (nil clears an earlier one),
+    /// keeping the setup-mode flag.
+    public func recordHotspot(phase: String, deadline: Int?, failure: String? = nil) throws(SetupError) {
         let inSetupMode = isInSetupMode
         try modify { object in
             if object["setup_mode"] == nil { object["setup_mode"] = inSetupMode }
             object["hotspot"] = phase
             object["hotspot_deadline"] = deadline
+            object["hotspot_failure"] = failure
         }
     }
 
@@ -101,10 +117,11 @@ public struct SetupStateFile: Sendable, Equatable {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
-    private func write(setupMode: Bool, now: Date) throws(SetupError) {
+    private func write(setupMode: Bool, now: Date, reason: String? = nil) throws(SetupError) {
         // The hotspot's fields stay: finishing setup must not forget that the hotspot is up.
         try modify { object in
             object["setup_mode"] = setupMode
+            object["setup_mode_reason"] = reason
             object["changed_at"] = Int(now.timeIntervalSince1970)
         }
     }

@@ -3,9 +3,12 @@ import SusiCore
 import SusiServer
 import Synchronization
 
-/// What `susi setup hotspot status` shows.
+/// What `susi setup hotspot status` shows: what runs, set against what hotspot mode wants.
+///
+/// The hotspot is on if and only if the interface exists, is up with 10.0.0.1, and hostapd and
+/// dnsmasq run for it (`HotspotReality`); the recorded phase only says what is wanted.
 public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
-    /// The recorded phase.
+    /// The recorded phase: what hotspot mode wants.
     public var phase: HotspotPhase
     /// When `searching` or `joining` gives up.
     public var deadline: Date?
@@ -19,6 +22,27 @@ public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
     public var passphrase: String?
     /// The last failure of a step in this process, if any.
     public var lastError: String?
+    /// What runs.
+    public var reality: HotspotReality
+    /// Why the last `susi setup hotspot start` failed (recorded, so any process sees it).
+    public var startFailure: String?
+
+    /// Whether the hotspot runs.
+    public var isRunning: Bool { reality.isRunning }
+
+    /// Whether the hotspot should run: hotspot mode is `hotspot`, or the last start failed.
+    public var isWanted: Bool { phase == .hotspot || startFailure != nil }
+
+    /// The exit status of `susi setup hotspot status`, after `systemctl is-active`: 0 when
+    /// what runs is what is wanted, 3 when the hotspot is wanted but not running, 4 when it
+    /// runs though hotspot mode does not want it (left over).
+    public var exitStatus: Int32 {
+        switch (isWanted, isRunning) {
+        case (true, false): return 3
+        case (false, true): return 4
+        default: return 0
+        }
+    }
 
     /// One line to print on the box's label: the network and how to join it.
     public var label: String {
@@ -32,17 +56,28 @@ public struct HotspotStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         var text: String
-        switch phase {
-        case .off: text = "hotspot off"
-        case .searching: text = "waiting for a known network on \(interface) before opening the hotspot"
-        case .hotspot:
-            text = "hotspot \"\(ssid)\" (\(isOpen ? "open" : "WPA2")) on \(interface) at \(HotspotSettings.address)"
-        case .joining: text = "hotspot closed; joining the home network on \(interface)"
+        let on = "hotspot \"\(ssid)\" (\(isOpen ? "open" : "WPA2")) on \(interface) at \(HotspotSettings.address)"
+        if isWanted, !isRunning {
+            let problem = reality.problem(interface: interface) ?? "not running"
+            text = "off: \(problem)" + (startFailure.map { " (start failed: \($0))" } ?? " (hotspot mode wants it on)")
+        } else {
+            switch phase {
+            case .hotspot: text = on
+            case .off: text = isRunning ? on + ", though hotspot mode is off" : "hotspot off"
+            case .searching:
+                text = "waiting for a known network on \(interface) before opening the hotspot"
+                if isRunning { text += "; yet " + on }
+            case .joining:
+                text =
+                    isRunning
+                    ? "joining the home network on \(interface), yet " + on
+                    : "hotspot closed; joining the home network on \(interface)"
+            }
         }
         if let deadline, phase == .searching || phase == .joining {
             text += " (until \(Timestamp.iso8601(deadline)))"
         }
-        if let lastError { text += "; last error: \(lastError)" }
+        if let lastError, lastError != startFailure { text += "; last error: \(lastError)" }
         return text
     }
 }
@@ -61,6 +96,7 @@ public final class HotspotController: Sendable {
     private let settings: @Sendable () throws(HotspotError) -> HotspotSettings
     private let actions: any HotspotActions
     private let probe: any CommandRunner
+    private let reality: any HotspotProbe
     private let clock: @Sendable () -> Date
     private let isWireless: @Sendable (String) -> Bool
     private let logger: Logger
@@ -85,13 +121,16 @@ public final class HotspotController: Sendable {
     ///     count).
     ///   - actions: performs the root steps.
     ///   - probe: runs the unprivileged `ip` queries.
+    ///   - reality: looks at what runs for the hotspot (default: `SystemHotspotProbe` with
+    ///     `probe`).
     ///   - clock: now.
     ///   - isWireless: whether an interface is a Wi-Fi device; only then does the hotspot open
     ///     by itself (a machine without Wi-Fi never tries).
     ///   - retrySeconds: how long after a failed step it is tried again.
     public init(
         stateFile: SetupStateFile, settings: @escaping @Sendable () throws(HotspotError) -> HotspotSettings,
-        actions: any HotspotActions, probe: any CommandRunner, clock: @escaping @Sendable () -> Date = Date.init,
+        actions: any HotspotActions, probe: any CommandRunner, reality: (any HotspotProbe)? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init,
         isWireless: @escaping @Sendable (String) -> Bool = HotspotController.isWirelessInterface,
         retrySeconds: Double = 30, logger: Logger = .silent
     ) {
@@ -99,6 +138,7 @@ public final class HotspotController: Sendable {
         self.settings = settings
         self.actions = actions
         self.probe = probe
+        self.reality = reality ?? SystemHotspotProbe(runner: probe)
         self.clock = clock
         self.isWireless = isWireless
         self.retrySeconds = retrySeconds
@@ -177,9 +217,17 @@ public final class HotspotController: Sendable {
     /// a failed step after `retrySeconds`.
     public func check() {
         serialised { machine, settings in
+            let connected = connected(in: machine.phase, settings: settings)
+            // Only a join that could be tried can fail and bring setup mode back.
+            let interfaceExists = machine.phase != .joining || reality.observe(settings).interfaceExists
             let seen = HotspotObservation(
-                connected: connected(in: machine.phase, settings: settings), setupMode: stateFile.isInSetupMode)
+                connected: connected, setupMode: stateFile.isInSetupMode, interfaceExists: interfaceExists)
+            let before = machine.phase
             let effects = machine.check(seen, now: clock(), joinTimeoutSeconds: settings.joinTimeoutSeconds)
+            if before == .joining, machine.phase == .off, !connected {
+                logger.warning(
+                    "hotspot: \(settings.interface) does not exist, so no home network was joined; setup mode stays as it was")
+            }
             guard effects.isEmpty else { return effects }
             return state.withLock { memory in
                 guard !memory.pending.isEmpty, let failedAt = memory.failedAt,
@@ -191,9 +239,26 @@ public final class HotspotController: Sendable {
     }
 
     /// Opens the hotspot now (`susi setup hotspot start`).
-    /// - Throws: the failed step's error (the phase stays `hotspot`, so a running speaker retries).
+    /// - Throws: the failed step's error. Then hotspot mode is left as it was before, with the
+    ///   failure recorded (`HotspotStatus.startFailure`): nothing claims the hotspot is on, and
+    ///   no running speaker acts on a hotspot that never opened.
     public func start() throws(HotspotError) {
-        try serialisedThrowing { machine, _ in machine.start() }
+        try Self.serial.withLock { _ throws(HotspotError) in
+            let current = try settings()
+            let before = loadMachine()
+            var machine = before
+            let effects = machine.start()
+            try record(machine)
+            do throws(HotspotError) {
+                try perform(effects, settings: current)
+            } catch {
+                state.withLock { $0.pending = [] }
+                try record(before, failure: error.message)
+                logger.warning("hotspot: start failed, hotspot mode stays \(before.phase.rawValue): \(error.message)")
+                throw error
+            }
+            if before != machine { logger.info("hotspot: \(before.phase.rawValue) -> \(machine.phase.rawValue)") }
+        }
     }
 
     /// Leaves the hotspot for the home network (`susi setup hotspot stop`); a running speaker
@@ -202,16 +267,24 @@ public final class HotspotController: Sendable {
         try serialisedThrowing { machine, settings in
             machine.stop(now: clock(), joinTimeoutSeconds: settings.joinTimeoutSeconds)
         }
+        // The owner no longer wants it: a failed start is no longer news.
+        if stateFile.hotspotFailure != nil {
+            let machine = loadMachine()
+            try Self.serial.withLock { _ throws(HotspotError) in try record(machine) }
+        }
     }
 
-    /// The recorded phase and the settings in force.
+    /// What runs, the recorded phase and the settings in force. Blocking (runs `ip`).
     public func status() -> HotspotStatus {
         let machine = loadMachine()
         let current = try? settings()
+        let failure = stateFile.hotspotFailure
         return HotspotStatus(
             phase: machine.phase, deadline: machine.deadline, ssid: current?.ssid ?? "?",
             interface: current?.interface ?? "?", isOpen: current?.isOpen ?? false,
-            passphrase: current.flatMap { $0.isOpen ? nil : $0.passphrase }, lastError: state.withLock { $0.lastError })
+            passphrase: current.flatMap { $0.isOpen ? nil : $0.passphrase },
+            lastError: state.withLock { $0.lastError } ?? failure, reality: current.map(reality.observe) ?? .absent,
+            startFailure: failure)
     }
 
     // MARK: Background checks
@@ -304,10 +377,11 @@ public final class HotspotController: Sendable {
         }
     }
 
-    private func record(_ machine: HotspotMachine) throws(HotspotError) {
+    private func record(_ machine: HotspotMachine, failure: String? = nil) throws(HotspotError) {
         do throws(SetupError) {
             try stateFile.recordHotspot(
-                phase: machine.phase.rawValue, deadline: machine.deadline.map { Int($0.timeIntervalSince1970.rounded(.up)) })
+                phase: machine.phase.rawValue, deadline: machine.deadline.map { Int($0.timeIntervalSince1970.rounded(.up)) },
+                failure: failure)
         } catch {
             throw HotspotError(.stateFailed, error.message)
         }
@@ -321,12 +395,15 @@ public final class HotspotController: Sendable {
                     try actions.perform(step, settings: current)
                     logger.info("hotspot: step \(step.rawValue) done")
                 case .reopenSetup:
+                    let reason =
+                        "the home network did not connect on \(current.interface) within "
+                        + "\(current.joinTimeoutSeconds) s (a failed Wi-Fi join)"
                     do throws(SetupError) {
-                        try stateFile.reset()
+                        try stateFile.reset(now: clock(), reason: reason)
                     } catch {
                         throw HotspotError(.stateFailed, error.message)
                     }
-                    logger.info("hotspot: the home network did not connect; setup mode is on again")
+                    logger.warning("hotspot: \(reason); setup mode is on again, so the apps can send another network")
                 }
             } catch {
                 let now = clock()

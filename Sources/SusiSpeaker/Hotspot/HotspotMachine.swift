@@ -19,11 +19,15 @@ public struct HotspotObservation: Sendable, Equatable {
     public var connected: Bool
     /// Whether setup mode is on (the apps' `/config` turns it off).
     public var setupMode: Bool
+    /// Whether the Wi-Fi interface exists (looked at while joining): without it no join was
+    /// tried, so none failed.
+    public var interfaceExists: Bool
 
     /// An observation.
-    public init(connected: Bool, setupMode: Bool) {
+    public init(connected: Bool, setupMode: Bool, interfaceExists: Bool = true) {
         self.connected = connected
         self.setupMode = setupMode
+        self.interfaceExists = interfaceExists
     }
 }
 
@@ -32,7 +36,7 @@ public enum HotspotEffect: Sendable, Equatable {
     /// Perform a root step.
     case perform(HotspotStep)
     /// Turn setup mode back on, so the apps can send another network (the owner is never
-    /// locked out when the home network fails).
+    /// locked out when the home network fails). Only ever after a failed Wi-Fi join.
     case reopenSetup
 }
 
@@ -42,8 +46,10 @@ public enum HotspotEffect: Sendable, Equatable {
 ///   (`off`) or the wait ends (`hotspot`, step `up`).
 /// - `hotspot`: when setup mode ends (the apps' `/config`) or on `stop`: `joining` (steps
 ///   `down`, `join`) with the join deadline.
-/// - `joining`: connected → `off`; deadline passed → `hotspot` again (setup mode reopened,
-///   step `up`, which also stops the join's daemons).
+/// - `joining`: connected → `off`; deadline passed on an existing interface (a failed Wi-Fi
+///   join) → `hotspot` again (setup mode reopened, step `up`, which also stops the join's
+///   daemons); deadline passed without the interface → `off` (nothing was joined, so nothing
+///   failed: setup mode stays as it is). Nothing else turns setup mode on.
 /// - `start` opens the hotspot from any phase.
 ///
 /// The deadline is wall-clock seconds so it survives a restart; a resumed `joining` or
@@ -103,6 +109,10 @@ public struct HotspotMachine: Sendable, Equatable {
                 return []
             }
             guard let deadline, now >= deadline else { return [] }
+            guard seen.interfaceExists else {
+                (phase, self.deadline) = (.off, nil)
+                return []
+            }
             (phase, self.deadline) = (.hotspot, nil)
             // Setup mode first: should the access point fail to come up, the routes are open
             // on whatever network the speaker can still reach.
