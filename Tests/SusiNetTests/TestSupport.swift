@@ -14,27 +14,7 @@ final class RawSocket: Sendable {
     let port: UInt16
 
     init(listenBacklog: Int32? = nil) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        if let listenBacklog, listen(descriptor, listenBacklog) != 0 {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
+        (descriptor, port) = try loopbackSocket(listenBacklog: listenBacklog)
     }
 
     deinit {

@@ -4,17 +4,6 @@ import SusiServer
 @_exported import SusiTestSupport
 import XCTest
 
-/// Runs `process` to the end and returns what it printed; its standard error is dropped.
-func standardOutput(of process: Process) throws -> String {
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
 /// Runs the `curl` command-line tool as the phone apps' HTTP stacks would be exercised:
 /// returns the status code and body. `-s` keeps it quiet, `-w` appends the status.
 func runCurl(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (

@@ -88,9 +88,9 @@ final class DeviceRegistrationTests: XCTestCase {
         XCTAssertEqual(seen.queries("device").count, 1, "not registered again", line: line)
     }
 
-    /// Issue 51: setup again with "no account" (`/auth?auth=n`) signs the speaker out of the
-    /// account it had.
-    func testNoAccountThroughAuthSignsOut() throws {
+    /// Links the account through the apps, then signs out with `signOut` (given the setup
+    /// server's port) and checks the speaker is signed out; what the SUSI server saw.
+    private func signOutAfterLinking(_ signOut: (UInt16) throws -> Void) throws -> Seen {
         let seen = Seen()
         let (susi, base) = try susiServer(seen)
         defer { susi.stop() }
@@ -99,31 +99,31 @@ final class DeviceRegistrationTests: XCTestCase {
         try setup.start()
         defer { setup.stop() }
         try linkThroughTheApps(setup, seen)
-
-        let url = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))/auth"
-        let reply = try CurlHTTPClient().send(HTTPRequest(url: url, query: [("auth", "n")]))
-        XCTAssertEqual(reply.status, 200, reply.text)
+        try signOut(try XCTUnwrap(setup.server.port))
         try assertSignedOut(seen, base)
+        return seen
+    }
+
+    /// Issue 51: setup again with "no account" (`/auth?auth=n`) signs the speaker out of the
+    /// account it had.
+    func testNoAccountThroughAuthSignsOut() throws {
+        let seen = try signOutAfterLinking { port in
+            let reply = try CurlHTTPClient().send(HTTPRequest(url: "http://127.0.0.1:\(port)/auth", query: [("auth", "n")]))
+            XCTAssertEqual(reply.status, 200, reply.text)
+        }
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertEqual(seen.queries("device").count, 1, "the background retry does not register it again")
     }
 
     /// The same through the old all-in-one `POST /reboot` with `auth=n`.
     func testNoAccountThroughRebootSignsOut() throws {
-        let seen = Seen()
-        let (susi, base) = try susiServer(seen)
-        defer { susi.stop() }
-        _ = try scratch.store.set([("brain.server", base), ("room", "Hall")])
-        let setup = try setupServer()
-        try setup.start()
-        defer { setup.stop() }
-        try linkThroughTheApps(setup, seen)
-
-        let url = "http://127.0.0.1:\(try XCTUnwrap(setup.server.port))/reboot"
-        let reply = try CurlHTTPClient().send(
-            HTTPRequest(method: .post, url: url, form: [("room_name", "Hall"), ("auth", "n"), ("hotword", "y")]))
-        XCTAssertEqual(reply.status, 200, reply.text)
-        try assertSignedOut(seen, base)
+        _ = try signOutAfterLinking { port in
+            let reply = try CurlHTTPClient().send(
+                HTTPRequest(
+                    method: .post, url: "http://127.0.0.1:\(port)/reboot",
+                    form: [("room_name", "Hall"), ("auth", "n"), ("hotword", "y")]))
+            XCTAssertEqual(reply.status, 200, reply.text)
+        }
     }
 
     private func registration() -> DeviceRegistration {

@@ -22,13 +22,7 @@ public enum HeadlessChromium {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try standardOutput(of: process)
     }
 }
 
