@@ -31,6 +31,24 @@ public struct WakeCalibration: Codable, Sendable, Equatable {
     /// When the check ran (ISO 8601).
     public var date: String
 
+    /// A calibration with these figures (`WakeCalibrator` makes them).
+    public init(
+        phrase: String, phones: Int, scaledThreshold: Double, threshold: Double, wakes: Int, trials: Int, falseWakes: Int,
+        negativeSeconds: Double, verified: Bool, voices: [String], date: String
+    ) {
+        self.phrase = phrase
+        self.phones = phones
+        self.scaledThreshold = scaledThreshold
+        self.threshold = threshold
+        self.wakes = wakes
+        self.trials = trials
+        self.falseWakes = falseWakes
+        self.negativeSeconds = negativeSeconds
+        self.verified = verified
+        self.voices = voices
+        self.date = date
+    }
+
     /// Whether the phrase passed: woke on at least two thirds of the spoken phrases and on no
     /// sentence. Not all: the en-us acoustic model does not hear eSpeak NG's Caribbean voice
     /// (en-029) say "susi" either, and the default "susi" itself wakes on 76% of the dev

@@ -146,7 +146,7 @@ public struct WakeCalibrator {
     /// `text` said by `voice` at 16 kHz, with half a second of quiet before and a second after
     /// (for the verifier's look at what follows), over a faint deterministic noise floor (about
     /// ±8, a quiet room's microphone).
-    func spoken(_ text: String, voice: VoiceSettings) throws(SpeechError) -> [Int16] {
+    public func spoken(_ text: String, voice: VoiceSettings) throws(SpeechError) -> [Int16] {
         let speech: [Int16]
         do {
             let chunk = try ESpeakEngine.shared().synthesizeAll(text, voice: voice)
