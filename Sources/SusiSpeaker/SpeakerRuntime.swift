@@ -124,9 +124,11 @@ public final class SpeakerRuntime {
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill })
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
-        dashboard = SpeakerDashboard(
+        var parts = SpeakerDashboard(
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
             examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
+        parts.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
+        dashboard = parts
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)

@@ -44,7 +44,8 @@ public enum WakePhraseCheck {
     public static func calibrate(
         _ phrase: String, config: Config, models: String, directory: String, logger: Logger = .silent
     ) throws -> WakeCalibration {
-        let calibration = try WakeCalibrator(resampler: SpeexResampler.make).calibrate(phrase, config: config, modelsDirectory: models, logger: logger)
+        let calibration = try WakeCalibrator(resampler: SpeexResampler.make).calibrate(
+            phrase, config: config, modelsDirectory: models, logger: logger)
         try calibration.save(directory: directory)
         return calibration
     }
@@ -127,6 +128,20 @@ public enum WakePhraseCheck {
                 prefix + "threshold \(threshold), not calibrated for it: it may never wake "
                     + "(`susi wakeword calibrate \(phrase)`, or `make wakeword PHRASE=\"\(phrase)\"`)", !byHand
             )
+        }
+    }
+
+    /// The settings page's line (`SpeakerDashboard.wakeEngine`): `describe`, taking the
+    /// neural engine as usable when its front end and the phrase's head are present (the
+    /// page asks every few seconds, so nothing is loaded).
+    public static func pageLine(store: ConfigStore, environment: [String: String]) -> @Sendable (Config) -> String {
+        let directory = directory(store: store)
+        return { config in
+            guard let models = try? Assembly.modelsDirectory(environment: environment) else { return "models not found" }
+            let files = NeuralWakeWordDetector.files(modelsDirectory: models, phrase: config.hotword.phrase)
+            let usable =
+                FileManager.default.fileExists(atPath: files.frontEnd) && FileManager.default.fileExists(atPath: files.head)
+            return describe(config, models: models, directory: directory, neuralUsable: usable).text
         }
     }
 

@@ -29,7 +29,9 @@ enum WakewordCommand: Command {
         let store = context.store
         let models = try Assembly.modelsDirectory(environment: context.environment)
         let calibration = try calibrate(phrase, store: store, models: models, context: context)
-        if case .head(let head) = WakePhraseCheck.readiness(of: phrase, models: models, directory: WakePhraseCheck.directory(store: store)) {
+        if case .head(let head) = WakePhraseCheck.readiness(
+            of: phrase, models: models, directory: WakePhraseCheck.directory(store: store))
+        {
             context.print("note: \(head) is a trained head for it; the neural engine (hotword.engine neural) uses that")
         }
         guard calibration.passed else {
@@ -46,8 +48,9 @@ enum WakewordCommand: Command {
         let calibration = try WakePhraseCheck.calibrate(
             phrase, config: (try? store.load()) ?? Config(), models: models, directory: WakePhraseCheck.directory(store: store),
             logger: context.logger)
-        context.print("wake word \"\(calibration.phrase)\": \(calibration.phones) phones, threshold from them "
-            + "\(WakeCalibration.format(calibration.scaledThreshold)); \(calibration.summary)")
+        context.print(
+            "wake word \"\(calibration.phrase)\": \(calibration.phones) phones, threshold from them "
+                + "\(WakeCalibration.format(calibration.scaledThreshold)); \(calibration.summary)")
         return calibration
     }
 }

@@ -138,10 +138,22 @@ final class WakePhraseCheckTests: XCTestCase {
 
         let susi = doctor.checkWake(Config(), models: models)
         if FileManager.default.fileExists(atPath: models + "/hotword/frontend") {
-            XCTAssertTrue(susi.detail.hasPrefix("neural \"susi\" (head " + models + "/hotword/susi.head.json; trained, dev figures"), susi.detail)
+            XCTAssertTrue(
+                susi.detail.hasPrefix("neural \"susi\" (head " + models + "/hotword/susi.head.json; trained, dev figures"),
+                susi.detail)
             XCTAssertTrue(susi.detail.contains("flite-kal clean 96.6%"), susi.detail)
         } else {
             XCTAssertTrue(susi.detail.hasPrefix("pocketsphinx keyphrase \"susi\", threshold 1e-16 tuned"), susi.detail)
         }
+    }
+
+    func testTheSettingsPageSaysTheSameOfTheWakeEngine() throws {
+        let store = ConfigStore(path: directory + "/config.json")
+        let line = try XCTUnwrap(SpeakerDashboards.standalone(store: store, environment: environment, logger: .silent).wakeEngine)
+        var config = Config()
+        config.hotword.engine = "pocketsphinx"
+        XCTAssertEqual(line(config), "pocketsphinx keyphrase \"susi\", threshold 1e-16 tuned for it on the dev corpus")
+        config.hotword.phrase = "computer"
+        XCTAssertTrue(line(config).contains("not calibrated for it: it may never wake"), line(config))
     }
 }

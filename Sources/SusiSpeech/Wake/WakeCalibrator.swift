@@ -65,7 +65,8 @@ public struct WakeCalibrator {
         let words = Set(keyphrase.words)
         let positives = try voices.map { voice throws(SpeechError) in try spoken(keyphrase.phrase, voice: voice) }
         var negatives: [[Int16]] = []
-        for (index, sentence) in sentences.enumerated() where words.isDisjoint(with: sentence.split(separator: " ").map(String.init)) {
+        for (index, sentence) in sentences.enumerated()
+        where words.isDisjoint(with: sentence.split(separator: " ").map(String.init)) {
             negatives.append(try spoken(sentence, voice: sentenceVoices[index % max(sentenceVoices.count, 1)]))
         }
         var settings = Hearing.Settings(config: config)
@@ -79,9 +80,10 @@ public struct WakeCalibrator {
             let woke = try Self.woken(positives, phrase: keyphrase.phrase, detector: detector)
             let result = (wakes: woke.count, falseWakes: try Self.woken(negatives, phrase: nil, detector: detector).count)
             let missed = voices.indices.filter { !woke.contains($0) }.map { voices[$0].name + "+" + voices[$0].variant }
-            logger.debug("wake check of \"\(keyphrase.phrase)\" at \(WakeCalibration.format(threshold)): "
-                + "\(result.wakes)/\(positives.count) woke (missed: \(missed.joined(separator: ", "))), "
-                + "\(result.falseWakes) false wakes")
+            logger.debug(
+                "wake check of \"\(keyphrase.phrase)\" at \(WakeCalibration.format(threshold)): "
+                    + "\(result.wakes)/\(positives.count) woke (missed: \(missed.joined(separator: ", "))), "
+                    + "\(result.falseWakes) false wakes")
             tried[threshold] = result
             return result
         }
