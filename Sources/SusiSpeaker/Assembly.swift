@@ -83,22 +83,36 @@ extension Assembly {
     /// The speaker's ears: the command recogniser and the wake word detector for `hotword.*`
     /// (verified, as measured best), whose verifier decodes with the recogniser's acoustic
     /// model (one copy in memory; both are used from the pipeline's thread).
-    public static func ears(_ config: Config, models: String, environment: [String: String], logger: Logger) throws
-        -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer)
-    {
+    public static func ears(
+        _ config: Config, models: String, environment: [String: String], calibrations: String? = nil, logger: Logger
+    ) throws -> (wake: any WakeWordDetector, recognizer: SphinxRecognizer) {
         let recognizer = try Hearing.makeRecognizer(
             config: config, modelsDirectory: models, skillsDirectory: models + "/skills",
             cacheDirectory: cacheDirectory(environment: environment), logger: logger)
-        let wake = try wakeDetector(config, models: models, host: recognizer, logger: logger)
+        let wake = try wakeDetector(config, models: models, calibrations: calibrations, host: recognizer, logger: logger)
         return (wake, recognizer)
     }
 
     /// The wake word detector for `hotword.*`; its verifier decodes with `host`'s decoder
-    /// when that holds its search (`Hearing.makeWakeDetector`).
-    public static func wakeDetector(_ config: Config, models: String, host: SphinxRecognizer? = nil, logger: Logger)
-        throws(SpeechError) -> any WakeWordDetector
-    {
-        try Hearing.makeWakeDetector(config: config, modelsDirectory: models, host: host, logger: logger)
+    /// when that holds its search (`Hearing.makeWakeDetector`). The keyphrase search takes
+    /// the threshold calibrated for the phrase from `calibrations` (`WakePhraseCheck.directory`)
+    /// when there is one (`Hearing.Settings.apply`).
+    public static func wakeDetector(
+        _ config: Config, models: String, calibrations: String? = nil, host: SphinxRecognizer? = nil, logger: Logger
+    ) throws(SpeechError) -> any WakeWordDetector {
+        try Hearing.makeWakeDetector(
+            config: config, modelsDirectory: models, settings: wakeSettings(config, calibrations: calibrations), host: host,
+            logger: logger)
+    }
+
+    /// `Hearing.Settings` for `config`, with the keyphrase threshold calibrated for its phrase
+    /// in `calibrations`, if any.
+    public static func wakeSettings(_ config: Config, calibrations: String?) -> Hearing.Settings {
+        var settings = Hearing.Settings(config: config)
+        if let calibrations {
+            settings.apply(WakeCalibration.load(phrase: config.hotword.phrase, directory: calibrations), config: config)
+        }
+        return settings
     }
 
     /// The command recogniser alone, with the language model generated from the skills (cached

@@ -171,23 +171,26 @@ public struct Doctor {
         }
     }
 
+    /// The engine that wakes on the phrase and how well it did in its own check: a trained
+    /// head's dev figures, or the keyphrase search's calibration (`WakePhraseCheck.describe`).
     func checkWake(_ config: Config, models: String) -> Check {
         guard config.hotword.enabled else { return Check("wake", .warning, "hotword.enabled is false: no wake word") }
-        let settings = Hearing.Settings(config: config)
+        let directory = WakePhraseCheck.directory(store: store)
+        let settings = Assembly.wakeSettings(config, calibrations: directory)
         var fallback = ""
         if config.hotword.engine == "neural" {
             do {
                 _ = try Hearing.makeNeuralWakeDetector(modelsDirectory: models, settings: settings)
-                let head = NeuralWakeWordDetector.files(modelsDirectory: models, phrase: settings.wakePhrase).head
-                return Check("wake", .ok, "neural \"\(config.hotword.phrase)\" (\(head))")
+                let line = WakePhraseCheck.describe(config, models: models, directory: directory, neuralUsable: true)
+                return Check("wake", .ok, line.text)
             } catch {
                 fallback = "; neural unavailable: \(error.message) (`make deps`, `make wakeword`)"
             }
         }
         do {
             _ = try Hearing.makeKeyphraseWakeDetector(config: config, modelsDirectory: models, settings: settings)
-            return Check(
-                "wake", fallback.isEmpty ? .ok : .warning, "pocketsphinx keyphrase \"\(config.hotword.phrase)\"" + fallback)
+            let line = WakePhraseCheck.describe(config, models: models, directory: directory, neuralUsable: false)
+            return Check("wake", fallback.isEmpty && !line.warning ? .ok : .warning, line.text + fallback)
         } catch {
             return Check("wake", .failed, "no wake word detector: \(error.message)" + fallback)
         }

@@ -32,11 +32,13 @@ public enum SpeakerDashboards {
     /// `timers.json` meanwhile.
     public static func standalone(store: ConfigStore, environment: [String: String], logger: Logger) -> SpeakerDashboard {
         let examples = LazyExamples(environment: environment, logger: logger)
-        return SpeakerDashboard(
+        var dashboard = SpeakerDashboard(
             history: InteractionLog(
                 path: historyPath(store: store), isPrivate: { (try? store.load())?.privacy.mode ?? false }),
             timers: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
             examples: { examples.value }, locate: LocationSetting.locator(store: store, environment: environment))
+        dashboard.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
+        return dashboard
     }
 }
 

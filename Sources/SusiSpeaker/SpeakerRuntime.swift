@@ -124,9 +124,11 @@ public final class SpeakerRuntime {
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill })
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
-        dashboard = SpeakerDashboard(
+        var parts = SpeakerDashboard(
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
             examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
+        parts.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
+        dashboard = parts
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
@@ -213,7 +215,9 @@ public final class SpeakerRuntime {
     /// changes take effect on the next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = observer.update()
-        let ears = try Assembly.ears(config, models: models, environment: environment, logger: logger.child("hearing"))
+        let calibrations = WakePhraseCheck.directory(store: store)
+        let ears = try Assembly.ears(
+            config, models: models, environment: environment, calibrations: calibrations, logger: logger.child("hearing"))
         let stages = VoicePipeline.Stages(
             source: source, wake: ears.wake, recognizer: ears.recognizer, brain: brain, synthesizer: try ESpeakEngine.shared(),
             sink: sink)
@@ -226,7 +230,7 @@ public final class SpeakerRuntime {
             announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
             whisper: whisper,
             makeWakeDetector: { [recognizer = ears.recognizer] config throws(SpeechError) in
-                try Assembly.wakeDetector(config, models: models, host: recognizer, logger: hearing)
+                try Assembly.wakeDetector(config, models: models, calibrations: calibrations, host: recognizer, logger: hearing)
             },
             report: report)
         return VoicePipeline(

@@ -97,6 +97,17 @@ public enum Hearing {
             genericWeight = Hearing.defaultGenericWeight
             queryWeight = Hearing.defaultQueryWeight
         }
+
+        /// Takes the keyphrase threshold from `calibration` when it is for this wake phrase,
+        /// the phrase is not the default one (whose threshold was tuned by hand), and
+        /// `hotword.threshold` was left at its default: a threshold set by hand wins.
+        public mutating func apply(_ calibration: WakeCalibration?, config: Config) {
+            guard let calibration, calibration.phrase == Keyphrase(wakePhrase).phrase,
+                Keyphrase(wakePhrase).phrase != Keyphrase(Config().hotword.phrase).phrase,
+                config.hotword.threshold == Config().hotword.threshold
+            else { return }
+            wakeThreshold = calibration.threshold
+        }
     }
 
     /// Noise floor under the recogniser's input, in dB under the speech peaks; measured on the

@@ -9,8 +9,13 @@ struct CommandContext {
     let configPath: String
     let environment: [String: String]
 
-    /// The config file, validating voices against the installed eSpeak NG voices.
-    var store: ConfigStore { ConfigStore(path: configPath, voiceCheck: VoiceCatalogCheck.check) }
+    /// The config file, validating voices against the installed eSpeak NG voices and a new
+    /// wake phrase against the heads and calibrations (`WakePhraseCheck`).
+    var store: ConfigStore {
+        var store = ConfigStore(path: configPath, voiceCheck: VoiceCatalogCheck.check)
+        store.wakePhraseCheck = WakePhraseCheck.check(store: store, environment: environment, logger: logger)
+        return store
+    }
 
     /// Writes a line to standard output, made safe for a terminal (`TerminalOutput.line`).
     func print(_ line: String = "") {

@@ -1,6 +1,7 @@
 import Foundation
 import SusiCore
 import SusiSpeaker
+import SusiSpeech
 
 /// `susi config path|show|keys|get KEY|set KEY VALUE|validate [FILE]`.
 enum ConfigCommand: Command {
@@ -45,6 +46,9 @@ enum ConfigCommand: Command {
                 changes.append((name, try arguments.required("VALUE for \(name)")))
             }
             try arguments.finish()
+            if let phrase = changes.last(where: { $0.key == "hotword.phrase" })?.value, ConfigSchema.isPhrase(phrase) {
+                try calibrateIfNeeded(phrase, store: store, context: context)
+            }
             let config = try store.set(changes)
             context.print(ConfigSchema.lines(changes.map(\.key), in: config))
             if changes.contains(where: { $0.key == "brain.language" }), let note = LanguageSetting.recognitionNote(for: config) {
@@ -53,8 +57,25 @@ enum ConfigCommand: Command {
         default:
             let path = try arguments.positional() ?? store.path
             try arguments.finish()
-            try ConfigStore(path: path, voiceCheck: store.voiceCheck).validate()
+            var file = ConfigStore(path: path, voiceCheck: store.voiceCheck)
+            file.wakePhraseCheck = store.wakePhraseCheck
+            try file.validate()
             context.print("\(path): valid")
+        }
+    }
+
+    /// A new wake phrase with neither a trained head nor a calibration is calibrated here, with
+    /// its figures printed, before `set` checks it (the store's check would do it silently).
+    private static func calibrateIfNeeded(_ phrase: String, store: ConfigStore, context: CommandContext) throws {
+        guard let models = try? Assembly.modelsDirectory(environment: context.environment),
+            WakePhraseCheck.readiness(of: phrase, models: models, directory: WakePhraseCheck.directory(store: store))
+                == .unchecked
+        else { return }
+        do {
+            _ = try WakewordCommand.calibrate(Keyphrase(phrase).phrase, store: store, models: models, context: context)
+        } catch {
+            // `set` refuses the phrase with what to do.
+            context.logger.debug("wake check of \"\(phrase)\": \(error)")
         }
     }
 }

@@ -21,6 +21,19 @@ final class ConfigCommandTests: XCTestCase {
         XCTAssertTrue(sub.stdout.contains("susi config validate [FILE]"))
     }
 
+    /// Issue 51: a wake phrase the speaker could not wake on is refused, saying what to do;
+    /// nothing is saved, and the default phrase is taken as before.
+    func testAWakePhraseWithoutAHeadOrAPronunciationIsRefusedSayingWhatToDo() throws {
+        let refused = try cli.run(["config", "set", "hotword.phrase", "zorblax"])
+        XCTAssertEqual(refused.status, 1, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("hotword.phrase 'zorblax' cannot be heard"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("make wakeword PHRASE=\"zorblax\""), refused.stderr)
+        XCTAssertEqual(try cli.run(["config", "get", "hotword.phrase"]).stdout, "susi\n")
+        let susi = try cli.run(["config", "set", "hotword.phrase", "susi"])
+        XCTAssertEqual(susi.status, 0, susi.stderr)
+        XCTAssertEqual(susi.stderr, "", "no check for the default phrase")
+    }
+
     func testUnknownCommandAndOptionAreNamed() throws {
         let command = try cli.run(["frobnicate"])
         XCTAssertEqual(command.status, 2)

@@ -369,7 +369,8 @@ public enum ConfigSchema {
         text.count <= 64 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) }
     }
 
-    @Sendable static func isPhrase(_ text: String) -> Bool {
+    /// Whether `text` is an allowed `hotword.phrase`: one to four words of letters.
+    @Sendable public static func isPhrase(_ text: String) -> Bool {
         let words = text.split(separator: " ")
         return (1...4).contains(words.count) && words.allSatisfy { $0.allSatisfy { $0.isLetter || $0 == "'" } }
     }

@@ -14,6 +14,13 @@ public struct ConfigStore: Sendable {
     /// Applied by `set` and `validate`, not by every load, so reading the config stays cheap.
     public var voiceCheck: (@Sendable (Config) -> String?)?
 
+    /// Extra check of a new `hotword.phrase`: returns why the speaker could not wake on it
+    /// (and what to do), or nil. SusiCore cannot tell whether a phrase has a trained head or a
+    /// calibrated keyphrase search; the speaker's check may calibrate one, which takes a few
+    /// seconds, so `set` runs it before taking the file's lock, and only when the phrase is
+    /// among the changes; `validate` runs it on the file's phrase.
+    public var wakePhraseCheck: (@Sendable (String) -> String?)?
+
     public init(path: String, voiceCheck: (@Sendable (Config) -> String?)? = nil) {
         self.path = path
         self.voiceCheck = voiceCheck
@@ -94,6 +101,9 @@ public struct ConfigStore: Sendable {
         guard exists else { throw ConfigError(.unreadable, "\(path): no such file") }
         let config = try load()
         try checkVoice(config, source: path)
+        if let problem = wakePhraseCheck?(config.hotword.phrase) {
+            throw ConfigError(.badValue, "\(path): \(problem)")
+        }
         return config
     }
 
@@ -106,7 +116,10 @@ public struct ConfigStore: Sendable {
     /// Sets several keys together: all are saved, or none is (one validation, one save).
     @discardableResult
     public func set(_ changes: [(key: String, value: String)]) throws(ConfigError) -> Config {
-        try update { (config: inout Config) throws(ConfigError) in
+        if let check = wakePhraseCheck, let phrase = Self.phrase(in: changes), let problem = check(phrase) {
+            throw ConfigError(.badValue, problem)
+        }
+        return try update { (config: inout Config) throws(ConfigError) in
             for (name, text) in changes {
                 guard let key = ConfigSchema.key(named: name) else {
                     throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")
@@ -161,6 +174,17 @@ public struct ConfigStore: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The last valid `hotword.phrase` among `changes`, as it would be saved; nil when there
+    /// is none (an invalid one is refused by `set` itself).
+    private static func phrase(in changes: [(key: String, value: String)]) -> String? {
+        guard let change = changes.last(where: { $0.key == "hotword.phrase" }),
+            let key = ConfigSchema.key(named: change.key), let value = key.parse(change.value)
+        else { return nil }
+        var probe = Config()
+        guard key.write(&probe, value) == nil else { return nil }
+        return probe.hotword.phrase
+    }
 
     /// `source` names the file in the message; nil when the problem is a value just given.
     private func checkVoice(_ config: Config, source: String?) throws(ConfigError) {

@@ -149,6 +149,10 @@ struct DashboardRoutes: Sendable {
                 "verify": current.hotword.verify, "verify_margin": current.hotword.verifyMargin,
             ] as [String: Any]
         ]
+        if let describe = dashboard.wakeEngine, var wake = reply["wake"] as? [String: Any] {
+            wake["detector"] = describe(current)
+            reply["wake"] = wake
+        }
         if let today = dashboard.hearing?.today {
             reply["today"] =
                 [

@@ -446,6 +446,7 @@ enum SettingsPage {
             function row(name, value) { list.appendChild(element("dt", name)); list.appendChild(element("dd", String(value))); }
             row("Wake word", reply.wake.enabled ? "“" + reply.wake.phrase + "”" : "off");
             row("Engine", reply.wake.engine + (reply.wake.verify ? ", verified" : ""));
+            if (reply.wake.detector) { row("Wakes with", reply.wake.detector); }
             row("Threshold", reply.wake.engine === "neural"
               ? (reply.wake.neural_threshold || "as trained") : reply.wake.threshold);
             if (reply.today) {

@@ -21,6 +21,10 @@ public struct SpeakerDashboard: Sendable {
     /// Sets the speaker's location from a city's name or `latitude,longitude` and says what
     /// was set (`POST /location`); nil where it cannot be set.
     public var locate: (@Sendable (String) throws(ConfigError) -> String)?
+    /// Which engine wakes on the config's phrase and how well it did in its own check (a
+    /// trained head's dev figures, or the keyphrase search's calibration), for `/hearing`;
+    /// nil where the speaker cannot tell.
+    public var wakeEngine: (@Sendable (Config) -> String)?
 
     /// A dashboard of the given parts; those left out are reported as unavailable.
     public init(
