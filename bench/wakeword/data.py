@@ -23,7 +23,7 @@ susan", "seuss", "sue", ...), as train-hard shards that train.py draws more ofte
 train.py mines after its first pass (off by default). With --word-hours H, H hours of single
 words of the pronouncing dictionary (texts.py `words_unlike`: none said within one sound of the
 phrase, none of the fifth kept for the bench), said after quiet, as more train-hard shards (off
-by default: bench/RESULTS.md, fifteenth round). With --made-voices N, N eSpeak NG
+by default: bench/history/RESULTS-2026-12-05.md, fifteenth round). With --made-voices N, N eSpeak NG
 speakers made from random settings (made_variants: vocal tract length, pitch, formants,
 voicing) say half of the training eSpeak NG phrases, and "en-gb" takes its variants (as "en+VARIANT":
 eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accent is always
@@ -444,7 +444,7 @@ def hard_shard(shard, minutes, seed, path):
 def words_shard(shard, minutes, seed, phrase, path):
     """`minutes` of single dictionary words (and now and then two) said after quiet by training
     voices, half of them sharing two sounds with the phrase, as a train-hard shard: said alone
-    after a pause, many a word scored as the phrase (bench/RESULTS.md, fifteenth round)."""
+    after a pause, many a word scored as the phrase (bench/history/RESULTS-2026-12-05.md, fifteenth round)."""
     synth = WORKER["synth"]
     rnd = synth.rnd
     every, near = words_unlike(phrase)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Offline screen of the PocketSphinx wake verifier on the head's own candidates, in training
-voices only (bench/RESULTS.md, sixteenth round): which names would the verifier lose, and which
+voices only (bench/history/RESULTS-2026-12-05.md, sixteenth round): which names would the verifier lose, and which
 sure false wakes would it stop, if it heard the candidates the head is sure of too?
 
 usage: verifier_screen.py make OUTDIR [--names N] [--words N] [--seed S] [--jobs J]

@@ -18,7 +18,7 @@ import SusiCore
 /// end of its next `steadySteps` (the last two of them there) is sure as well (`isSure`): the
 /// name said in a voice the head scores lower still settles near 1. With `sureHoldSteps` above
 /// 0, one sure by its score stays sure only if the score that many steps after it is still at
-/// or above `confirmThreshold` (off by default: measured in `bench/RESULTS.md`, ninth round).
+/// or above `confirmThreshold` (off by default: measured in `bench/history/RESULTS-2026-12-05.md`, ninth round).
 /// `WakeWordDecision` makes these decisions.
 ///
 /// The embedding model is most of the cost, so on a `stride` above 1 it runs only every
@@ -85,7 +85,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     static let stepHistory = 40
 
     /// The default `stride`: stride 2 found what every step finds; stride 3, through `susi run`,
-    /// loses names said fast in one breath (`bench/RESULTS.md`, eighth round).
+    /// loses names said fast in one breath (`bench/history/RESULTS-2026-12-05.md`, eighth round).
     public static let defaultStride = 2
     /// The default `gate`, a quarter of the threshold (0.37) of the "susi" head that is now
     /// the first of the three joined in the committed one; unchanged since (`bench/RESULTS.md`).
@@ -105,7 +105,7 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
     public static let defaultSteadySteps = 3
     /// The default `sureHoldSteps`: none. Two steps cut one false wake of four on the
     /// held-out negatives but made the wake 100 ms later at the 95th percentile and lost a dev
-    /// wake word (`bench/RESULTS.md`, ninth round).
+    /// wake word (`bench/history/RESULTS-2026-12-05.md`, ninth round).
     public static let defaultSureHoldSteps = 0
 
     /// How long before its end a detected phrase is taken to start, in milliseconds.
