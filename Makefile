@@ -17,7 +17,7 @@ DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps frontend yt-dlp yt-dlp-update wakeword build test lint demo bench reliability install clean format
+.PHONY: all deps frontend yt-dlp yt-dlp-update wakeword build test lint ruff demo bench reliability install clean format
 
 # yt-dlp for mpv's ytdl hook ("play ..." and YouTube; Debian 12's yt-dlp is too old), with
 # yt-dlp-ejs and Deno, the JavaScript runtime YouTube needs now (Debian 12's nodejs 18 is older
@@ -81,7 +81,7 @@ build: deps
 	$(SCRATCH_TMP) for product in susi susi-js susi-bench; do \
 		$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS) --product $$product || exit 1; done
 
-test: deps lint
+test: deps lint ruff
 	python3 scripts/test_whisper_convert.py
 	python3 scripts/test_gazetteer_convert.py
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
@@ -139,6 +139,11 @@ install: build
 LINT_PATHS = Sources Tests Package.swift bench/Sources
 lint:
 	$(SWIFT) format lint --strict -r $(LINT_PATHS)
+
+# The Python (bench/, scripts/) through ruff, pinned and sha256-checked from PyPI (scripts/ruff.sh;
+# settings in ruff.toml). Apart from `lint` because its first run downloads the wheel.
+ruff:
+	scripts/ruff.sh check bench scripts
 
 format:
 	$(SWIFT) format -i -r $(LINT_PATHS)

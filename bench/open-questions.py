@@ -240,7 +240,7 @@ def main():
     build(opts.out, opts.voices_per_question)
     if opts.corpus_only:
         return
-    rows = [json.loads(l) for l in open(os.path.join(opts.out, "manifest.jsonl"))]
+    rows = [json.loads(line) for line in open(os.path.join(opts.out, "manifest.jsonl"))]
     started = time.time()
     stock_hyps = stock(opts.out, rows)
     ours_file = os.path.join(opts.out, "susi.tsv")

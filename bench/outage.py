@@ -23,7 +23,7 @@ brain and not Whisper's pass. A benchmark, not a test: the figures depend on the
 usage: bench/outage.py [--susi BIN] [--questions N] [--slot SECONDS] [--set KEY=VALUE ...] [--baseline-local]
                        [--json FILE]
 """
-import argparse, json, os, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.parse
+import argparse, json, os, socket, statistics, subprocess, tempfile, threading, time, urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -19,7 +19,7 @@ Writes bench/out/pipeline.json (or --json) and prints a Markdown table.
 usage: bench/pipeline.py [--susi BIN] [--baseline BIN] [--baseline-set KEY=VALUE]... [--corpus DIR] [--every N]
                          [--realtime-files N]
 """
-import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time, wave
+import argparse, json, os, resource, subprocess, sys, tempfile, time, wave
 
 from numberwords import spelled
 

@@ -86,7 +86,7 @@ def main():
         return cache[key]
 
     for which, path in enumerate(args.heads):
-        report, *_ = decide(valid, lambda rows: scores(rows, which), args.recall, log)
+        report, *_ = decide(valid, lambda rows, which=which: scores(rows, which), args.recall, log)
         log(f"{path} alone: {json.dumps(report, indent=1)}")
 
     def lowest(rows):

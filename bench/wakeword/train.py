@@ -32,7 +32,7 @@ the near misses of --further-epochs more passes at --further-rate (--mined-share
 batch's negatives). --further HEAD.json takes that head's nets as the first pass instead of
 training new ones. Tried, not committed: models/hotword/README.md.
 """
-import argparse, base64, glob, json, os, sys, time
+import argparse, base64, glob, json, os, time
 
 import numpy as np
 
@@ -193,8 +193,8 @@ def head_members(path):
     def floats(text):
         return np.frombuffer(base64.b64decode(text), "<f2").astype(np.float32)
 
-    return head, [[(floats(l["weights"]).reshape(l["outputs"], l["inputs"]).T, floats(l["bias"]), l["activation"])
-                   for l in member] for member in head["members"]]
+    return head, [[(floats(layer["weights"]).reshape(layer["outputs"], layer["inputs"]).T, floats(layer["bias"]),
+                    layer["activation"]) for layer in member] for member in head["members"]]
 
 
 def nets_of(path, mean, std):

@@ -181,7 +181,7 @@ def decode(args):
         print("words' sure candidates taken for the name:", count([r for r in words if r["sure"]], lambda r: r["floor"][-2:] + " dB"))
         print("words' other candidates taken for the name:", count([r for r in words if not r["sure"]], lambda r: r["floor"][-2:] + " dB"))
         for level in (0.9, 0.99):
-            share = lambda selected: f"{sum(r['peak'] >= level for r in selected) / max(1, len(selected)):.1%}"
+            share = lambda selected, level=level: f"{sum(r['peak'] >= level for r in selected) / max(1, len(selected)):.1%}"
             print(f"the head's peak at {level} or more: names {share(names)}, "
                   f"sure word candidates {share([r for r in words if r['sure']])}")
         if args.dev_corpus:
