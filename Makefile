@@ -84,6 +84,7 @@ build: deps
 test: deps lint ruff
 	python3 scripts/test_whisper_convert.py
 	python3 scripts/test_gazetteer_convert.py
+	python3 bench/wakeword/test_wakeword.py
 	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
 		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS)
 
