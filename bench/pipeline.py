@@ -28,7 +28,7 @@ TOOLS = os.path.join(os.path.dirname(ROOT), "shared", "tools", "dev-corpus.py")
 
 
 def run_susi(susi, config, args, env=None):
-    """Runs susi and returns (events, cpu seconds, peak RSS in MiB); names a run over the 80 MB target."""
+    """Runs susi and returns (events, cpu seconds, peak RSS in MiB); names a run over 200 MiB (issue 49: `susi run` with Whisper tiny.en)."""
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as events_file:
         events_path = events_file.name
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -41,8 +41,8 @@ def run_susi(susi, config, args, env=None):
         events = [json.loads(line) for line in f if line.strip()]
     os.unlink(events_path)
     rss = usage.ru_maxrss / 1024
-    if rss > 80:
-        print(f"  over 80 MiB: {' '.join(args)}: {rss:.0f} MiB", file=sys.stderr)
+    if rss > 200:
+        print(f"  over 200 MiB: {' '.join(args)}: {rss:.0f} MiB", file=sys.stderr)
     return events, cpu, rss
 
 
