@@ -264,7 +264,8 @@ fi
 #    length, 64-hex PSKs) against a server in setup mode, and hostile command-line input.
 "$SUSI" setup --reset >/dev/null
 start_server
-python3 "$ROOT/reliability/probes-http.py" "$BASE" || fail "HTTP probes"
+# The live event stream is the owner's even in setup mode.
+python3 "$ROOT/reliability/probes-http.py" "$BASE" "$("$SUSI" setup token)" || fail "HTTP probes"
 stop_server
 "$ROOT/reliability/probes-cli.sh" "$SUSI" || fail "command-line probes"
 
