@@ -28,7 +28,7 @@ TOOLS = os.path.join(os.path.dirname(ROOT), "shared", "tools", "dev-corpus.py")
 
 
 def run_susi(susi, config, args, env=None):
-    """Runs susi and returns (events, cpu seconds, peak RSS in MiB); names a run over 200 MiB (issue 49: `susi run` with Whisper tiny.en)."""
+    """Runs susi and returns (events, cpu seconds, peak RSS in MiB); names a run over 200 MiB (Whisper tiny.en's target)."""
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as events_file:
         events_path = events_file.name
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
