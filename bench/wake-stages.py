@@ -239,9 +239,11 @@ def noise(kind, n, seed, workdir):
 
 def mixed(clean, kind, snr, level, seed, workdir):
     if kind is None:
-        return clean
+        return clean * min(1.0, 30000 / max(1.0, np.max(np.abs(clean))))
     z = noise(kind, len(clean), seed, workdir)
-    return clean + z * (level / max(1.0, np.sqrt(np.mean(z * z))) / 10 ** (snr / 20))
+    a = clean + z * (level / max(1.0, np.sqrt(np.mean(z * z))) / 10 ** (snr / 20))
+    # Turned down rather than clipped: clipping is the mix's, not the speaker's input.
+    return a * min(1.0, 30000 / max(1.0, np.max(np.abs(a))))
 
 
 def build(outdir, ncommands):

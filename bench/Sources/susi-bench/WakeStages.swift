@@ -26,24 +26,27 @@ enum WakeStages {
         var off = false
     }
 
+    /// One file's figures (written snake_case).
     struct Row: Encodable {
         var id: String
         var clipped: Int
-        var peak_abs: Int
-        var name_blocks: Int
-        var name_voiced_blocks: Int
-        var floor_db: Double?
-        var gate_fed: Bool
+        var peakAbs: Int
+        var nameBlocks: Int
+        var nameVoicedBlocks: Int
+        var floorDb: Double?
+        var gateFed: Bool
         var threshold: Double
         var peak: Double
-        var peak_ms: Int?
-        var steps_over: Int
-        var peak_ungated: Double
-        var head_reached: Bool
+        var peakMs: Int?
+        var stepsOver: Int
+        var peakUngated: Double
+        var headReached: Bool
         var candidate: Bool
         var sure: Bool
         var woke: Bool
         var rejected: Int
+        /// Every step's score from the name's start to 600 ms into the command (stride 1, gated).
+        var scores: [Double]
     }
 
     /// Pieces of a file fed to the detector: where each starts in the detector's samples and in the file's.
@@ -142,13 +145,16 @@ enum WakeStages {
             steadySteps: 0)
         var plain = settings
         plain.verifyWake = false
-        guard let decider = try Hearing.makeNeuralWakeDetector(modelsDirectory: models, settings: plain) as? NeuralWakeWordDetector
+        guard
+            let decider = try Hearing.makeNeuralWakeDetector(modelsDirectory: models, settings: plain) as? NeuralWakeWordDetector
         else { throw SpeechError(.wakeInitFailed, "the neural detector is not available") }
         let threshold = decider.threshold
         let full = try Hearing.makeWakeDetector(config: Config(), modelsDirectory: models, settings: settings)
         let verifier = full as? VerifiedWakeWordDetector
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        // The Python side's column names.
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         for row in rows {
             let samples = try Corpus.samples(row.file)
             let fed = gated(samples, row: row, gate: gate)
@@ -162,14 +168,14 @@ enum WakeStages {
             let woke = try detect(full, fed.samples).contains { window(fed.fileMilliseconds($0.endMilliseconds)) }
             let result = Row(
                 id: row.id, clipped: samples.filter { $0 == .max || $0 == .min }.count,
-                peak_abs: samples.map { abs(Int($0)) }.max() ?? 0, name_blocks: fed.name.blocks,
-                name_voiced_blocks: fed.name.voiced, floor_db: fed.name.floor.map { ($0 * 10).rounded() / 10 },
-                gate_fed: fed.covers(fromMs: row.wake_ms, toMs: nameEnd), threshold: threshold,
-                peak: ((best?.1 ?? 0) * 1000).rounded() / 1000, peak_ms: best.map { $0.0 - nameEnd },
-                steps_over: near.filter { $0.1 >= threshold }.count, peak_ungated: (ungated * 1000).rounded() / 1000,
-                head_reached: (best?.1 ?? 0) >= threshold, candidate: !candidates.isEmpty,
+                peakAbs: samples.map { abs(Int($0)) }.max() ?? 0, nameBlocks: fed.name.blocks,
+                nameVoicedBlocks: fed.name.voiced, floorDb: fed.name.floor.map { ($0 * 10).rounded() / 10 },
+                gateFed: fed.covers(fromMs: row.wake_ms, toMs: nameEnd), threshold: threshold,
+                peak: ((best?.1 ?? 0) * 1000).rounded() / 1000, peakMs: best.map { $0.0 - nameEnd },
+                stepsOver: near.filter { $0.1 >= threshold }.count, peakUngated: (ungated * 1000).rounded() / 1000,
+                headReached: (best?.1 ?? 0) >= threshold, candidate: !candidates.isEmpty,
                 sure: candidates.contains { decider.isSure($0) }, woke: woke,
-                rejected: (verifier?.rejectedCount ?? 0) - before)
+                rejected: (verifier?.rejectedCount ?? 0) - before, scores: near.map { ($0.1 * 100).rounded() / 100 })
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         }
     }
