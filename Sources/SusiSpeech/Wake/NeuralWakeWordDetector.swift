@@ -333,6 +333,12 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         stepScores.filter { $0.decided >= from && $0.decided <= through }.map(\.score)
     }
 
+    /// `scores(from:through:)` with where each step's audio ends, in milliseconds (for the
+    /// stage benchmark, `bench/wake-stages.py`).
+    public func timedScores(from: Int, through: Int) -> [(milliseconds: Int, score: Double)] {
+        stepScores.filter { $0.decided >= from && $0.decided <= through }.map { ($0.decided, $0.score) }
+    }
+
     /// Forgets any partly heard phrase (the window and the front end's recent frames are a
     /// quiet room's again); positions keep counting. What follows is heard as a fresh detector
     /// would hear it: its steps, strides and noise floor start here, so how much audio came

@@ -29,6 +29,8 @@ struct Options {
     var only: String?
     var settings: [(String, String)] = []
     var dump: String?
+    /// `bench/wake-stages.py`'s corpus: what each wake stage made of every file (`WakeStages`).
+    var wakeStages: String?
     /// The wake engines side by side (`WakeComparison`) instead of the wake column.
     var wakeCompare = false
     /// `bench/heldout.py --commands`: commands alone after quiet, for false wakes.
@@ -80,6 +82,7 @@ func parseOptions() -> Options {
         case "--every": options.every = max(1, Int(value) ?? 1)
         case "--only": options.only = value
         case "--dump": options.dump = value
+        case "--wake-stages": options.wakeStages = value
         case "--questions": options.questions = value
         case "--questions-out": options.questionsOut = value
         case "--set":
@@ -102,6 +105,8 @@ func hearingSettings(_ overrides: [(String, String)]) -> Hearing.Settings {
         case "threshold": settings.wakeThreshold = Double(value) ?? settings.wakeThreshold
         case "plp": settings.wakePhoneLoopProbability = Double(value) ?? settings.wakePhoneLoopProbability
         case "verify": settings.verifyWake = flag
+        case "gate.margin", "gate.off":  // the stage benchmark's own (`WakeStages`)
+            break
         case "alternatives", "engines", "dev_negatives", "readings", "checker", "baseline_models", "baseline_kernels", "variants",
             "shared_verifier":
             break
@@ -172,6 +177,15 @@ if let index = CommandLine.arguments.firstIndex(of: "--scores"), index + 1 < Com
     exit(0)
 }
 let settings = hearingSettings(options.settings)
+if let corpus = options.wakeStages {
+    var gate = WakeStages.Gate()
+    for (key, value) in options.settings {
+        if key == "gate.margin" { gate.marginDB = Double(value) ?? gate.marginDB }
+        if key == "gate.off" { gate.off = ["1", "true", "yes", "on"].contains(value) }
+    }
+    try WakeStages.run(corpus: corpus, models: options.models, settings: settings, gate: gate)
+    exit(0)
+}
 let config = Config()
 if let questions = options.questions {
     try QuestionBenchmark.run(
