@@ -196,7 +196,7 @@ def music(n, rng):
         chord = CHORDS[rng.integers(len(CHORDS))]
         octave = rng.choice([4, 5])
         seg = np.zeros(hop)
-        for i, note in enumerate(chord):
+        for note in chord:
             f = 261.63 * 2 ** ((NOTES[note] + 12 * (octave - 4)) / 12) * (2 if NOTES[note] < NOTES[chord[0]] else 1)
             seg += sum(np.sin(2 * np.pi * k * f * time) / k for k in range(1, 5)) * np.exp(-time * 4)
         bass = 261.63 * 2 ** ((NOTES[chord[0]] - 24) / 12)
