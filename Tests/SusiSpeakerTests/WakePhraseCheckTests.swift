@@ -36,9 +36,16 @@ final class WakePhraseCheckTests: XCTestCase {
         try WakeCalibrator(resampler: SpeexResampler.make).spoken(text, voice: voice)
     }
 
+    /// Whether `detector` wakes on `phrase` in `samples`, fed in 100 ms blocks as the
+    /// microphone gives them.
     private func wakes(_ detector: any WakeWordDetector, on samples: [Int16], phrase: String) throws -> Bool {
         try detector.reset()
-        return try detector.process(samples).contains { $0.phrase == phrase }
+        var woke = false
+        for start in stride(from: 0, to: samples.count, by: 1_600) {
+            let block = Array(samples[start..<min(start + 1_600, samples.count)])
+            if try detector.process(block).contains(where: { $0.phrase == phrase }) { woke = true }
+        }
+        return woke
     }
 
     func testAPhraseThePronouncingDictionaryLacksIsRefusedSayingWhatToDo() throws {
@@ -94,8 +101,10 @@ final class WakePhraseCheckTests: XCTestCase {
     }
 
     /// The real calibration of "computer" (about ten seconds): at the default threshold the
-    /// keyphrase search never hears it (the issue); at the calibrated one it wakes on a
-    /// synthesized "computer" and not on a sentence without it.
+    /// keyphrase search never hears it (the issue); at the calibrated one it wakes on most of
+    /// the check's voices saying "computer" and not on a sentence without it. (Any one voice
+    /// is near its threshold: PocketSphinx's dither noise comes from one generator for the
+    /// whole process, so a decoder on another thread can tip a single reading.)
     func testCalibratingComputerWakesOnItThroughThePocketSphinxDetector() throws {
         let store = store()
         let saved = try store.set("hotword.phrase", to: "computer")
@@ -109,11 +118,14 @@ final class WakePhraseCheckTests: XCTestCase {
         var config = saved
         config.hotword.engine = "pocketsphinx"
         let calibrated = try Assembly.wakeDetector(config, models: models, calibrations: directory, logger: .silent)
-        let computer = try spoken("computer")
-        XCTAssertTrue(try wakes(calibrated, on: computer, phrase: "computer"))
+        let voices = WakeCalibrator(resampler: SpeexResampler.make).voices
+        let said = try voices.map { try spoken("computer", voice: $0) }
+        let woke = try said.filter { try wakes(calibrated, on: $0, phrase: "computer") }.count
+        XCTAssertGreaterThanOrEqual(woke, voices.count / 2, "woke \(woke)/\(voices.count); \(calibration.summary)")
         XCTAssertFalse(try wakes(calibrated, on: try spoken("please play some quiet music in the kitchen"), phrase: "computer"))
         let uncalibrated = try Assembly.wakeDetector(config, models: models, logger: .silent)
-        XCTAssertFalse(try wakes(uncalibrated, on: computer, phrase: "computer"), "the default threshold is too strict")
+        let wokeUncalibrated = try said.filter { try wakes(uncalibrated, on: $0, phrase: "computer") }.count
+        XCTAssertEqual(wokeUncalibrated, 0, "the default threshold is too strict")
     }
 
     func testTheDoctorSaysWhichEngineWakesAndHowWellItDid() throws {
