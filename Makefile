@@ -13,7 +13,8 @@ DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx-testdata \
 	libespeak-ng-dev espeak-ng libspeexdsp-dev nettle-dev libcurl4-openssl-dev curl libmicrohttpd-dev sox mpv flite pocketsphinx \
 	wpasupplicant chromium wrk unzip python3-pip python3-venv iso-codes tzdata \
-	hostapd dnsmasq-base busybox iproute2 nftables systemd nodejs
+	hostapd dnsmasq-base busybox iproute2 nftables systemd nodejs \
+	ffmpeg snapserver snapclient
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -26,6 +26,8 @@ public enum PlayerErrorKind: String, StageErrorKind, CaseIterable {
     /// A source an answer may not play (`MediaSourcePolicy`): a local file outside
     /// `player.media_dirs`, a directory, a device, or a scheme other than http(s) and searches.
     case sourceRefused = "player-source-refused"
+    /// "Play my music" found no audio file in `player.media_dirs` nor on removable media.
+    case libraryEmpty = "player-library-empty"
     /// The volume state file exists but cannot be read or parsed.
     case stateUnreadable = "player-state-unreadable"
     /// The volume state file cannot be written.

@@ -23,13 +23,16 @@ public final class ActionDispatcher: Sendable {
     private let lastSkill: @Sendable () -> String?
     /// Reads the clock times of `timer_set` (the speaker's time zone).
     private let calendar: Calendar
+    /// The owner's music, for the library's `audio_play` types; nil: none.
+    private let library: MusicLibrary?
 
     /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
     /// `player`; `http` serves web search and the skill CMS with `account`'s login.
-    /// `timer_set`'s clock times are read in `calendar`.
+    /// `timer_set`'s clock times are read in `calendar`; "play my music" plays from `library`.
     public init(
         live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
-        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current
+        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current,
+        library: MusicLibrary? = nil
     ) {
         self.live = live
         self.planned = planned
@@ -39,6 +42,7 @@ public final class ActionDispatcher: Sendable {
         self.logger = logger
         self.lastSkill = lastSkill
         self.calendar = calendar
+        self.library = library
     }
 
     /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
@@ -126,6 +130,7 @@ public final class ActionDispatcher: Sendable {
     /// Plays `media` if `MediaSourcePolicy` allows where it leads; a refused source is
     /// reported as `player-source-refused` with an apology, and the player is not asked.
     private func play(_ media: MediaPlayAction) throws(PlayerError) -> ActionOutcome {
+        if media.isLibrary { return try playFromLibrary(media) }
         let location = try MediaLocator.location(identifier: media.identifier, type: media.identifierType)
         switch MediaSourcePolicy(config: live.current).check(location) {
         case .allowed(let playable) where playable == location:
@@ -140,6 +145,50 @@ public final class ActionDispatcher: Sendable {
         }
         return .done
     }
+
+    /// The owner's music `media` asks for, refreshed first (a USB stick plugged in since is
+    /// found): the whole library in album order or shuffled, an artist's or an album's tracks.
+    /// An artist or album the library does not hold is searched for instead; a library with
+    /// nothing in it gets an apology saying where music is looked for.
+    private func playFromLibrary(_ media: MediaPlayAction) throws(PlayerError) -> ActionOutcome {
+        let config = live.current
+        let selection: MusicLibrary.Selection
+        switch media.identifierType {
+        case MediaPlayAction.libraryArtist: selection = .artist(media.identifier)
+        case MediaPlayAction.libraryAlbum: selection = .album(media.identifier)
+        default: selection = .everything
+        }
+        let roots = library?.roots(folders: config.player.mediaDirectories, removable: config.player.removableMedia) ?? []
+        let count = library?.refresh(roots: roots) ?? 0
+        let policy = MediaSourcePolicy(mediaDirectories: roots)
+        let tracks = (library?.tracks(for: selection) ?? []).compactMap { track -> String? in
+            if case .allowed(let file) = policy.check(track.path) { return file }
+            return nil
+        }
+        guard let first = tracks.first else {
+            if selection != .everything {
+                logger.info("nothing in the music library for \(selection); searching")
+                return try play(MediaPlayAction(identifier: media.identifier, identifierType: MediaPlayAction.search))
+            }
+            return ActionOutcome(
+                say: "I found no music of yours to play. Name your music folder in the settings, or plug in a USB stick.",
+                failure: PlayerError(
+                    .libraryEmpty,
+                    count == 0
+                        ? "no audio files in player.media_dirs or on removable media (\(roots.joined(separator: ", ")))"
+                        : "no playable file among the \(count) tracks of the music library"))
+        }
+        let chosen = tracks.prefix(Self.maximumQueue)
+        logger.info("playing \(chosen.count) of \(count) library tracks for \(selection)")
+        let mpv = try player.player()
+        try mpv.play(identifier: first, type: MediaPlayAction.url)
+        for file in chosen.dropFirst() { try mpv.enqueue(identifier: file, type: MediaPlayAction.url) }
+        if media.identifierType == MediaPlayAction.libraryShuffle { try mpv.shuffle() }
+        return .done
+    }
+
+    /// The most library tracks queued at once.
+    static let maximumQueue = 1_000
 
     /// "rate this skill four stars", "report this skill", "what do people say about this
     /// skill", "how is this skill rated": the apps' skill features, by voice.

@@ -121,7 +121,8 @@ public final class SpeakerRuntime {
         let account = AccountStore(configStore: store)
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
-            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill })
+            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill },
+            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
         var parts = SpeakerDashboard(

@@ -267,7 +267,8 @@ extension StandaloneSpeakerControl {
         let dispatcher = ActionDispatcher(
             live: live, planned: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
             player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
-            account: AccountStore(configStore: store), logger: logger)
+            account: AccountStore(configStore: store), logger: logger,
+            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
         return StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)
     }

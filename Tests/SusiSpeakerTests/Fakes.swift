@@ -128,13 +128,13 @@ struct ScratchConfig {
     func dispatcher(
         player: SpeakerPlayer, http: any HTTPClient = FakeHTTPClient.offline(),
         lastSkill: @escaping @Sendable () -> String? = { nil }, clock: @escaping @Sendable () -> Date = Date.init,
-        calendar: Calendar = .current
+        calendar: Calendar = .current, library: MusicLibrary? = nil
     ) throws -> (ActionDispatcher, LiveConfig, PlannedAnswers) {
         let live = try LiveConfig(store: store) { error in XCTFail("invalid config: \(error)") }
         let planned = PlannedAnswers(path: directory + "/timers.json", clock: clock)
         let dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: http, account: AccountStore(configStore: store),
-            logger: .silent, lastSkill: lastSkill, calendar: calendar)
+            logger: .silent, lastSkill: lastSkill, calendar: calendar, library: library)
         return (dispatcher, live, planned)
     }
 

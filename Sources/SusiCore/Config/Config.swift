@@ -93,6 +93,9 @@ public struct Config: Sendable, Equatable {
         /// Folders answers may play local files from (`MediaSourcePolicy`); empty: none, so
         /// answers play only streams and searches until the owner names a music folder.
         public var mediaDirectories: [String] = []
+        /// Whether "play my music" also plays from media mounted under /media and /run/media
+        /// (a USB stick).
+        public var removableMedia = true
     }
 
     /// The setup and control HTTP server for the phone apps.

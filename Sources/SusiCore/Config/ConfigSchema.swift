@@ -156,6 +156,9 @@ public enum ConfigSchema {
         list(
             "player.media_dirs", \.player.mediaDirectories, "folders answers may play local files from",
             allowed: "a list of absolute folder paths (or ~/...), not / (the whole file system)", check: Self.isMediaFolder),
+        bool(
+            "player.removable_media", \.player.removableMedia,
+            "\"play my music\" also plays from USB sticks and discs mounted under /media and /run/media"),
         int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
         string(
             "setup.bind", \.setup.bind, "address the setup server listens on",

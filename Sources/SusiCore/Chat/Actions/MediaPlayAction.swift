@@ -2,7 +2,9 @@
 public struct MediaPlayAction: ChatActionPayload {
     /// A YouTube video id, a URL, a SoundCloud path, or search words, per `identifierType`.
     public var identifier: String
-    /// How to read `identifier`: `youtube` (the default), `url`, `soundcloud` or `search`.
+    /// How to read `identifier`: `youtube` (the default), `url`, `soundcloud`, `search`, or
+    /// one of the owner's library types (`library`, `library_shuffle`, `library_artist`,
+    /// `library_album`).
     public var identifierType: String
 
     /// SUSI's type for a YouTube video id.
@@ -13,6 +15,18 @@ public struct MediaPlayAction: ChatActionPayload {
     public static let soundcloud = "soundcloud"
     /// Words for the player to search for (our speaker's own type).
     public static let search = "search"
+    /// The owner's whole music library in album order, or shuffled (our speaker's own types).
+    public static let library = "library"
+    public static let libraryShuffle = "library_shuffle"
+    /// The library's tracks by the artist, or of the album, named by `identifier`; searched
+    /// for when the library has none.
+    public static let libraryArtist = "library_artist"
+    public static let libraryAlbum = "library_album"
+
+    /// Whether this asks for the owner's own music rather than a stream or a search.
+    public var isLibrary: Bool {
+        [Self.library, Self.libraryShuffle, Self.libraryArtist, Self.libraryAlbum].contains(identifierType)
+    }
 
     /// Creates a media action.
     public init(identifier: String, identifierType: String = MediaPlayAction.youtube) {
