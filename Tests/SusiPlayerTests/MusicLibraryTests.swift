@@ -38,8 +38,10 @@ final class MusicLibraryTests: XCTestCase {
 
     func testTagsFoldersAndMatchingAsSpoken() throws {
         let music = directory + "/Music"
-        try taggedSong(music + "/a.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Something", "track": "2/17"])
-        try taggedSong(music + "/b.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Come Together", "track": "1"])
+        try taggedSong(
+            music + "/a.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Something", "track": "2/17"])
+        try taggedSong(
+            music + "/b.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Come Together", "track": "1"])
         try taggedSong(music + "/c.flac", tags: ["ARTIST": "Miles Davis", "album": "Kind of Blue", "title": "So What"])
         // No tags: known by its folders and file name.
         try taggedSong(music + "/Nina Simone/Pastel Blues/Sinnerman.flac")
@@ -47,7 +49,8 @@ final class MusicLibraryTests: XCTestCase {
 
         let library = MusicLibrary(indexPath: directory + "/index.json")
         XCTAssertEqual(library.refresh(roots: [music]), 4)
-        XCTAssertEqual(library.tracks(for: .artist("the beatles")).map(\.title), ["Come Together", "Something"], "in track order")
+        XCTAssertEqual(
+            library.tracks(for: .artist("the beatles")).map(\.title), ["Come Together", "Something"], "in track order")
         XCTAssertEqual(library.tracks(for: .artist("beatles")).count, 2)
         XCTAssertEqual(library.tracks(for: .album("abbey road")).first?.number, 1)
         XCTAssertEqual(library.tracks(for: .artist("miles davis")).map(\.album), ["Kind of Blue"])

@@ -15,8 +15,10 @@ final class LibraryPlayTests: XCTestCase {
 
     override func setUpWithError() throws {
         scratch = try ScratchConfig()
-        try taggedSong(music + "/b1.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Something", "track": "2"])
-        try taggedSong(music + "/b2.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Come Together", "track": "1"])
+        try taggedSong(
+            music + "/b1.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Something", "track": "2"])
+        try taggedSong(
+            music + "/b2.flac", tags: ["artist": "The Beatles", "album": "Abbey Road", "title": "Come Together", "track": "1"])
         try taggedSong(music + "/Miles Davis/Kind of Blue/So What.flac")
         try scratch.store.set("player.media_dirs", to: "[\"\(music)\"]")
     }
