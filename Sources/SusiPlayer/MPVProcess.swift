@@ -6,8 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// One child player process: started from a resolved executable, stopped with SIGTERM and then
-/// SIGKILL, so the speaker never leaves it behind.
+/// One child player process (mpv, or Snapcast's for `Multiroom`): started from a resolved
+/// executable, stopped with SIGTERM and then SIGKILL, so the speaker never leaves it behind.
 ///
 /// The wrapped `Process` is only started in `launch` and afterwards only queried and signalled,
 /// which Foundation allows from any thread.
@@ -27,12 +27,16 @@ final class MPVProcess: Sendable {
     /// The exit status or signal number once it ended.
     var terminationStatus: Int32 { process.terminationStatus }
 
-    /// Starts `executable` with `arguments`, its standard streams on /dev/null.
+    /// Starts `executable` with `arguments`, its standard input and output on /dev/null and its
+    /// standard error on /dev/null, or line by line to `errorLine`.
     ///
-    /// `onExit` runs on a Foundation thread when the child ends, for whatever reason.
+    /// The child starts with no signal blocked, whichever thread starts it (a dispatch thread
+    /// blocks most, and a child inherits the mask). `onExit` runs on a Foundation thread when
+    /// the child ends, for whatever reason.
     /// - Throws: `player-missing` when the executable cannot be started.
     static func launch(
-        executable: String, arguments: [String], onExit: @escaping @Sendable () -> Void
+        executable: String, arguments: [String], errorLine: (@Sendable (Substring) -> Void)? = nil,
+        onExit: @escaping @Sendable () -> Void
     ) throws(PlayerError) -> MPVProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -40,11 +44,28 @@ final class MPVProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let errorLine {
+            let errors = Pipe()
+            process.standardError = errors
+            errors.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                guard !data.isEmpty else {
+                    handle.readabilityHandler = nil
+                    return
+                }
+                String(decoding: data, as: UTF8.self).split(separator: "\n").forEach(errorLine)
+            }
+        }
         process.terminationHandler = { _ in onExit() }
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         do {
             try process.run()
         } catch {
-            throw PlayerError(.missing, "cannot start the media player \(executable): \(error.localizedDescription)")
+            throw PlayerError(.missing, "cannot start \(executable): \(error.localizedDescription)")
         }
         return MPVProcess(process: process)
     }

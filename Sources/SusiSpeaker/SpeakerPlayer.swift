@@ -1,3 +1,4 @@
+import Foundation
 import SusiCore
 import SusiPlayer
 import Synchronization
@@ -40,7 +41,12 @@ public final class SpeakerPlayer: Sendable {
     ) -> SpeakerPlayer {
         let watch = PlayWatch()
         return SpeakerPlayer(watch: watch) {
-            let player = MPVPlayer(config: config().player, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger)
+            // A speaker serving the other rooms plays into Snapcast's pipe.
+            let current = config()
+            var settings = current.player
+            let stateDirectory = (configPath as NSString).deletingLastPathComponent
+            settings.args += Multiroom(config: current, stateDirectory: stateDirectory).playerArguments
+            let player = MPVPlayer(config: settings, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger)
             player.setEventHandler { event in
                 if case .failed(let error) = event { onFailure?(error) }
                 // After `onFailure`: whatever it queued to say is there once the outcome is known.

@@ -176,6 +176,7 @@ public final class SpeakerRuntime {
         }
         if options.server { startServer() }
         let config = live.current
+        startMultiroom(config)
         if config.stt.openQuestions, config.brain.mode != "local" {
             // SUSI.AI's skill examples for the recogniser's next start; never in a command's way.
             SkillExampleFetcher(
@@ -184,6 +185,20 @@ public final class SpeakerRuntime {
             ).refreshInBackground(cacheDirectory: Assembly.cacheDirectory(environment: environment))
         }
         try listenForever()
+    }
+
+    /// Snapcast's programs when `player.multiroom` is on; a failure is reported and the
+    /// speaker plays on its own.
+    private func startMultiroom(_ config: Config) {
+        let multiroom = Multiroom(config: config, stateDirectory: (store.path as NSString).deletingLastPathComponent)
+        guard multiroom.role != .off else { return }
+        let processes = MultiroomProcesses(multiroom, logger: logger.child("multiroom"))
+        do {
+            try processes.start()
+            services.started(processes)
+        } catch {
+            report(error)
+        }
     }
 
     /// Ends `run()` soon: the sentence being said is cut, the interaction ends with `idle`,
@@ -297,6 +312,7 @@ private final class Services: Sendable {
     private struct Running {
         var setup: SetupServer?
         var player: SpeakerPlayer?
+        var multiroom: MultiroomProcesses?
     }
 
     private let running = Mutex(Running())
@@ -310,6 +326,10 @@ private final class Services: Sendable {
         running.withLock { $0.setup = setup }
     }
 
+    func started(_ multiroom: MultiroomProcesses) {
+        running.withLock { $0.multiroom = multiroom }
+    }
+
     /// Stops everything once; later calls do nothing.
     func stop() {
         let stopping = running.withLock { state in
@@ -318,6 +338,7 @@ private final class Services: Sendable {
         }
         stopping.setup?.stop()
         stopping.player?.shutdown()
+        stopping.multiroom?.stop()
     }
 }
 

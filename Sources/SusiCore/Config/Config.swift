@@ -96,6 +96,13 @@ public struct Config: Sendable, Equatable {
         /// Whether "play my music" also plays from media mounted under /media and /run/media
         /// (a USB stick).
         public var removableMedia = true
+        /// Whether the music plays in sync with other speakers through Snapcast (`Multiroom`).
+        public var multiroom = false
+        /// The speaker whose music this one plays (`HOST` or `HOST:PORT`); empty: this one
+        /// serves its own to the others.
+        public var multiroomServer = ""
+        /// The port a serving speaker streams on.
+        public var multiroomPort = 1704
     }
 
     /// The setup and control HTTP server for the phone apps.

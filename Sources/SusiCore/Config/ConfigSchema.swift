@@ -159,6 +159,16 @@ public enum ConfigSchema {
         bool(
             "player.removable_media", \.player.removableMedia,
             "\"play my music\" also plays from USB sticks and discs mounted under /media and /run/media"),
+        bool("player.multiroom", \.player.multiroom, "play music in sync with other speakers through Snapcast"),
+        string(
+            "player.multiroom_server", \.player.multiroomServer,
+            "the speaker whose music this one plays; empty: this one serves the others",
+            allowed: "empty, or HOST or HOST:PORT (not starting with -, no spaces or control characters)",
+            check: { value in
+                value.count <= 255 && !value.hasPrefix("-")
+                    && !value.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == " " || $0 == "/" }
+            }),
+        int("player.multiroom_port", \.player.multiroomPort, "the port a serving speaker streams its music on", 1...65535),
         int("setup.port", \.setup.port, "setup/control HTTP port", 1...65535),
         string(
             "setup.bind", \.setup.bind, "address the setup server listens on",
@@ -235,6 +245,7 @@ public enum ConfigSchema {
     /// with. Every other key takes effect on the next interaction.
     public static let restartKeys: Set<String> = [
         "setup.port", "setup.bind", "audio.input", "audio.output", "stt.noise_suppression",
+        "player.multiroom", "player.multiroom_server", "player.multiroom_port",
     ]
 
     /// The keys whose values differ between `old` and `new`, in `keys` order.
