@@ -5,12 +5,13 @@ Run with the pinned `wyoming` package (scripts/wyoming-venv.sh, `make deps`):
     .build/wyoming/bin/python scripts/wyoming-satellite-check.py --port PORT --answer WAV
 
 First it sends malformed input on connections of their own (a header that is not JSON, a
-payload length of a terabyte, an unknown event type) and checks that the satellite closes
-those connections, or ignores the unknown event, and still answers. Then, as Home Assistant
-does, it asks `describe`, pings, sends `run-satellite` and reads what the satellite streams
-after it hears its wake word (`detection`, `run-pipeline`, `audio-start`, `audio-chunk`s,
-`audio-stop`), sends the answer WAV back as `audio-start`/`audio-chunk`/`audio-stop` and
-waits for `played`. Prints one JSON object with what it saw; the test
+payload length of a terabyte, a header that is not an object, an unknown event type) and
+checks that the satellite closes those connections, or ignores the unknown event, and still
+answers. Then, as Home Assistant does, it asks `describe`, pings, sends `run-satellite` and
+reads what the satellite streams after it hears its wake word (`detection`, `run-pipeline`,
+`audio-start`, `audio-chunk`s, `audio-stop`; `--record` writes the command's audio to a WAV
+file), sends the answer WAV back as `audio-start`/`audio-chunk`/`audio-stop` and waits for
+`played`. Prints one JSON object with what it saw; the test
 (Tests/susiTests/SatelliteCommandTests.swift) judges it. Exit status 1 when the satellite did
 not answer in time.
 """
@@ -24,6 +25,7 @@ import wave
 
 from wyoming.audio import AudioChunk, AudioStart, AudioStop, wav_to_chunks
 from wyoming.client import AsyncTcpClient
+from wyoming.event import async_read_event, async_write_event
 from wyoming.info import Describe, Info
 from wyoming.ping import Ping, Pong
 from wyoming.pipeline import RunPipeline
@@ -39,6 +41,9 @@ async def closed_after(host: str, port: int, garbage: bytes, timeout: float) -> 
         writer.write(garbage)
         await writer.drain()
         return await asyncio.wait_for(reader.read(1), timeout) == b""
+    except ConnectionResetError:
+        # Closed with our bytes unread: a reset rather than an orderly end, closed all the same.
+        return True
     except (ConnectionError, asyncio.TimeoutError):
         return False
     finally:
@@ -65,20 +70,18 @@ async def malformed(host: str, port: int, timeout: float) -> dict:
         ),
         "non_object_closed": await closed_after(host, port, b"[1, 2, 3]\n", timeout),
     }
-    client = AsyncTcpClient(host, port)
-    await client.connect()
+    reader, writer = await asyncio.open_connection(host, port)
     try:
-        writer = client._writer  # noqa: SLF001 - the unknown event goes out as raw bytes
         writer.write(b'{"type": "no-such-event", "data": {"x": 1}}\n')
-        await writer.drain()
-        info = await describe(client, timeout)
-        result["unknown_ignored"] = info.satellite is not None
+        await async_write_event(Describe().event(), writer)
+        event = await asyncio.wait_for(async_read_event(reader), timeout)
+        result["unknown_ignored"] = event is not None and Info.is_type(event.type)
     finally:
-        await client.disconnect()
+        writer.close()
     return result
 
 
-async def session(host: str, port: int, answer: str, timeout: float) -> dict:
+async def session(host: str, port: int, answer: str, timeout: float, record: str | None) -> dict:
     """Home Assistant's part: describe, ping, run the satellite, hear a command, answer it."""
     result: dict = {"events": []}
     client = AsyncTcpClient(host, port)
@@ -97,7 +100,7 @@ async def session(host: str, port: int, answer: str, timeout: float) -> dict:
         result["pong"] = Pong.from_event(pong).text if pong and Pong.is_type(pong.type) else None
 
         await client.write_event(RunSatellite().event())
-        chunk_bytes = 0
+        streamed = bytearray()
         formats = set()
         while True:
             event = await asyncio.wait_for(client.read_event(), timeout)
@@ -118,12 +121,19 @@ async def session(host: str, port: int, answer: str, timeout: float) -> dict:
                 result["audio_start"] = {"rate": start.rate, "width": start.width, "channels": start.channels}
             elif AudioChunk.is_type(event.type):
                 chunk = AudioChunk.from_event(event)
-                chunk_bytes += len(chunk.audio)
+                streamed += chunk.audio
                 formats.add((chunk.rate, chunk.width, chunk.channels))
             elif AudioStop.is_type(event.type):
                 break
-        result["chunk_bytes"] = chunk_bytes
+        result["chunk_bytes"] = len(streamed)
         result["chunk_formats"] = sorted(formats)
+        if record and len(formats) == 1:
+            rate, width, channels = next(iter(formats))
+            with wave.open(record, "wb") as wav:
+                wav.setframerate(rate)
+                wav.setsampwidth(width)
+                wav.setnchannels(channels)
+                wav.writeframes(bytes(streamed))
 
         with wave.open(answer, "rb") as wav:
             result["answer_frames"] = wav.getnframes()
@@ -148,11 +158,12 @@ async def main() -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--answer", required=True, help="WAV file (16-bit PCM) sent back as the spoken answer")
     parser.add_argument("--timeout", type=float, default=60, help="seconds to wait for each event")
+    parser.add_argument("--record", help="WAV file to write the streamed command into")
     args = parser.parse_args()
     report: dict = {}
     try:
         report["malformed"] = await malformed(args.host, args.port, 5)
-        report.update(await session(args.host, args.port, args.answer, args.timeout))
+        report.update(await session(args.host, args.port, args.answer, args.timeout, args.record))
     except (ConnectionError, asyncio.TimeoutError, OSError) as error:
         report["failure"] = f"{type(error).__name__}: {error}"
         print(json.dumps(report))
