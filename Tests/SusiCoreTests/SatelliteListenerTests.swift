@@ -23,7 +23,11 @@ final class SatelliteListenerTests: XCTestCase {
             position += samples.count / 16
             guard let wake = wakeAtMs, position >= wake else { return [] }
             wakeAtMs = nil
-            return [WakeWordDetection(phrase: "susi", startMilliseconds: nameEndMs - 500, endMilliseconds: nameEndMs, decidedAtMilliseconds: position)]
+            return [
+                WakeWordDetection(
+                    phrase: "susi", startMilliseconds: nameEndMs - 500, endMilliseconds: nameEndMs,
+                    decidedAtMilliseconds: position)
+            ]
         }
 
         func reset() throws { resets += 1 }

@@ -59,7 +59,8 @@ final class WyomingDecoderTests: XCTestCase {
 
     func testHeaderDataAndExtraDataAreMergedExtraWinning() throws {
         let extra = #"{"rate": 22050, "text": "extra"}"#
-        let line = #"{"type": "audio-start", "data": {"rate": 16000, "width": 2, "channels": 1}, "data_length": \#(extra.utf8.count)}"#
+        let line =
+            #"{"type": "audio-start", "data": {"rate": 16000, "width": 2, "channels": 1}, "data_length": \#(extra.utf8.count)}"#
         let event = try XCTUnwrap(try decode(Array((line + "\n" + extra).utf8)).first)
         XCTAssertEqual(event.data, ["rate": 22050, "width": 2, "channels": 1, "text": "extra"])
         XCTAssertEqual(event.audioShape, WyomingEvent.AudioShape(rate: 22050, width: 2, channels: 1))
@@ -90,7 +91,8 @@ final class WyomingDecoderTests: XCTestCase {
         for line in bad {
             XCTAssertEqual(code(of: Array((line + "\n").utf8)), "satellite-bad-event", line)
         }
-        XCTAssertEqual(code(of: Array("{\"type\": \"x\", \"data_length\": 3}\n[1]".utf8)), "satellite-bad-event", "extra data not an object")
+        XCTAssertEqual(
+            code(of: Array("{\"type\": \"x\", \"data_length\": 3}\n[1]".utf8)), "satellite-bad-event", "extra data not an object")
         XCTAssertEqual(code(of: [0xFF, 0xFE, 0x0A]), "satellite-bad-event", "not UTF-8")
     }
 
@@ -99,8 +101,10 @@ final class WyomingDecoderTests: XCTestCase {
             code(of: Array("{\"type\": \"audio-chunk\", \"payload_length\": 1000000000000}\n".utf8)), "satellite-event-too-large")
         XCTAssertEqual(code(of: Array("{\"type\": \"info\", \"data_length\": 2000000}\n".utf8)), "satellite-event-too-large")
         let small = WyomingDecoder.Limits(headerBytes: 100, dataBytes: 10, payloadBytes: 10)
-        XCTAssertEqual(code(of: Array("{\"type\": \"x\", \"payload_length\": 11}\n".utf8), limits: small), "satellite-event-too-large")
-        XCTAssertNil(code(of: Array("{\"type\": \"x\", \"payload_length\": 10}\n".utf8) + [UInt8](repeating: 0, count: 10), limits: small))
+        XCTAssertEqual(
+            code(of: Array("{\"type\": \"x\", \"payload_length\": 11}\n".utf8), limits: small), "satellite-event-too-large")
+        XCTAssertNil(
+            code(of: Array("{\"type\": \"x\", \"payload_length\": 10}\n".utf8) + [UInt8](repeating: 0, count: 10), limits: small))
     }
 
     func testAHeaderLineWithoutEndIsRefusedAtItsLimit() {

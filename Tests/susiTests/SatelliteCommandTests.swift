@@ -51,7 +51,9 @@ final class SatelliteCommandTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, process.isRunning {
             let output = (try? String(contentsOfFile: cli.directory + "/background.out", encoding: .utf8)) ?? ""
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving the Wyoming satellite at tcp://127.0.0.1:") }),
+            if let line = output.split(separator: "\n").first(where: {
+                $0.hasPrefix("serving the Wyoming satellite at tcp://127.0.0.1:")
+            }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 return (process, port)

@@ -84,7 +84,7 @@ extension WyomingEvent {
 
     /// `audio-chunk` carrying `chunk`'s samples as 16-bit little-endian PCM, at `timestamp` ms.
     public static func audioChunk(_ chunk: AudioChunk, timestamp: Int) -> WyomingEvent {
-        var payload = [UInt8]()
+        var payload: [UInt8] = []
         payload.reserveCapacity(chunk.samples.count * 2)
         for sample in chunk.samples {
             let bits = UInt16(bitPattern: sample)
@@ -125,7 +125,7 @@ extension WyomingEvent {
         }
         let frameBytes = 2 * shape.channels
         let usable = payload.count - payload.count % frameBytes
-        var samples = [Int16]()
+        var samples: [Int16] = []
         samples.reserveCapacity(usable / 2)
         var index = 0
         while index < usable {

@@ -268,7 +268,9 @@ public final class WyomingSatellite: Sendable {
             }
         case "transcript", "error":
             if event.type == "error" {
-                logger.warning("Home Assistant: \(event.data["text"]?.stringValue ?? "an error") (\(event.data["code"]?.stringValue ?? "no code"))")
+                logger.warning(
+                    "Home Assistant: \(event.data["text"]?.stringValue ?? "an error") (\(event.data["code"]?.stringValue ?? "no code"))"
+                )
             }
             shared.withLock { $0.endStream = true }
         case "audio-start":
@@ -308,7 +310,9 @@ public final class WyomingSatellite: Sendable {
             state.playback.append(.chunk(chunk))
             return false
         }
-        if warn { logger.warning("answer audio arrives faster than it plays; dropping what is over \(Self.maxQueuedSamples) samples") }
+        if warn {
+            logger.warning("answer audio arrives faster than it plays; dropping what is over \(Self.maxQueuedSamples) samples")
+        }
         playbackWake.signal()
     }
 
