@@ -11,7 +11,8 @@ answers. Then, as Home Assistant does, it asks `describe`, pings, sends `run-sat
 reads what the satellite streams after it hears its wake word (`detection`, `run-pipeline`,
 `audio-start`, `audio-chunk`s, `audio-stop`; `--record` writes the command's audio to a WAV
 file), sends the answer WAV back as `audio-start`/`audio-chunk`/`audio-stop` and waits for
-`played`. Prints one JSON object with what it saw; the test
+`played`. Last, it checks that a newer connection sending `run-satellite` takes over (the
+older one is closed) and that a ninth connection is refused. Prints one JSON object with what it saw; the test
 (Tests/susiTests/SatelliteCommandTests.swift) judges it. Exit status 1 when the satellite did
 not answer in time.
 """
@@ -29,7 +30,7 @@ from wyoming.event import async_read_event, async_write_event
 from wyoming.info import Describe, Info
 from wyoming.ping import Ping, Pong
 from wyoming.pipeline import RunPipeline
-from wyoming.satellite import RunSatellite
+from wyoming.satellite import PauseSatellite, RunSatellite
 from wyoming.snd import Played
 from wyoming.wake import Detection
 
@@ -152,6 +153,48 @@ async def session(host: str, port: int, answer: str, timeout: float, record: str
     return result
 
 
+async def connections(host: str, port: int, timeout: float) -> dict:
+    """Who runs the satellite, and how many connections it holds."""
+    result = {}
+    first = AsyncTcpClient(host, port)
+    second = AsyncTcpClient(host, port)
+    await first.connect()
+    await second.connect()
+    try:
+        await first.write_event(RunSatellite().event())
+        await describe(first, timeout)
+        await second.write_event(RunSatellite().event())
+        # The newer Home Assistant takes over; the older connection is closed.
+        ended = False
+        while not ended:
+            event = await asyncio.wait_for(first.read_event(), timeout)
+            ended = event is None
+        result["taken_over"] = ended
+        await second.write_event(PauseSatellite().event())
+        result["controller_answers"] = (await describe(second, timeout)).satellite is not None
+    finally:
+        await first.disconnect()
+        await second.disconnect()
+
+    held = []
+    try:
+        for _ in range(8):
+            held.append(await asyncio.open_connection(host, port))
+        await asyncio.sleep(0.5)
+        result["ninth_refused"] = await closed_after(host, port, b"", timeout)
+    finally:
+        for _, writer in held:
+            writer.close()
+    await asyncio.sleep(0.5)
+    client = AsyncTcpClient(host, port)
+    await client.connect()
+    try:
+        result["answers_after"] = (await describe(client, timeout)).satellite is not None
+    finally:
+        await client.disconnect()
+    return result
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -164,6 +207,7 @@ async def main() -> int:
     try:
         report["malformed"] = await malformed(args.host, args.port, 5)
         report.update(await session(args.host, args.port, args.answer, args.timeout, args.record))
+        report["connections"] = await connections(args.host, args.port, 10)
     except (ConnectionError, asyncio.TimeoutError, OSError) as error:
         report["failure"] = f"{type(error).__name__}: {error}"
         print(json.dumps(report))

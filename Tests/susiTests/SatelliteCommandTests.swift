@@ -136,6 +136,11 @@ final class SatelliteCommandTests: XCTestCase {
         }
         XCTAssertGreaterThan(loudest, 3000, "and they are the audible answer, not silence")
 
+        // A newer Home Assistant takes over; a ninth connection is refused; it still answers.
+        XCTAssertEqual(
+            report["connections"] as? [String: Bool],
+            ["taken_over": true, "controller_answers": true, "ninth_refused": true, "answers_after": true])
+
         process.terminate()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
