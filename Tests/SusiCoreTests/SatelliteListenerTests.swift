@@ -7,26 +7,27 @@ import XCTest
 /// Assistant is sent, in order, the audio streamed from the end of the name, and when a
 /// command ends.
 final class SatelliteListenerTests: XCTestCase {
-    /// Wakes once, when fed past `wakeAtMs`, placing the name's end at `nameEndMs`.
+    /// Wakes once, when it has been fed `wakeAfterMs`, placing the name's end
+    /// `endBeforeDecisionMs` before that.
     final class ScheduledWake: WakeWordDetector {
         private(set) var position = 0
         private(set) var resets = 0
-        var wakeAtMs: Int?
-        let nameEndMs: Int
+        var wakeAfterMs: Int?
+        let endBeforeDecisionMs: Int
 
-        init(wakeAtMs: Int, nameEndMs: Int) {
-            self.wakeAtMs = wakeAtMs
-            self.nameEndMs = nameEndMs
+        init(wakeAfterMs: Int = 480, endBeforeDecisionMs: Int = 0) {
+            self.wakeAfterMs = wakeAfterMs
+            self.endBeforeDecisionMs = endBeforeDecisionMs
         }
 
         func process(_ samples: [Int16]) throws -> [WakeWordDetection] {
             position += samples.count / 16
-            guard let wake = wakeAtMs, position >= wake else { return [] }
-            wakeAtMs = nil
+            guard let wake = wakeAfterMs, position >= wake else { return [] }
+            wakeAfterMs = nil
+            let end = position - endBeforeDecisionMs
             return [
                 WakeWordDetection(
-                    phrase: "susi", startMilliseconds: nameEndMs - 500, endMilliseconds: nameEndMs,
-                    decidedAtMilliseconds: position)
+                    phrase: "susi", startMilliseconds: end - 300, endMilliseconds: end, decidedAtMilliseconds: position)
             ]
         }
 
@@ -36,6 +37,14 @@ final class SatelliteListenerTests: XCTestCase {
     private static let quiet = [Int16](repeating: 0, count: 1280)
     /// 80 ms of a loud tone: voice to the voice activity detector.
     private static let voice = (0..<1280).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 16_000)) }
+
+    /// 240 ms of silence (the detector is not fed: no voice), then 240 ms of "name", the last
+    /// 80 ms of which wakes a `ScheduledWake()`; the events of that last chunk.
+    private func wakeUp(_ listener: inout SatelliteListener) throws -> [WyomingEvent] {
+        XCTAssertEqual(try feed(&listener, [Self.quiet, Self.quiet, Self.quiet, Self.voice, Self.voice]).count, 0)
+        return try listener.hear(Self.voice)
+    }
+
     private let endpointing = EndpointerSettings(endSilenceMs: 400, noSpeechTimeoutMs: 1000, maxUtteranceMs: 3000)
 
     private func feed(_ listener: inout SatelliteListener, _ chunks: [[Int16]]) throws -> [WyomingEvent] {
@@ -43,15 +52,15 @@ final class SatelliteListenerTests: XCTestCase {
     }
 
     func testAWakeStreamsFromTheNamesEndUntilTheSilenceAfterTheCommand() throws {
-        let wake = ScheduledWake(wakeAtMs: 800, nameEndMs: 640)
+        let wake = ScheduledWake(endBeforeDecisionMs: 160)
         var listener = SatelliteListener(detector: wake, endpointing: endpointing, playsAnswers: true)
-        XCTAssertEqual(try feed(&listener, Array(repeating: Self.quiet, count: 9)).count, 0, "640 ms: nothing yet")
-        let woken = try listener.hear(Self.quiet)
+        let woken = try wakeUp(&listener)
+        XCTAssertEqual(wake.position, 480, "the silence before the voice was fed as its lead-in")
         XCTAssertEqual(woken.map(\.type), ["detection", "run-pipeline", "audio-start", "audio-chunk"])
         XCTAssertEqual(woken[0].data["name"], "susi")
         XCTAssertEqual(woken[1].data, ["start_stage": "asr", "end_stage": "tts", "restart_on_end": false])
         XCTAssertEqual(woken[2].audioShape, WyomingEvent.AudioShape(rate: 16_000, width: 2, channels: 1))
-        XCTAssertEqual(woken[2].data["timestamp"]?.intValue, 640, "the stream starts where the name ended")
+        XCTAssertEqual(woken[2].data["timestamp"]?.intValue, 320, "the stream starts where the name ended")
         XCTAssertEqual(try woken[3].audio().samples.count, 160 * 16, "the 160 ms heard since the name's end")
         XCTAssertTrue(listener.isStreaming)
 
@@ -69,20 +78,28 @@ final class SatelliteListenerTests: XCTestCase {
         XCTAssertEqual(try listener.hear(Self.voice).count, 0, "then it only listens for the name")
     }
 
-    func testAPauseAfterTheNameDoesNotEndTheCommand() throws {
-        let wake = ScheduledWake(wakeAtMs: 80, nameEndMs: 80)
+    func testTheDetectorHearsOnlyAroundVoiceAsInSusiRun() throws {
+        let wake = ScheduledWake()
         var listener = SatelliteListener(detector: wake, endpointing: endpointing, playsAnswers: true)
-        _ = try listener.hear(Self.quiet)
-        // 80 ms of the name's last sound, then 720 ms of pause: more than the end silence.
-        let events = try feed(&listener, [Self.voice] + Array(repeating: Self.quiet, count: 9))
+        XCTAssertEqual(try feed(&listener, Array(repeating: Self.quiet, count: 100)).count, 0)
+        XCTAssertEqual(wake.position, 0, "eight seconds of silence cost the detector nothing")
+        XCTAssertEqual(listener.nextReadMilliseconds, 80)
+        _ = try listener.hear(Self.voice)
+        XCTAssertEqual(wake.position, 580, "the voice and the half second before it")
+    }
+
+    func testAPauseAfterTheNameDoesNotEndTheCommand() throws {
+        var listener = SatelliteListener(
+            detector: ScheduledWake(endBeforeDecisionMs: 160), endpointing: endpointing, playsAnswers: true)
+        // 160 ms of the name's last sound streamed, then 720 ms of pause: more than the end silence.
+        let events = try wakeUp(&listener) + feed(&listener, Array(repeating: Self.quiet, count: 9))
         XCTAssertFalse(events.contains { $0.type == "audio-stop" }, "the command has not begun")
         XCTAssertTrue(listener.isStreaming)
     }
 
     func testNobodySpeakingEndsTheStreamAtTheNoSpeechTimeout() throws {
-        var listener = SatelliteListener(
-            detector: ScheduledWake(wakeAtMs: 80, nameEndMs: 80), endpointing: endpointing, playsAnswers: false)
-        let woken = try listener.hear(Self.quiet)
+        var listener = SatelliteListener(detector: ScheduledWake(), endpointing: endpointing, playsAnswers: false)
+        let woken = try wakeUp(&listener)
         XCTAssertEqual(woken[1].data["end_stage"], "handle", "no loudspeaker: no spoken answer asked for")
         let events = try feed(&listener, Array(repeating: Self.quiet, count: 13))
         XCTAssertEqual(events.filter { $0.type == "audio-stop" }.count, 1)
@@ -91,18 +108,17 @@ final class SatelliteListenerTests: XCTestCase {
     }
 
     func testEndlessSpeechEndsAtTheLongestCommand() throws {
-        var listener = SatelliteListener(
-            detector: ScheduledWake(wakeAtMs: 80, nameEndMs: 80), endpointing: endpointing, playsAnswers: true)
-        _ = try listener.hear(Self.quiet)
+        var listener = SatelliteListener(detector: ScheduledWake(), endpointing: endpointing, playsAnswers: true)
+        _ = try wakeUp(&listener)
         let events = try feed(&listener, Array(repeating: Self.voice, count: 40))
         let stop = try XCTUnwrap(events.firstIndex { $0.type == "audio-stop" })
         XCTAssertEqual(stop, 38, "the 80 ms chunk that reaches 3000 ms is the last")
     }
 
     func testHomeAssistantEndingTheCommandSendsNoStop() throws {
-        let wake = ScheduledWake(wakeAtMs: 80, nameEndMs: 80)
+        let wake = ScheduledWake()
         var listener = SatelliteListener(detector: wake, endpointing: endpointing, playsAnswers: true)
-        _ = try listener.hear(Self.quiet)
+        _ = try wakeUp(&listener)
         XCTAssertEqual(listener.stop(announce: false), [])
         XCTAssertFalse(listener.isStreaming)
         XCTAssertEqual(wake.resets, 1)

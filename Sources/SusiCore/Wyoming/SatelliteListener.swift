@@ -13,14 +13,11 @@ public struct SatelliteListener {
     /// hundred ms after the name ended.
     static let historyMs = 2_000
 
-    private let detector: any WakeWordDetector
     private let endpointing: EndpointerSettings
     private let endStage: String
     private var history = AudioHistory(capacity: SamplePosition.format.frames(milliseconds: historyMs))
-    /// Frames given to the detector since it was made (its positions count only these).
-    private var fedFrames = 0
-    /// Voice activity while waiting for the name; its noise floor seeds each command's.
-    private var idleActivity = VoiceActivityDetector(marginDB: 6)
+    /// The detector, fed around voice activity and placing the name's end, as `susi run` does.
+    private var gate: WakeGate
     private var command: Command?
 
     /// What is known of the command being streamed.
@@ -42,7 +39,7 @@ public struct SatelliteListener {
     /// A listener waking on `detector`, ending commands as `endpointing` says; `playsAnswers`
     /// asks Home Assistant for spoken answers (`end_stage` `tts`).
     public init(detector: any WakeWordDetector, endpointing: EndpointerSettings, playsAnswers: Bool) {
-        self.detector = detector
+        gate = WakeGate(detector: detector)
         self.endpointing = endpointing
         endStage = playsAnswers ? "tts" : "handle"
     }
@@ -53,23 +50,31 @@ public struct SatelliteListener {
     /// Milliseconds of input heard so far: the timestamps of the events.
     public var positionMs: Int { history.end.milliseconds }
 
+    /// How much input to read next, in ms: 80 ms chunks of a command; while waiting for the
+    /// name, up to where the detector can next decide, as `susi run` reads
+    /// (`WakeGate.nextReadMilliseconds`), so a wake is not held up by the rest of a read.
+    public var nextReadMilliseconds: Int {
+        command != nil
+            ? Self.streamReadMs
+            : gate.nextReadMilliseconds(otherwise: VoicePipeline.idleReadMs, longest: VoicePipeline.longestIdleReadMs)
+    }
+
+    /// Milliseconds of a command per `audio-chunk`.
+    static let streamReadMs = 80
+
     /// Consumes the next 16 kHz mono samples and returns the events to send, in order.
     ///
     /// - Throws: what the wake word detector throws.
     public mutating func hear(_ samples: [Int16]) throws -> [WyomingEvent] {
         history.append(samples)
         guard command == nil else { return follow(samples) }
-        _ = idleActivity.anyVoiced(samples)
-        fedFrames += samples.count
-        guard let detection = try detector.process(samples).first else { return [] }
-        // The detector's positions count only what it was given; this input's end is `fedFrames`.
-        let end = history.end.advanced(by: SamplePosition.format.frames(milliseconds: detection.endMilliseconds) - fedFrames)
-        let start = min(max(end, history.end.advanced(by: -history.capacity)), history.end)
-        command = Command(activity: VoiceActivityDetector(noiseFloorDB: idleActivity.noiseFloorDB), started: start)
+        guard let heard = try gate.hear(samples, in: history) else { return [] }
+        let start = min(max(heard.end, history.end.advanced(by: -history.capacity)), history.end)
+        command = Command(activity: VoiceActivityDetector(noiseFloorDB: gate.noiseFloorDB), started: start)
         let now = history.end.milliseconds
         var events = [
             WyomingEvent(
-                type: "detection", data: ["name": .string(detection.phrase), "timestamp": .number(Double(now))]),
+                type: "detection", data: ["name": .string(heard.phrase), "timestamp": .number(Double(now))]),
             WyomingEvent(
                 type: "run-pipeline",
                 data: ["start_stage": "asr", "end_stage": .string(endStage), "restart_on_end": false]),
@@ -84,7 +89,7 @@ public struct SatelliteListener {
     public mutating func stop(announce: Bool) -> [WyomingEvent] {
         guard command != nil else { return [] }
         command = nil
-        try? detector.reset()
+        gate.restart(at: history.end)
         return announce ? [WyomingEvent.audioStop(timestamp: history.end.milliseconds)] : []
     }
 

@@ -46,8 +46,6 @@ public final class WyomingSatellite: Sendable {
     /// Answer audio waiting for the loudspeaker, in samples (about three minutes of 22 kHz
     /// speech); chunks beyond it are dropped.
     static let maxQueuedSamples = 4 * 1024 * 1024
-    /// Milliseconds of microphone audio per read.
-    static let readMilliseconds = 80
 
     private enum Playback: Sendable {
         case chunk(AudioChunk)
@@ -359,7 +357,7 @@ public final class WyomingSatellite: Sendable {
                     try source ?? MicrophoneSource(session: session, device: config.audio.input, logger: logger.child("audio"))
                 source = microphone
                 lastFailure = nil
-                guard let chunk = try microphone.read(milliseconds: Self.readMilliseconds) else { continue }
+                guard let chunk = try microphone.read(milliseconds: listener.nextReadMilliseconds) else { continue }
                 // Its own answer is not listened to (it may say the name); the stream ends.
                 if playing {
                     listener.stop(announce: true).forEach(sendToController)
