@@ -68,7 +68,15 @@ public final class WyomingSatellite: Sendable {
         var playing = false
         /// A chunk of the current answer was dropped (warned once per answer).
         var dropped = false
+        /// A chunk of the current answer was unplayable (warned once per answer).
+        var unplayable = false
+        /// When Home Assistant last sent answer audio: an answer it never ends (no
+        /// `audio-stop`) stops keeping the microphone deaf after `answerSilenceSeconds`.
+        var lastAnswerAudio = ContinuousClock.now
     }
+
+    /// How long an answer may go without audio or its `audio-stop` before it counts as ended.
+    static let answerSilenceSeconds = 5
 
     private let options: Options
     private let config: Config
@@ -275,12 +283,15 @@ public final class WyomingSatellite: Sendable {
             shared.withLock { state in
                 state.playing = true
                 state.dropped = false
+                state.unplayable = false
+                state.lastAnswerAudio = .now
             }
         case "audio-chunk":
             enqueue(event)
         case "audio-stop":
             shared.withLock { state in
                 state.playing = true
+                state.lastAnswerAudio = .now
                 state.playback.append(.stop(announce: true))
             }
             playbackWake.signal()
@@ -295,11 +306,16 @@ public final class WyomingSatellite: Sendable {
         do {
             chunk = try event.audio()
         } catch {
-            logger.warning("\(error.code): \(error.message); that chunk is not played")
+            let first = shared.withLock { state in
+                defer { state.unplayable = true }
+                return !state.unplayable
+            }
+            if first { logger.warning("\(error.code): \(error.message); such chunks are not played") }
             return
         }
         let warn = shared.withLock { state -> Bool in
             state.playing = true
+            state.lastAnswerAudio = .now
             guard state.queuedSamples + chunk.samples.count <= Self.maxQueuedSamples else {
                 defer { state.dropped = true }
                 return !state.dropped
@@ -404,6 +420,12 @@ public final class WyomingSatellite: Sendable {
                 defer {
                     state.playback = []
                     state.queuedSamples = 0
+                }
+                if state.playing, state.playback.isEmpty,
+                    ContinuousClock.now - state.lastAnswerAudio > .seconds(Self.answerSilenceSeconds)
+                {
+                    // Home Assistant never ended this answer: it is over, unannounced.
+                    return [.stop(announce: false)]
                 }
                 return state.playback
             }
