@@ -119,6 +119,38 @@ final class WyomingDecoderTests: XCTestCase {
             "satellite-event-too-large", "a whole line over the limit")
     }
 
+    func testRandomBytesNeverCrashAndNeverPileUpBeyondTheLimits() {
+        let limits = WyomingDecoder.Limits(headerBytes: 256, dataBytes: 128, payloadBytes: 512)
+        let pieces: [[UInt8]] = [
+            Array(#"{"type": "audio-chunk", "data": {"rate": 16000}, "payload_length": 8}"#.utf8), [0x0A],
+            Array(#"{"type": "x", "data_length": 2}"#.utf8), Array("{}".utf8), Array(#"{"type""#.utf8),
+            Array(#", "payload_length": 100000}"#.utf8), [0, 255, 0x22, 0x5B, 0x7B, 0x7D], Array("[1e999]".utf8),
+        ]
+        var seed: UInt64 = 53
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33) % bound
+        }
+        var events = 0
+        var errors = 0
+        for _ in 0..<2_000 {
+            var decoder = WyomingDecoder(limits: limits)
+            for _ in 0..<random(12) {
+                let piece = random(3) == 0 ? (0..<random(40)).map { _ in UInt8(random(256)) } : pieces[random(pieces.count)]
+                decoder.append(piece)
+                do {
+                    while try decoder.next() != nil { events += 1 }
+                } catch {
+                    errors += 1
+                    break
+                }
+                XCTAssertLessThanOrEqual(decoder.pendingBytes, 256 + 128 + 512 + 100, "held input is bounded")
+            }
+        }
+        XCTAssertGreaterThan(events, 0, "some fragments make whole events")
+        XCTAssertGreaterThan(errors, 0, "and many are refused")
+    }
+
     func testAudioInFormatsTheSpeakerCannotPlayIsRefused() {
         func audio(_ data: [String: JSONValue], payload: [UInt8] = [0, 0]) -> String? {
             do {
