@@ -10,9 +10,10 @@ checks that the satellite closes those connections, or ignores the unknown event
 answers. Then, as Home Assistant does, it asks `describe`, pings, sends `run-satellite` and
 reads what the satellite streams after it hears its wake word (`detection`, `run-pipeline`,
 `audio-start`, `audio-chunk`s, `audio-stop`; `--record` writes the command's audio to a WAV
-file), sends the answer WAV back as `audio-start`/`audio-chunk`/`audio-stop` and waits for
-`played`. Last, it checks that a newer connection sending `run-satellite` takes over (the
-older one is closed) and that a ninth connection is refused. Prints one JSON object with what it saw; the test
+file), sends the answer WAV back as `audio-start`/`audio-chunk`/`audio-stop` (converted by the
+package to `--answer-format`) and waits for `played`. Last, it checks that a newer connection
+sending `run-satellite` takes over (the older one is closed) and that a ninth connection is
+refused. Prints one JSON object with what it saw; the test
 (Tests/susiTests/SatelliteCommandTests.swift) judges it. Exit status 1 when the satellite did
 not answer in time.
 """
@@ -24,7 +25,7 @@ import sys
 import time
 import wave
 
-from wyoming.audio import AudioChunk, AudioStart, AudioStop, wav_to_chunks
+from wyoming.audio import AudioChunk, AudioChunkConverter, AudioStart, AudioStop, wav_to_chunks
 from wyoming.client import AsyncTcpClient
 from wyoming.event import async_read_event, async_write_event
 from wyoming.info import Describe, Info
@@ -82,7 +83,9 @@ async def malformed(host: str, port: int, timeout: float) -> dict:
     return result
 
 
-async def session(host: str, port: int, answer: str, timeout: float, record: str | None) -> dict:
+async def session(
+    host: str, port: int, answer: str, answer_format: tuple[int, int], timeout: float, record: str | None
+) -> dict:
     """Home Assistant's part: describe, ping, run the satellite, hear a command, answer it."""
     result: dict = {"events": []}
     client = AsyncTcpClient(host, port)
@@ -138,7 +141,14 @@ async def session(host: str, port: int, answer: str, timeout: float, record: str
 
         with wave.open(answer, "rb") as wav:
             result["answer_frames"] = wav.getnframes()
+            result["answer_rate"] = wav.getframerate()
+            # Sent in another format than the satellite plays, when asked, as a TTS may.
+            converter = AudioChunkConverter(rate=answer_format[0], width=2, channels=answer_format[1])
             for event in wav_to_chunks(wav, samples_per_chunk=1024, start_event=True, stop_event=True):
+                if isinstance(event, AudioChunk):
+                    event = converter.convert(event)
+                elif isinstance(event, AudioStart):
+                    event = AudioStart(rate=answer_format[0], width=2, channels=answer_format[1])
                 await client.write_event(event.event())
         sent = time.monotonic()
         while True:
@@ -202,11 +212,15 @@ async def main() -> int:
     parser.add_argument("--answer", required=True, help="WAV file (16-bit PCM) sent back as the spoken answer")
     parser.add_argument("--timeout", type=float, default=60, help="seconds to wait for each event")
     parser.add_argument("--record", help="WAV file to write the streamed command into")
+    parser.add_argument(
+        "--answer-format", default="22050,1", help="RATE,CHANNELS the answer is sent in (converted from the WAV)"
+    )
     args = parser.parse_args()
     report: dict = {}
     try:
         report["malformed"] = await malformed(args.host, args.port, 5)
-        report.update(await session(args.host, args.port, args.answer, args.timeout, args.record))
+        rate, channels = (int(part) for part in args.answer_format.split(","))
+        report.update(await session(args.host, args.port, args.answer, (rate, channels), args.timeout, args.record))
         report["connections"] = await connections(args.host, args.port, 10)
     except (ConnectionError, asyncio.TimeoutError, OSError) as error:
         report["failure"] = f"{type(error).__name__}: {error}"

@@ -86,7 +86,7 @@ final class SatelliteCommandTests: XCTestCase {
         check.executableURL = URL(fileURLWithPath: python)
         check.arguments = [
             repositoryRoot + "/scripts/wyoming-satellite-check.py", "--port", "\(port)", "--answer", answer, "--timeout", "30",
-            "--record", recorded,
+            "--record", recorded, "--answer-format", "44100,2",
         ]
         let out = Pipe()
         check.standardOutput = out
@@ -126,7 +126,8 @@ final class SatelliteCommandTests: XCTestCase {
         XCTAssertTrue(heard.stdout.contains("time"), "the streamed audio is the command: '\(heard.stdout)'")
         XCTAssertFalse(heard.stdout.lowercased().contains("susi"), "and not the name: '\(heard.stdout)'")
 
-        // The answer went to the loudspeaker whole, and `played` came back.
+        // The answer, sent at 44.1 kHz stereo, went to the 22.05 kHz loudspeaker whole, and
+        // `played` came back.
         XCTAssertNotNil(report["played_after_s"] as? Double)
         let answerFrames = try XCTUnwrap(report["answer_frames"] as? Int)
         let played = (try? Data(contentsOf: URL(fileURLWithPath: devices.played))) ?? Data()
