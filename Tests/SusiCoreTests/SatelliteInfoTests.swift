@@ -20,6 +20,7 @@ final class SatelliteInfoTests: XCTestCase {
         XCTAssertEqual(info.data["wake"]?[0]?["models"]?[0]?["phrase"], "computer")
         XCTAssertEqual(info.data["mic"]?[0]?["mic_format"], ["rate": 16000, "width": 2, "channels": 1])
         XCTAssertEqual(info.data["snd"]?[0]?["snd_format"], ["rate": 22050, "width": 2, "channels": 1])
+        XCTAssertEqual(satellite?["snd_format"], ["rate": 22050, "width": 2, "channels": 1], "where wyoming 1.5 reads it")
     }
 
     func testWithoutARoomOrLoudspeaker() {
@@ -27,6 +28,7 @@ final class SatelliteInfoTests: XCTestCase {
         XCTAssertEqual(info.data["satellite"]?["name"], "SUSI.AI speaker")
         XCTAssertEqual(info.data["satellite"]?["area"], .null)
         XCTAssertEqual(info.data["snd"], [], "no sound output is offered")
+        XCTAssertNil(info.data["satellite"]?["snd_format"])
         XCTAssertEqual(info.data["satellite"]?["active_wake_words"], ["susi"])
     }
 }

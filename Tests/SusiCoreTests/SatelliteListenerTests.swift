@@ -58,7 +58,12 @@ final class SatelliteListenerTests: XCTestCase {
         XCTAssertEqual(wake.position, 480, "the silence before the voice was fed as its lead-in")
         XCTAssertEqual(woken.map(\.type), ["detection", "run-pipeline", "audio-start", "audio-chunk"])
         XCTAssertEqual(woken[0].data["name"], "susi")
-        XCTAssertEqual(woken[1].data, ["start_stage": "asr", "end_stage": "tts", "restart_on_end": false])
+        XCTAssertEqual(
+            woken[1].data,
+            [
+                "start_stage": "asr", "end_stage": "tts", "restart_on_end": false,
+                "snd_format": ["rate": 22050, "width": 2, "channels": 1],
+            ])
         XCTAssertEqual(woken[2].audioShape, WyomingEvent.AudioShape(rate: 16_000, width: 2, channels: 1))
         XCTAssertEqual(woken[2].data["timestamp"]?.intValue, 320, "the stream starts where the name ended")
         XCTAssertEqual(try woken[3].audio().samples.count, 160 * 16, "the 160 ms heard since the name's end")

@@ -8,6 +8,13 @@ public enum SatelliteInfo {
     /// The rate answers are asked for and played at: eSpeak NG's and Piper's 22.05 kHz.
     public static let soundFormat = AudioFormat(sampleRate: 22_050, channels: 1)
 
+    /// `soundFormat` as Wyoming's `snd_format`.
+    static var soundFormatFields: JSONValue { format(soundFormat) }
+
+    private static func format(_ format: AudioFormat) -> JSONValue {
+        ["rate": .number(Double(format.sampleRate)), "width": 2, "channels": .number(Double(format.channels))]
+    }
+
     /// The `info` event for `config`; `playsAnswers` when a loudspeaker is open.
     public static func event(_ config: Config, version: String, playsAnswers: Bool) -> WyomingEvent {
         let phrase = config.hotword.phrase
@@ -17,9 +24,6 @@ public enum SatelliteInfo {
                 "name": .string(name), "description": .string(description), "installed": true, "version": .string(version),
                 "attribution": ["name": "SUSI.AI", "url": "https://github.com/fossasia"],
             ]
-        }
-        func format(_ format: AudioFormat) -> JSONValue {
-            ["rate": .number(Double(format.sampleRate)), "width": 2, "channels": .number(Double(format.channels))]
         }
         var wakeModel = artifact(phrase, "the wake word \"\(phrase)\"")
         wakeModel["languages"] = [.string(config.brain.language)]
@@ -42,6 +46,10 @@ public enum SatelliteInfo {
             var snd = artifact("susi-snd", "the speaker's loudspeaker (audio.output \(config.audio.output))")
             snd["snd_format"] = format(soundFormat)
             data["snd"] = [.object(snd)]
+            // Where earlier versions of the protocol (the `wyoming` 1.5 of Home Assistant 2024.3)
+            // carry the format answers should come in.
+            satellite["snd_format"] = format(soundFormat)
+            data["satellite"] = .object(satellite)
         }
         return WyomingEvent(type: "info", data: data)
     }

@@ -14,7 +14,9 @@ public struct SatelliteListener {
     static let historyMs = 2_000
 
     private let endpointing: EndpointerSettings
-    private let endStage: String
+    /// `run-pipeline`'s fields: to `tts` when the speaker plays answers, with the format they
+    /// play in (`snd_format`, which earlier versions of the protocol carry here), else to `handle`.
+    private let pipeline: [String: JSONValue]
     private var history = AudioHistory(capacity: SamplePosition.format.frames(milliseconds: historyMs))
     /// The detector, fed around voice activity and placing the name's end, as `susi run` does.
     private var gate: WakeGate
@@ -41,7 +43,12 @@ public struct SatelliteListener {
     public init(detector: any WakeWordDetector, endpointing: EndpointerSettings, playsAnswers: Bool) {
         gate = WakeGate(detector: detector)
         self.endpointing = endpointing
-        endStage = playsAnswers ? "tts" : "handle"
+        var pipeline: [String: JSONValue] = ["start_stage": "asr", "end_stage": "handle", "restart_on_end": false]
+        if playsAnswers {
+            pipeline["end_stage"] = "tts"
+            pipeline["snd_format"] = SatelliteInfo.soundFormatFields
+        }
+        self.pipeline = pipeline
     }
 
     /// Whether a command is being streamed.
@@ -76,8 +83,7 @@ public struct SatelliteListener {
             WyomingEvent(
                 type: "detection", data: ["name": .string(heard.phrase), "timestamp": .number(Double(now))]),
             WyomingEvent(
-                type: "run-pipeline",
-                data: ["start_stage": "asr", "end_stage": .string(endStage), "restart_on_end": false]),
+                type: "run-pipeline", data: pipeline),
             WyomingEvent.audioStart(WyomingEvent.AudioShape(.speech), timestamp: start.milliseconds),
         ]
         events += follow(history.samples(from: start))
