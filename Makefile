@@ -35,6 +35,13 @@ export DENO_VERSION = 2.9.8
 export DENO_SHA256_X86_64 = b1d1318e7deda8efd593aefa8b565a827fe71cf83aeff09d3a5ceb047444ca18
 export DENO_SHA256_AARCH64 = 3e286918a36f436134336c5c6ef37dfe3a27f16ea22cd6af452ab7daa4ef1da4
 
+# The `wyoming` package (rhasspy/wyoming, the Wyoming protocol's reference implementation) plays
+# Home Assistant in the tests of `susi satellite serve`: pinned and sha256-checked from PyPI into
+# a virtualenv that is never committed (scripts/wyoming-venv.sh). The speaker itself does not use it.
+WYOMING_VENV ?= .build/wyoming
+export WYOMING_VERSION = 1.10.2
+export WYOMING_SHA256 = 08aec17ccad4d72fc3f919ab741beacf3f23a1df24c8b9a317ebc6e02d2b227c
+
 all: build
 
 # Installs only what is missing; non-interactive and idempotent.
@@ -50,6 +57,7 @@ deps:
 	@WHISPER_BASE=yes scripts/whisper-deps.sh
 	@scripts/gazetteer-deps.sh
 	@scripts/yt-dlp-venv.sh $(YTDLP_VENV)
+	@scripts/wyoming-venv.sh $(WYOMING_VENV)
 
 yt-dlp:
 	scripts/yt-dlp-venv.sh $(YTDLP_VENV)

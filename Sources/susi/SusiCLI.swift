@@ -7,7 +7,7 @@ enum SusiCLI {
         RunCommand.self, TranscribeCommand.self, AskCommand.self, SayCommand.self, VoiceCommand.self,
         ConfigCommand.self, BrainCommand.self, SkillsCommand.self, DevicesCommand.self, LoginCommand.self,
         LogoutCommand.self, SkillCommand.self, SetupCommand.self, LanguageCommand.self, LocationCommand.self, DoctorCommand.self,
-        UpdateCommand.self, WakewordCommand.self,
+        UpdateCommand.self, WakewordCommand.self, SatelliteCommand.self,
     ]
 
     static let overview = """
