@@ -156,6 +156,9 @@ public final class PlannedAnswers: Sendable {
         return entry
     }
 
+    /// The time now, by this book's clock (a file run's follows its audio).
+    public var now: Date { clock() }
+
     /// What is still to come, soonest first.
     public var pending: [Entry] { book.withLock { $0.entries } }
 
