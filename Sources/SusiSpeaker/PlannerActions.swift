@@ -139,7 +139,9 @@ struct PlannerActions: Sendable {
         if fields["all"]?.stringValue == "true" {
             let cancelled = try planned.cancelAll(.reminder)
             return ActionOutcome(
-                say: cancelled.isEmpty ? "You have no reminders." : "Okay, I cancelled \(cancelled.count) reminder\(cancelled.count == 1 ? "" : "s").")
+                say: cancelled.isEmpty
+                    ? "You have no reminders."
+                    : "Okay, I cancelled \(cancelled.count) reminder\(cancelled.count == 1 ? "" : "s").")
         }
         guard let cancelled = try planned.cancelNext(.reminder) else { return ActionOutcome(say: "You have no reminders.") }
         let subject = cancelled.text.dropFirst(PlannedAnswers.reminderLead.count).trimmingCharacters(in: .punctuationCharacters)
@@ -196,7 +198,8 @@ struct PlannerActions: Sendable {
         var words: [String] = []
         if !removed.isEmpty { words.append("Okay, I removed \(Self.joined(removed)) from your \(name) list.") }
         if !missing.isEmpty {
-            words.append("\(Self.joined(missing).capitalizedFirst) \(missing.count == 1 ? "is" : "are") not on your \(name) list.")
+            words.append(
+                "\(Self.joined(missing).capitalizedFirst) \(missing.count == 1 ? "is" : "are") not on your \(name) list.")
         }
         return ActionOutcome(say: words.isEmpty ? "What should I remove from your \(name) list?" : words.joined(separator: " "))
     }

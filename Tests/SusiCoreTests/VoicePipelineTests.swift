@@ -1040,7 +1040,8 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(synthesizer.spoken, ["Wake up!", "Okay, I'll ring again in 9 minutes."], "cut after the wake word")
         XCTAssertEqual(attention, [true, false], "the music stayed down from the ringing through the command")
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1)
-        XCTAssertLessThan(sink.chunks, 5 + 2 * VoicePipeline.ringTone.count / 1600 + 5 * 2, "the ringing stopped at the wake word")
+        XCTAssertLessThan(
+            sink.chunks, 5 + 2 * VoicePipeline.ringTone.count / 1600 + 5 * 2, "the ringing stopped at the wake word")
     }
 
     /// While idle, planned answers are asked for once per `idleAskingMs` of input, not on

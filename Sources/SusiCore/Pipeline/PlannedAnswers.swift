@@ -286,7 +286,8 @@ public final class PlannedAnswers: Sendable {
         case .reminder:
             guard !list.isEmpty else { return "You have no reminders." }
             let parts = list.map { entry in
-                let when = entry.spokenTime.map { "at \($0)" }
+                let when =
+                    entry.spokenTime.map { "at \($0)" }
                     ?? "in \(Self.spoken(seconds: Int(entry.due.timeIntervalSince(now).rounded())))"
                 return "\(Self.reminderSubject(entry.text)) \(when)"
             }
