@@ -65,4 +65,18 @@ final class ClockTimeTests: XCTestCase {
         XCTAssertEqual(try brain.answer("set a timer for five minutes").skill, "timer")
         XCTAssertEqual(try brain.answer("add 5 to 7").skill, "arithmetic")
     }
+
+    /// In hybrid mode they are answered on the speaker (`::routing local`): the server keeps
+    /// no alarms or lists of this speaker.
+    func testHybridModeAnswersThemOnTheSpeaker() throws {
+        let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
+        let policy = HybridRoutingPolicy(skills: brain.skills)
+        for query in [
+            "set an alarm for 7 am", "snooze", "what alarms are set", "remind me to call mom in ten minutes",
+            "what are my reminders", "add milk to my shopping list", "what's on my shopping list", "clear my shopping list",
+        ] {
+            XCTAssertTrue(policy.answersLocally(try brain.answer(query)), query)
+        }
+        XCTAssertFalse(policy.answersLocally(try brain.answer("tell me a joke")), "the rest still goes to the server")
+    }
 }
