@@ -252,15 +252,14 @@ public final class PlannedAnswers: Sendable {
         }
     }
 
-    /// Ends the ringing and plans the alarm to ring again in `minutes`; returns the entry
-    /// made, nil when no alarm was ringing.
+    /// Ends the ringing and plans the alarm to ring again, once, in `minutes` (a weekday
+    /// alarm's next day stays planned too); returns the entry made, nil when no alarm was ringing.
     @discardableResult
     public func snooze(minutes: Int) throws(ConfigError) -> Entry? {
         guard let alarm = stopRinging() else { return nil }
         let now = clock()
-        let entry = Entry(
-            text: alarm.text, due: now.addingTimeInterval(Double(minutes) * 60), created: now, kind: .alarm, hour: alarm.hour,
-            minute: alarm.minute)
+        // No clock time: "what alarms are set" says when it rings again, not the time it was set for.
+        let entry = Entry(text: alarm.text, due: now.addingTimeInterval(Double(minutes) * 60), created: now, kind: .alarm)
         try change { $0.append(entry) }
         return entry
     }
