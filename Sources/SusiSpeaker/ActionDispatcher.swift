@@ -3,8 +3,8 @@ import SusiCore
 import SusiNet
 import SusiPlayer
 
-/// Performs what an answer asks of the speaker besides speech: config changes, timers, web
-/// search, the skill features and media. The one place actions are carried out; the pipeline's
+/// Performs what an answer asks of the speaker besides speech: config changes, timers,
+/// alarms, reminders and lists (`PlannerActions`), web search, the skill features and media. The one place actions are carried out; the pipeline's
 /// `perform` and the control routes both come here.
 ///
 /// Blocking: media commands wait for the player, web search and skill features for the
@@ -25,14 +25,18 @@ public final class ActionDispatcher: Sendable {
     private let calendar: Calendar
     /// The owner's music, for the library's `audio_play` types; nil: none.
     private let library: MusicLibrary?
+    /// Alarms, reminders and named lists.
+    private let planner: PlannerActions
 
     /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
     /// `player`; `http` serves web search and the skill CMS with `account`'s login.
-    /// `timer_set`'s clock times are read in `calendar`; "play my music" plays from `library`.
+    /// `timer_set`'s clock times (and alarms') are read in `calendar`. Alarms and reminders
+    /// are kept in `planned` too, lists in `lists` (without it, list actions answer that there are
+    /// no lists here). "Play my music" plays from `library`.
     public init(
         live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
         logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current,
-        library: MusicLibrary? = nil
+        lists: NamedLists? = nil, library: MusicLibrary? = nil
     ) {
         self.live = live
         self.planned = planned
@@ -43,6 +47,9 @@ public final class ActionDispatcher: Sendable {
         self.lastSkill = lastSkill
         self.calendar = calendar
         self.library = library
+        planner = PlannerActions(
+            planned: planned, lists: lists, calendar: calendar,
+            snoozeMinutes: { live.current.alarms.snoozeMinutes }, logger: logger)
     }
 
     /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
@@ -80,6 +87,11 @@ public final class ActionDispatcher: Sendable {
             case .unknown(let unknown) where unknown.type == "timer_cancel":
                 let cancelled = try planned.cancelNext()
                 return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
+            case .unknown(let unknown) where PlannerActions.types.contains(unknown.type):
+                return try planner.perform(unknown)
+            case .stop where planned.ringing != nil:
+                // "susi stop" while an alarm rings is for the alarm; the music plays on.
+                return planner.stopRinging() ?? .done
             case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
                 return skillFeedback(unknown)
             case .timerSet(let timer):

@@ -12,6 +12,16 @@ public enum SpeakerDashboards {
         (store.path as NSString).deletingLastPathComponent + "/history.json"
     }
 
+    /// Where the timers, alarms and reminders are kept: `timers.json` beside the config file.
+    public static func timersPath(store: ConfigStore) -> String {
+        (store.path as NSString).deletingLastPathComponent + "/timers.json"
+    }
+
+    /// Where the named lists (shopping, to-do) are kept: `lists.json` beside the config file.
+    public static func listsPath(store: ConfigStore) -> String {
+        (store.path as NSString).deletingLastPathComponent + "/lists.json"
+    }
+
     /// Every `!example` of `brain`'s skills, in skill order, each once.
     public static func examples(of brain: Brain) -> [ExampleRequest] {
         var seen = Set<String>()
@@ -25,18 +35,19 @@ public enum SpeakerDashboards {
         }
     }
 
-    /// The dashboard of a server without a voice pipeline (`susi setup serve`): the timers
-    /// and history files beside the config, and the bundled skills' examples (read on first
-    /// use). No events, level or wake figures. The timers are read when the server starts:
-    /// it serves when `susi run` does not (they share `setup.port`), so no speaker owns
-    /// `timers.json` meanwhile.
+    /// The dashboard of a server without a voice pipeline (`susi setup serve`): the timers,
+    /// lists and history files beside the config, and the bundled skills' examples (read on first
+    /// use). No events, level or wake figures. The timers and lists are read when the server
+    /// starts: it serves when `susi run` does not (they share `setup.port`), so no speaker owns
+    /// `timers.json` or `lists.json` meanwhile.
     public static func standalone(store: ConfigStore, environment: [String: String], logger: Logger) -> SpeakerDashboard {
         let examples = LazyExamples(environment: environment, logger: logger)
         var dashboard = SpeakerDashboard(
             history: InteractionLog(
                 path: historyPath(store: store), isPrivate: { (try? store.load())?.privacy.mode ?? false }),
-            timers: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
+            timers: PlannedAnswers(path: timersPath(store: store)),
             examples: { examples.value }, locate: LocationSetting.locator(store: store, environment: environment))
+        dashboard.lists = NamedLists(path: listsPath(store: store))
         dashboard.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
         return dashboard
     }

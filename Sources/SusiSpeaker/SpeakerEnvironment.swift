@@ -2,8 +2,8 @@ import SusiCore
 import SusiSpeech
 
 /// The speaker around `susi run`'s voice pipeline: the configured voice, the actions (one
-/// `ActionDispatcher`), music turned down while it listens and talks, timers and `/say`
-/// requests, the open-question pass, and the config observer's changes between interactions
+/// `ActionDispatcher`), music turned down while it listens, talks and rings, timers, alarms and
+/// `/say` requests, the open-question pass, and the config observer's changes between interactions
 /// (endpointing, a new wake word detector).
 final class SpeakerEnvironment: PipelineEnvironment {
     private let live: LiveConfig
@@ -72,10 +72,16 @@ final class SpeakerEnvironment: PipelineEnvironment {
     }
 
     /// Config changes are applied as an interaction begins. Music turns down to
-    /// `player.duck_volume` while the speaker listens or talks; a player that has not started
-    /// stays so.
+    /// `player.duck_volume` while the speaker listens, talks or rings an alarm; a player that
+    /// has not started stays so. An alarm's ringing is over with the attention it held (rung
+    /// out, or the command that cut it answered).
     func attentionChanged(to attending: Bool) {
-        if attending { observer.update() } else { awaitingPlay = false }
+        if attending {
+            observer.update()
+        } else {
+            awaitingPlay = false
+            planned.stopRinging()
+        }
         guard let current = player.current else { return }
         if attending { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
     }
@@ -88,6 +94,17 @@ final class SpeakerEnvironment: PipelineEnvironment {
         } catch {
             report(error)
             return []
+        }
+    }
+
+    /// The alarm due now, which becomes the one ringing (`PlannedAnswers.ringing`) for "stop"
+    /// and "snooze".
+    func dueAlarm() -> String? {
+        do throws(ConfigError) {
+            return try planned.takeDueAlarm()?.text
+        } catch {
+            report(error)
+            return nil
         }
     }
 

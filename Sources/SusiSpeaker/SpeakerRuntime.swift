@@ -105,9 +105,10 @@ public final class SpeakerRuntime {
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
-        planned = PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json") {
+        planned = PlannedAnswers(path: SpeakerDashboards.timersPath(store: store)) {
             followsAudio ? started.addingTimeInterval(Double(status.audioMs) / 1000) : Date()
         }
+        let lists = NamedLists(path: SpeakerDashboards.listsPath(store: store))
         let announcements = self.announcements
         @Sendable func playerFailed(_ error: PlayerError) {
             // Said once per failure; the next request starts mpv again if it died.
@@ -121,7 +122,7 @@ public final class SpeakerRuntime {
         let account = AccountStore(configStore: store)
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
-            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill },
+            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, lists: lists,
             library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
@@ -129,6 +130,7 @@ public final class SpeakerRuntime {
             events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
             examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
         parts.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
+        parts.lists = lists
         dashboard = parts
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume

@@ -265,9 +265,10 @@ extension StandaloneSpeakerControl {
         let live = try LiveConfig(store: store) { error in logger.warning("\(error.code): \(error.message)") }
         let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player"))
         let dispatcher = ActionDispatcher(
-            live: live, planned: PlannedAnswers(path: (store.path as NSString).deletingLastPathComponent + "/timers.json"),
+            live: live, planned: PlannedAnswers(path: SpeakerDashboards.timersPath(store: store)),
             player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: AccountStore(configStore: store), logger: logger,
+            lists: NamedLists(path: SpeakerDashboards.listsPath(store: store)),
             library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
         return StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)

@@ -84,4 +84,108 @@ final class PlannedAnswersTests: XCTestCase {
         }
         XCTAssertEqual(book.pending, [])
     }
+
+    /// Gregorian in UTC, so the clock times of the tests are those of the manual clock.
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }()
+
+    /// The manual clock's time (Friday 2027-01-15 08:00 UTC) moved to `day` of January at `hour`.
+    private func january(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+        Self.utc.date(from: DateComponents(year: 2027, month: 1, day: day, hour: hour, minute: minute)) ?? Date()
+    }
+
+    func testAWeekdayAlarmRingsMondayToFridayAndComesBackEachTime() throws {
+        let clock = ManualClock()
+        let book = PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc })
+        // Friday 8:00: the next weekday 7:00 is Monday's.
+        let alarm = try XCTUnwrap(
+            try book.add(
+                "Wake up!", atNext: DateComponents(hour: 7, minute: 0, second: 0), in: Self.utc, kind: .alarm,
+                repeats: .weekdays))
+        XCTAssertEqual(alarm.due, january(18, 7))
+        XCTAssertEqual(alarm.kind, .alarm)
+        XCTAssertEqual(book.describe(.alarm), "One alarm is set, for 7 AM on weekdays.")
+        XCTAssertEqual(book.describe(), "No timers are running.", "an alarm is no timer")
+        XCTAssertNil(try book.takeDueAlarm())
+
+        clock.advance(january(18, 7).timeIntervalSince(clock.now) + 1)
+        XCTAssertEqual(try book.takeDue(), [], "alarms ring, they are not said with the timers")
+        XCTAssertEqual(try book.takeDueAlarm()?.text, "Wake up!")
+        XCTAssertEqual(book.ringing?.text, "Wake up!")
+        XCTAssertNil(try book.takeDueAlarm(), "rung once")
+        XCTAssertEqual(book.pending(.alarm).map(\.due), [january(19, 7)], "Tuesday's is planned at once")
+        XCTAssertEqual(
+            PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc }).pending(.alarm).map(\.due),
+            [january(19, 7)], "and saved")
+
+        // Friday's alarm comes back on Monday.
+        clock.advance(january(22, 7).timeIntervalSince(clock.now) + 1)
+        XCTAssertNotNil(try book.takeDueAlarm())
+        XCTAssertEqual(book.pending(.alarm).map(\.due), [january(25, 7)])
+    }
+
+    func testSnoozeRingsTheAlarmAgainAndStopEndsIt() throws {
+        let clock = ManualClock()
+        let book = PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc })
+        XCTAssertNil(try book.snooze(minutes: 9), "nothing rings")
+        try book.add(
+            "Wake up! This is your 9 AM alarm.", atNext: DateComponents(hour: 9, minute: 0, second: 0), in: Self.utc,
+            kind: .alarm)
+        clock.advance(3601)
+        XCTAssertNotNil(try book.takeDueAlarm())
+        let snoozed = try XCTUnwrap(try book.snooze(minutes: 9))
+        XCTAssertNil(book.ringing, "snoozing ends the ringing")
+        XCTAssertEqual(snoozed.due, clock.now.addingTimeInterval(540))
+        XCTAssertEqual(snoozed.kind, .alarm)
+        clock.advance(539)
+        XCTAssertNil(try book.takeDueAlarm())
+        clock.advance(2)
+        XCTAssertEqual(try book.takeDueAlarm()?.text, "Wake up! This is your 9 AM alarm.")
+        XCTAssertNotNil(book.stopRinging())
+        XCTAssertNil(book.ringing)
+        XCTAssertEqual(book.pending, [], "a stopped alarm that does not repeat is gone")
+    }
+
+    func testKindsAreListedAndCancelledApartAndTimersFilesOfOldKeepWorking() throws {
+        let clock = ManualClock()
+        // A file written before alarms existed: no kind, so timers.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(#"[{"created":"2027-01-15T08:00:00Z","due":"2027-01-15T08:05:00Z","text":"tea"}]"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let book = PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc })
+        XCTAssertEqual(book.pending.map(\.kind), [.timer])
+        try book.add("Reminder: call your mom.", inMilliseconds: 600_000, kind: .reminder)
+        try book.add("Wake up!", atNext: DateComponents(hour: 7, minute: 30), in: Self.utc, kind: .alarm)
+        XCTAssertEqual(book.describe(.reminder), "One reminder: call your mom in 10 minutes.")
+        XCTAssertEqual(book.describe(.alarm), "One alarm is set, for 7:30 AM.")
+        XCTAssertEqual(try book.cancelNext(.reminder)?.text, "Reminder: call your mom.")
+        XCTAssertEqual(book.pending.map(\.kind), [.timer, .alarm], "only the reminder went")
+        XCTAssertEqual(try book.cancelAll(.alarm).count, 1)
+        XCTAssertEqual(try book.cancelNext()?.text, "tea", "the plain cancel is the timers'")
+        XCTAssertEqual(PlannedAnswers(path: path) { clock.now }.pending, [])
+    }
+
+    func testARepeatingAlarmMissedWhileOffIsAnnouncedAndPlannedAgain() throws {
+        let clock = ManualClock()
+        let first = PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc })
+        try first.add(
+            "Wake up!", atNext: DateComponents(hour: 7, minute: 0), in: Self.utc, kind: .alarm, repeats: .weekdays)
+        // Off from Friday until Tuesday noon.
+        clock.advance(january(19, 12).timeIntervalSince(clock.now))
+        let second = PlannedAnswers(path: path, clock: { clock.now }, calendar: { Self.utc })
+        XCTAssertEqual(try second.takeDue(), ["While I was off, this came due: Wake up!"])
+        XCTAssertNil(try second.takeDueAlarm(), "a missed alarm does not ring late")
+        XCTAssertEqual(second.pending(.alarm).map(\.due), [january(20, 7)])
+        XCTAssertEqual(second.pending(.alarm).first?.repeats, .weekdays)
+    }
+
+    func testSpokenClockTimes() {
+        XCTAssertEqual(PlannedAnswers.spoken(hour: 7, minute: 0), "7 AM")
+        XCTAssertEqual(PlannedAnswers.spoken(hour: 18, minute: 5), "6:05 PM")
+        XCTAssertEqual(PlannedAnswers.spoken(hour: 0, minute: 15), "12:15 AM")
+        XCTAssertEqual(PlannedAnswers.spoken(hour: 12, minute: 0), "12 PM")
+    }
 }

@@ -260,6 +260,8 @@ final class VoicePipelineTests: XCTestCase {
         /// What the actions still owe, asked after them (`outcomeWords`); nil while pending.
         var owed: () -> [String]? = { [] }
         var dueAnswers: () -> [String] = { [] }
+        /// An alarm to ring, asked before `dueAnswers`.
+        var alarms: () -> String? = { nil }
         var secondPass: (() throws -> String)?
         /// Endpointing handed out as commands begin, first to last; nil once used up.
         var endpointings: [EndpointerSettings] = []
@@ -284,6 +286,7 @@ final class VoicePipelineTests: XCTestCase {
         func attentionChanged(to attending: Bool) { onAttention(attending) }
         func outcomeWords() -> [String]? { owed() }
         func dueAnnouncements() -> [String] { dueAnswers() }
+        func dueAlarm() -> String? { alarms() }
         func transcribeAgain() throws -> String? { try secondPass?() }
         var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
         func replacementWakeDetector() throws -> (any WakeWordDetector)? {
@@ -979,6 +982,66 @@ final class VoicePipelineTests: XCTestCase {
         try pipeline.run()
         XCTAssertEqual(synthesizer.spoken, ["Time is up!", "One timer is running."])
         XCTAssertEqual(attention, [true, false, true, false])
+    }
+
+    /// Issue 53: an alarm rings with the music down, its words said every `ringSpeechEvery`
+    /// rings, until `ringCycles` have rung; then the music comes back up.
+    func testAnAlarmRingsOutWithTheMusicDown() throws {
+        let synthesizer = ChunkedSynthesizer()
+        let sink = RecordingSink()
+        let environment = ScriptedEnvironment()
+        var alarm: String? = "Wake up!"
+        var attention: [Bool] = []
+        environment.alarms = {
+            defer { alarm = nil }
+            return alarm
+        }
+        environment.onAttention = { attention.append($0) }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([.noise(1000)]), wake: ScriptedWake(), recognizer: ScriptedRecognizer([]),
+                brain: timeBrain, synthesizer: synthesizer, sink: sink),
+            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        let sayings = (VoicePipeline.ringCycles + VoicePipeline.ringSpeechEvery - 1) / VoicePipeline.ringSpeechEvery
+        XCTAssertEqual(synthesizer.spoken, Array(repeating: "Wake up!", count: sayings))
+        XCTAssertEqual(attention, [true, false], "music down for the whole ringing, once")
+        let toneChunks = (VoicePipeline.ringTone.count + 1599) / 1600
+        XCTAssertGreaterThanOrEqual(sink.chunks, VoicePipeline.ringCycles * toneChunks, "every ring was played")
+    }
+
+    /// Issue 53: the wake word cuts a ringing alarm, and the command after it ("snooze") is
+    /// heard and performed with the music still down.
+    func testTheWakeWordCutsARingingAlarmAndItsCommandIsHeard() throws {
+        let brain = ScriptedBrain(["snooze": [.unknown(UnknownAction(type: "alarm_snooze", raw: [:]))]])
+        let synthesizer = ChunkedSynthesizer()
+        let environment = ScriptedEnvironment(perform: { action in
+            action.type == "alarm_snooze" ? ActionOutcome(say: "Okay, I'll ring again in 9 minutes.") : .done
+        })
+        var alarm: String? = "Wake up!"
+        var attention: [Bool] = []
+        environment.alarms = {
+            defer { alarm = nil }
+            return alarm
+        }
+        environment.onAttention = { attention.append($0) }
+        let recorder = RecordingEventSink()
+        // "susi snooze" arrives while the first ring plays (after the 5 chunks of its words).
+        let source = ScriptedSource([.noise(300)], duringSpeech: [.noise(20), .wake, .voice(600), .noise(1500)])
+        let sink = RecordingSink()
+        sink.onPlay = { if sink.chunks > 5 { source.speakerTalking = true } }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["snooze"]), brain: brain,
+                synthesizer: synthesizer, sink: sink),
+            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+        try pipeline.run()
+        XCTAssertEqual(synthesizer.spoken, ["Wake up!", "Okay, I'll ring again in 9 minutes."], "cut after the wake word")
+        XCTAssertEqual(attention, [true, false], "the music stayed down from the ringing through the command")
+        XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1)
+        XCTAssertLessThan(
+            sink.chunks, 5 + 2 * VoicePipeline.ringTone.count / 1600 + 5 * 2, "the ringing stopped at the wake word")
     }
 
     /// While idle, planned answers are asked for once per `idleAskingMs` of input, not on

@@ -17,6 +17,7 @@ final class DashboardPageTests: XCTestCase {
     private let hearing = HearingCounters()
     private var history: InteractionLog!
     private var timers: PlannedAnswers!
+    private var lists: NamedLists!
     /// The places the page set as the location.
     private let located = Places()
 
@@ -89,7 +90,8 @@ final class DashboardPageTests: XCTestCase {
         }) { [self] directory, store in
             history = InteractionLog(path: directory + "/history.json") { (try? store.load())?.privacy.mode ?? false }
             timers = PlannedAnswers(path: directory + "/timers.json")
-            return SpeakerDashboard(
+            lists = NamedLists(path: directory + "/lists.json")
+            var dashboard = SpeakerDashboard(
                 events: broadcaster, history: history, hearing: hearing, pipeline: pipeline, timers: timers,
                 examples: {
                     [
@@ -102,6 +104,8 @@ final class DashboardPageTests: XCTestCase {
                     located.list.withLock { $0.append(place) }
                     return "Berlin: latitude 52.5, longitude 13.36"
                 })
+            dashboard.lists = lists
+            return dashboard
         }
     }
 
@@ -241,7 +245,7 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertTrue(dom.contains("inline=stt.end_silence_ms"), dom)
         XCTAssertTrue(dom.contains("100...5000") || dom.contains("100-5000") || dom.contains("100 to 5000"), dom)
         XCTAssertTrue(dom.contains("field=invalid"), dom)
-        XCTAssertTrue(dom.contains("timers=Your tea is ready."), dom)
+        XCTAssertTrue(dom.contains("timers=Timer: Your tea is ready."), dom)
         XCTAssertTrue(dom.contains("cleared=Nothing yet."), dom)
         XCTAssertTrue(dom.contains("privacy=Privacy mode is on: nothing is kept. items=0"), dom)
 
@@ -251,6 +255,55 @@ final class DashboardPageTests: XCTestCase {
         sink.emit(.init(.wake(phrase: "susi"), wallMs: 9, audioMs: 9))
         sink.emit(.init(.idle, wallMs: 10, audioMs: 10))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory + "/history.json"), "nothing stored")
+    }
+
+    /// Issue 53: alarms and reminders are shown with their kind and time and cancelled like
+    /// timers; the lists are shown, an item is removed, one added, and a list cleared.
+    func testAlarmsRemindersAndListsOnThePage() throws {
+        try startServer(
+            steps: #"""
+                note("timers=" + Array.prototype.map.call(doc.getElementById("timers").children, function (li) { return li.getAttribute("data-kind") + ":" + li.textContent.replace(/in \d+ s/, "in N s"); }).join(" / "));
+                note("lists=" + text(doc, "lists"));
+                var alarm = Array.prototype.filter.call(doc.getElementById("timers").children, function (li) { return li.getAttribute("data-kind") === "alarm"; })[0];
+                alarm.querySelector("button").click();
+                waitFor(function () { return !/Alarm/.test(text(doc, "timers")); }, function () {
+                  var milk = Array.prototype.filter.call(doc.querySelectorAll("[data-list=shopping] li"), function (li) { return /milk/.test(li.textContent); })[0];
+                  milk.querySelector("button").click();
+                  waitFor(function () { return !/milk/.test(text(doc, "lists")); }, function () {
+                    note("removed=" + text(doc, "lists"));
+                    doc.getElementById("list-item").value = "bread";
+                    doc.getElementById("list-add-button").click();
+                    waitFor(function () { return /bread/.test(text(doc, "lists")); }, function () {
+                      note("added=" + text(doc, "lists"));
+                      Array.prototype.filter.call(doc.querySelectorAll("#lists > button"), function (b) { return /to-do/.test(b.textContent); })[0].click();
+                      waitFor(function () { return !/to-do/.test(text(doc, "lists")); }, function () {
+                        note("cleared=" + text(doc, "lists"));
+                        done();
+                      }, 300);
+                    }, 300);
+                  }, 300);
+                }, 300);
+                """#)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        try timers.add(
+            "Wake up!", atNext: DateComponents(hour: 7, minute: 0, second: 0), in: utc, kind: .alarm, repeats: .weekdays)
+        try timers.add("Reminder: call your mom.", inMilliseconds: 600_000, kind: .reminder)
+        try lists.add("milk", to: "shopping")
+        try lists.add("eggs", to: "shopping")
+        try lists.add("call the bank", to: "to-do")
+
+        let dom = try runChromium()
+        XCTAssertTrue(dom.contains("done: "), dom)
+        XCTAssertTrue(dom.contains("reminder:Reminder: Reminder: call your mom. — in N s Cancel"), dom)
+        XCTAssertTrue(dom.contains("alarm:Alarm: Wake up! — at 7 AM on weekdays, in N s Cancel"), dom)
+        XCTAssertTrue(dom.contains("lists=shoppingmilk Removeeggs RemoveClear shopping listto-docall the bank Remove"), dom)
+        XCTAssertTrue(dom.contains("removed=shoppingeggs Remove"), dom)
+        XCTAssertTrue(dom.contains("added=shoppingeggs Removebread Remove"), dom)
+        XCTAssertTrue(dom.contains("cleared=shoppingeggs Removebread RemoveClear shopping list"), dom)
+        XCTAssertEqual(timers.pending.map(\.kind), [.reminder], "the alarm was cancelled")
+        XCTAssertEqual(lists.items("shopping"), ["eggs", "bread"])
+        XCTAssertEqual(NamedLists(path: fixture.directory + "/lists.json").names, ["shopping"], "saved")
     }
 
     func testTheLocationIsSetByPlaceNameAndAnUnknownPlaceIsExplained() throws {

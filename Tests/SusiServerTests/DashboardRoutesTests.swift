@@ -13,6 +13,7 @@ final class DashboardRoutesTests: XCTestCase {
     private let hearing = HearingCounters()
     private var history: InteractionLog!
     private var timers: PlannedAnswers!
+    private var lists: NamedLists!
 
     override func setUpWithError() throws {
         try start()
@@ -22,9 +23,12 @@ final class DashboardRoutesTests: XCTestCase {
         fixture = try SetupFixture(limits: limits) { [self] directory, store in
             history = InteractionLog(path: directory + "/history.json") { (try? store.load())?.privacy.mode ?? false }
             timers = PlannedAnswers(path: directory + "/timers.json")
-            return SpeakerDashboard(
+            lists = NamedLists(path: directory + "/lists.json")
+            var dashboard = SpeakerDashboard(
                 events: broadcaster, history: history, hearing: hearing, pipeline: pipeline, timers: timers,
                 examples: { [ExampleRequest(skill: "Timer", query: "set a timer for 5 minutes")] })
+            dashboard.lists = lists
+            return dashboard
         }
     }
 
@@ -159,6 +163,59 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertEqual(try fixture.get("/timers/cancel").status, 405, "state changes are POST only")
     }
 
+    /// Issue 53: alarms and reminders are listed with their kind, time and repetition, and
+    /// cancelled like timers.
+    func testAlarmsAndRemindersAreListedWithTheirKindAndCancelled() throws {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        try timers.add("Your tea is ready.", inMilliseconds: 300_000)
+        let alarm = try XCTUnwrap(
+            try timers.add(
+                "Wake up!", atNext: DateComponents(hour: 6, minute: 30, second: 0), in: utc, kind: .alarm, repeats: .weekdays))
+        try timers.add("Reminder: call your mom.", inMilliseconds: 60_000, kind: .reminder)
+        let listed = try XCTUnwrap(try fixture.get("/timers").json["timers"] as? [[String: Any]])
+        let byText = Dictionary(uniqueKeysWithValues: listed.map { ($0["text"] as? String ?? "", $0) })
+        XCTAssertEqual(byText["Your tea is ready."]?["kind"] as? String, "timer")
+        XCTAssertTrue(byText["Your tea is ready."]?["time"] is NSNull, "a countdown has no clock time")
+        XCTAssertEqual(byText["Reminder: call your mom."]?["kind"] as? String, "reminder")
+        XCTAssertEqual(byText["Wake up!"]?["kind"] as? String, "alarm")
+        XCTAssertEqual(byText["Wake up!"]?["time"] as? String, "6:30 AM")
+        XCTAssertEqual(byText["Wake up!"]?["repeats"] as? String, "weekdays")
+        XCTAssertEqual(byText["Wake up!"]?["id"] as? String, alarm.id)
+
+        let cancelled = try fixture.postJSON("/timers/cancel", #"{"id":"\#(alarm.id)"}"#)
+        XCTAssertEqual(cancelled.status, 200, cancelled.body)
+        XCTAssertEqual(timers.pending.map(\.kind), [.reminder, .timer])
+        XCTAssertEqual(
+            PlannedAnswers(path: fixture.directory + "/timers.json").pending(.alarm), [], "the cancel was saved")
+    }
+
+    /// Issue 53: the named lists, read, added to, removed from and cleared over HTTP.
+    func testListsAreReadChangedAndCleared() throws {
+        try lists.add("milk", to: "shopping")
+        try lists.add("call the bank", to: "to-do")
+        var reply = try fixture.get("/lists")
+        XCTAssertEqual(reply.status, 200, reply.body)
+        let read = try XCTUnwrap(reply.json["lists"] as? [[String: Any]])
+        XCTAssertEqual(read.map { $0["name"] as? String }, ["shopping", "to-do"])
+        XCTAssertEqual(read.map { $0["items"] as? [String] }, [["milk"], ["call the bank"]])
+
+        reply = try fixture.postJSON("/lists/add", #"{"list":"my shopping list","item":"eggs"}"#)
+        XCTAssertEqual(reply.status, 200, reply.body)
+        XCTAssertEqual(lists.items("shopping"), ["milk", "eggs"])
+        reply = try fixture.postJSON("/lists/remove", #"{"list":"shopping","item":"milk"}"#)
+        XCTAssertEqual(reply.status, 200, reply.body)
+        XCTAssertEqual((reply.json["lists"] as? [[String: Any]])?.first?["items"] as? [String], ["eggs"])
+        XCTAssertEqual(try fixture.postJSON("/lists/remove", #"{"list":"shopping","item":"milk"}"#).status, 404)
+        XCTAssertEqual(try fixture.postJSON("/lists/clear", #"{"list":"todo"}"#).status, 200)
+        XCTAssertEqual(lists.names, ["shopping"])
+        XCTAssertEqual(try fixture.postJSON("/lists/clear", #"{"list":"to-do"}"#).status, 404, "empty already")
+        XCTAssertEqual(try fixture.postJSON("/lists/add", #"{"list":"shopping"}"#).status, 400, "no item")
+        XCTAssertEqual(try fixture.postJSON("/lists/add", #"{"item":"tea"}"#).status, 400, "no list")
+        XCTAssertEqual(try fixture.get("/lists/clear").status, 405, "state changes are POST only")
+        XCTAssertEqual(NamedLists(path: fixture.directory + "/lists.json").items("shopping"), ["eggs"], "saved")
+    }
+
     func testExamplesLevelAndHearingFigures() throws {
         let examples = try runCurl([fixture.base + "/examples"])
         XCTAssertTrue(examples.body.contains(#""query":"set a timer for 5 minutes""#), examples.body)
@@ -201,19 +258,22 @@ final class DashboardRoutesTests: XCTestCase {
         try timers.add("tea", inMilliseconds: 60_000)
         let token = try fixture.finishSetup()
         let owner = ["Authorization": "Bearer \(token)"]
-        for path in ["/events", "/history", "/timers", "/examples", "/level", "/hearing", "/settings/keys"] {
+        try lists.add("milk", to: "shopping")
+        for path in ["/events", "/history", "/timers", "/lists", "/examples", "/level", "/hearing", "/settings/keys"] {
             XCTAssertEqual(try fixture.send("GET", path).status, 401, path)
         }
-        for path in ["/history/clear", "/timers/cancel"] {
+        for path in ["/history/clear", "/timers/cancel", "/lists/add", "/lists/remove", "/lists/clear"] {
             XCTAssertEqual(
                 try fixture.send("POST", path, headers: ["Content-Type": "application/json"], body: "{}").status, 401, path)
         }
         XCTAssertEqual(timers.pending.count, 1, "nothing changed")
+        XCTAssertEqual(lists.items("shopping"), ["milk"], "nothing changed")
         XCTAssertEqual(history.interactions.count, 1, "nothing changed")
         let seen = try fixture.send("GET", "/history", headers: owner)
         XCTAssertEqual(seen.status, 200)
         XCTAssertEqual((seen.json["interactions"] as? [Any])?.count, 1)
         XCTAssertEqual(try fixture.send("GET", "/timers", headers: owner).status, 200)
+        XCTAssertEqual(try fixture.send("GET", "/lists", headers: owner).status, 200)
 
         let reader = try StreamReader(url: fixture.base + "/events", headers: owner)
         XCTAssertTrue(eventually(timeout: 10) { self.broadcaster.subscriberCount == 1 }, reader.output)
@@ -226,7 +286,7 @@ final class DashboardRoutesTests: XCTestCase {
     func testAServerWithoutAPipelineSaysSo() throws {
         fixture.tearDown()
         fixture = try SetupFixture()
-        for path in ["/events", "/level", "/history", "/timers"] {
+        for path in ["/events", "/level", "/history", "/timers", "/lists"] {
             let reply = try fixture.get(path)
             XCTAssertEqual(reply.status, 503, path)
             XCTAssertEqual(reply.json["code"] as? String, "setup-unavailable", path)

@@ -123,18 +123,19 @@ struct ScratchConfig {
         _ = try store.loadOrCreate()
     }
 
-    /// A dispatcher over this config, `player` and `http`, with its own timers file (timed by
-    /// `clock`, clock times read in `calendar`).
+    /// A dispatcher over this config, `player` and `http`, with its own timers and lists files
+    /// (timed by `clock`, clock times read in `calendar`).
     func dispatcher(
         player: SpeakerPlayer, http: any HTTPClient = FakeHTTPClient.offline(),
         lastSkill: @escaping @Sendable () -> String? = { nil }, clock: @escaping @Sendable () -> Date = Date.init,
         calendar: Calendar = .current, library: MusicLibrary? = nil
     ) throws -> (ActionDispatcher, LiveConfig, PlannedAnswers) {
         let live = try LiveConfig(store: store) { error in XCTFail("invalid config: \(error)") }
-        let planned = PlannedAnswers(path: directory + "/timers.json", clock: clock)
+        let planned = PlannedAnswers(path: directory + "/timers.json", clock: clock, calendar: { calendar })
         let dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: http, account: AccountStore(configStore: store),
-            logger: .silent, lastSkill: lastSkill, calendar: calendar, library: library)
+            logger: .silent, lastSkill: lastSkill, calendar: calendar,
+            lists: NamedLists(path: directory + "/lists.json"), library: library)
         return (dispatcher, live, planned)
     }
 

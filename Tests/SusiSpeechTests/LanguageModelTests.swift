@@ -90,6 +90,26 @@ final class LanguageModelTests: XCTestCase {
         XCTAssertFalse(sentences.contains { $0.contains("*") || $0.contains("{") })
     }
 
+    /// Issue 53: the alarm, reminder and list skills teach clock times, errands and list names,
+    /// and durations only where one goes ("wake me up in *").
+    func testAlarmsRemindersAndListsAreFilledWithTheirKinds() throws {
+        var intents: [SkillPhrasings.Intent] = []
+        for name in ["alarms", "reminders", "lists"] {
+            let text = try String(contentsOfFile: TestAudio.modelsDirectory + "/skills/\(name).txt", encoding: .utf8)
+            intents += SkillPhrasings.parse(text, skill: name)
+        }
+        let sentences = Set(
+            SkillSentences.sentences(from: SkillPhrasings(intents: intents, contentHash: "")).map {
+                $0.words.joined(separator: " ")
+            })
+        XCTAssertTrue(sentences.contains("set an alarm for half past six"), "clock times after an alarm")
+        XCTAssertTrue(sentences.contains("wake me up in two minutes"), "durations after in")
+        XCTAssertFalse(sentences.contains("set an alarm for two minutes"), "no duration where a clock time goes")
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("add bread to my ") && $0.hasSuffix(" list") }, "errands")
+        XCTAssertTrue(sentences.contains("what's on my grocery list"), "list names before list")
+        XCTAssertTrue(sentences.contains { $0.hasPrefix("remind me to walk the dog in ") }, "errands in reminders")
+    }
+
     /// Issue 49: skill files with CRLF line endings (120 of susi_skill_data's 328 English
     /// ones) give their phrasings as LF files do, so "roll a die" can be said.
     func testCRLFSkillFilesGiveTheirPhrasings() {

@@ -12,9 +12,10 @@ import SusiCore
 /// | `voice` | "a british accent" | `voice` ("en-gb"), `voice_name` ("British") |
 /// | `rate` | "faster", "slower", "normal", "200" | `rate` (words per minute, 80-450) |
 /// | `volume` | "up", "down", "max", "mute", "40" | `volume` (0-100) |
+/// | `clock_time` | "6:30 pm on weekdays" | `hour` (0-23), `minute`, `time` ("6:30 PM"), `repeat` ("weekdays" or "once"), `either` ("true" when said without am or pm) |
 enum BuiltinFunctions {
     /// The names skill files may use.
-    static let names: Set<String> = ["calculate", "number", "duration", "voice", "rate", "volume"]
+    static let names: Set<String> = ["calculate", "number", "duration", "voice", "rate", "volume", "clock_time"]
 
     /// Rate change for one "faster" or "slower", in words per minute.
     static let rateStep = 25
@@ -42,6 +43,14 @@ enum BuiltinFunctions {
             return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
         case "rate": return rate(argument, current: context.rate)
         case "volume": return volume(argument, current: context.volume, step: context.volumeStep)
+        case "clock_time":
+            // "wake me up in ten minutes" is a duration, not ten o'clock.
+            guard DurationParser.seconds(in: argument) == nil, let time = ClockTimeParser.read(argument) else { return nil }
+            return [
+                "hour": .number(Double(time.hour)), "minute": .number(Double(time.minute)),
+                "time": .string(PlannedAnswers.spoken(hour: time.hour, minute: time.minute)),
+                "repeat": .string(time.weekdays ? "weekdays" : "once"), "either": .string(time.eitherHalf ? "true" : "false"),
+            ]
         default: return nil
         }
     }

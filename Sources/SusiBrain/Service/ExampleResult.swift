@@ -24,7 +24,8 @@ public struct ExampleResult: Sendable, Equatable {
 
     /// A reply as one line for checking and printing: the spoken text, then each other action
     /// in brackets, e.g. `Playing jazz. [audio_play search: jazz]`,
-    /// `[settings tts.voice=en-gb]`, `[audio_volume 60]`, `[answer in 120000 ms: Time is up]`.
+    /// `[settings tts.voice=en-gb]`, `[audio_volume 60]`, `[answer in 120000 ms: Time is up]`,
+    /// `[list_add item=milk list=shopping]` (other actions: their type and fields).
     /// `!expect:` texts are matched (case-insensitively) against this line.
     public static func describe(_ reply: ChatResponse) -> String {
         var parts: [String] = []
@@ -44,6 +45,12 @@ public struct ExampleResult: Sendable, Equatable {
                 parts.append("[audio_volume \(volume.volume)]")
             case .settings(let setting):
                 parts.append("[settings \(setting.key)=\(setting.value)]")
+            case .unknown(let unknown):
+                // The speaker's own actions with their fields: `[alarm_set hour=7 minute=0]`.
+                let fields = unknown.raw.filter { $0.key != "type" }.sorted { $0.key < $1.key }.map { key, value in
+                    "\(key)=\(value.stringValue ?? value.intValue.map(String.init) ?? "\(value)")"
+                }
+                parts.append("[" + ([action.type] + fields).joined(separator: " ") + "]")
             default:
                 parts.append("[\(action.type)]")
             }

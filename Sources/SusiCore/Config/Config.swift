@@ -161,6 +161,12 @@ public struct Config: Sendable, Equatable {
         public var mode = false
     }
 
+    /// Alarms set by voice.
+    public struct Alarms: Sendable, Equatable {
+        /// Minutes a snoozed alarm waits before it rings again.
+        public var snoozeMinutes = 9
+    }
+
     public var tts = TTS()
     public var brain = Brain()
     public var hotword = Hotword()
@@ -171,6 +177,7 @@ public struct Config: Sendable, Equatable {
     public var location = Location()
     public var websearch = WebSearch()
     public var privacy = Privacy()
+    public var alarms = Alarms()
     /// Room name set by the phone app ("Kitchen").
     public var room = ""
 

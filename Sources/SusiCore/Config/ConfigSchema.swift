@@ -221,6 +221,7 @@ public enum ConfigSchema {
         bool(
             "privacy.mode", \.privacy.mode,
             "privacy mode: keep no history of what was heard and answered (the web page's last 20 interactions)"),
+        int("alarms.snooze_minutes", \.alarms.snoozeMinutes, "minutes a snoozed alarm waits before it rings again", 1...60),
         string(
             "room", \.room, "room name set by the phone app",
             allowed: "up to 64 characters, no control characters",

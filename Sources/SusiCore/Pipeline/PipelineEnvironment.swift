@@ -3,8 +3,8 @@
 /// hearing of commands no skill understood.
 ///
 /// Called from the pipeline's thread only, one call at a time. Every requirement but `voice`
-/// and `perform` has a default that does nothing, for speakers without music, timers or a
-/// second recogniser.
+/// and `perform` has a default that does nothing, for speakers without music, timers, alarms
+/// or a second recogniser.
 public protocol PipelineEnvironment: AnyObject {
     /// The voice to speak with now; asked before every sentence, so a settings action (or a
     /// config edit) is heard in the next one.
@@ -33,6 +33,12 @@ public protocol PipelineEnvironment: AnyObject {
     /// Planned answers (timers) and announcements due now; asked once per
     /// `VoicePipeline.idleAskingMs` of input while idle, and after each interaction.
     func dueAnnouncements() -> [String]
+
+    /// An alarm due now: the words to say between its rings. Asked just before
+    /// `dueAnnouncements`; the pipeline rings it with the music down (`attentionChanged`) until
+    /// the wake word cuts it (the command after it is heard, "stop" or "snooze") or
+    /// `VoicePipeline.ringCycles` have rung. Nil when none is due.
+    func dueAlarm() -> String?
 
     /// The command's words as a second recogniser heard them, for commands no skill is sure
     /// of (open questions). The second recogniser decodes the command beside the first one as
@@ -72,6 +78,9 @@ extension PipelineEnvironment {
 
     /// Nothing is ever planned.
     public func dueAnnouncements() -> [String] { [] }
+
+    /// No alarms.
+    public func dueAlarm() -> String? { nil }
 
     /// No second recogniser.
     public func transcribeAgain() throws -> String? { nil }

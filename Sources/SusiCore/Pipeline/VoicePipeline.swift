@@ -38,6 +38,8 @@ public final class VoicePipeline {
         case waiting
         /// Planned answers are due: say them, music down.
         case announcing([String])
+        /// An alarm is due: ring it, music down, saying these words between the rings.
+        case ringing(String)
         /// The wake word was heard (first, or as a barge-in): hear the command after it.
         case listening(after: WakeHeard)
         /// A command was heard: ask the brain.
@@ -165,6 +167,8 @@ public final class VoicePipeline {
                 step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
             case .announcing(let texts):
                 step = try announce(texts)
+            case .ringing(let text):
+                step = try ring(text)
             case .listening(let wake):
                 step = try listen(after: wake)
             case .thinking(let query):
@@ -252,8 +256,9 @@ public final class VoicePipeline {
         emit(.idle)
     }
 
-    /// Planned answers due now, else idle.
+    /// An alarm due now, else planned answers due now, else idle.
     private func announcements() -> Step {
+        if let alarm = environment.dueAlarm() { return .ringing(alarm) }
         let texts = environment.dueAnnouncements()
         return texts.isEmpty ? .waiting : .announcing(texts)
     }
@@ -279,6 +284,72 @@ public final class VoicePipeline {
         }
         release()
         return .waiting
+    }
+
+    /// Rings an alarm with the music down: `ringCycles` rings, saying `text` before the first
+    /// and then every `ringSpeechEvery` rings. The wake word cuts it and the command after it
+    /// is heard with the music still down ("stop", "snooze"); rung out, it ends by itself.
+    private func ring(_ text: String) throws -> Step {
+        attend()
+        for cycle in 0..<Self.ringCycles {
+            var rung: Spoken = .finished
+            if cycle % Self.ringSpeechEvery == 0 { rung = try say(text) }
+            if case .finished = rung { rung = try chime() }
+            switch rung {
+            case .finished: continue
+            case .bargedIn(let wake): return .listening(after: wake)
+            case .stopped: return .waiting
+            }
+        }
+        release()
+        return .waiting
+    }
+
+    /// Rings of an alarm before it stops by itself: about 40 s.
+    static let ringCycles = 24
+    /// The alarm's words are said before the first ring and then every this many rings.
+    static let ringSpeechEvery = 6
+    /// One ring: four short beeps, then a pause.
+    static let ringTone: [Int16] = {
+        let rate = SamplePosition.format.sampleRate
+        var samples: [Int16] = []
+        for _ in 0..<4 {
+            let count = rate * 140 / 1000
+            for index in 0..<count {
+                let fade = min(1, Double(min(index, count - index)) / 160)
+                samples.append(Int16(sin(2 * .pi * 988 * Double(index) / Double(rate)) * 12_000 * fade))
+            }
+            samples += [Int16](repeating: 0, count: rate * 90 / 1000)
+        }
+        return samples + [Int16](repeating: 0, count: rate * 700 / 1000)
+    }()
+
+    /// Plays one ring of the alarm tone, listening for the wake word meanwhile.
+    private func chime() throws -> Spoken {
+        let before = status.phase
+        status.enter(.speaking)
+        defer { status.enter(before) }
+        let step = SamplePosition.format.frames(milliseconds: 100)
+        var start = 0
+        do {
+            while start < Self.ringTone.count {
+                guard !status.isStopRequested else {
+                    stages.sink.interrupt()
+                    return .stopped
+                }
+                let chunk = Array(Self.ringTone[start..<min(start + step, Self.ringTone.count)])
+                start += step
+                if let wake = try playListening(AudioChunk(format: SamplePosition.format, samples: chunk), saying: "") {
+                    stages.sink.interrupt()
+                    return .bargedIn(wake)
+                }
+            }
+            try stages.sink.drain()
+        } catch let error as any SusiError {
+            stages.sink.interrupt()
+            report(error)
+        }
+        return .finished
     }
 
     /// Hears the command after the wake word: the query to think about, or the end of the
@@ -484,19 +555,7 @@ public final class VoicePipeline {
                     return false
                 }
                 do {
-                    try stages.sink.play(chunk)
-                    // Catch up with what the microphone heard meanwhile, bounded so that a
-                    // source delivering faster than real time cannot stall the speech.
-                    var budget = Self.catchUpChunks
-                    while interruption == nil, budget > 0, let heard = try read(waitingFor: nil) {
-                        budget -= 1
-                        // The speaker must not wake itself: saying its own name is no barge-in.
-                        if let detection = try wakeGate.hear(heard, in: history),
-                            !text.lowercased().contains(detection.phrase.lowercased())
-                        {
-                            interruption = detection
-                        }
-                    }
+                    interruption = try playListening(chunk, saying: text)
                 } catch {
                     failure = error
                 }
@@ -513,6 +572,24 @@ public final class VoicePipeline {
         emit(.speakEnd)
         if let interruption { return .bargedIn(interruption) }
         return stopped ? .stopped : .finished
+    }
+
+    /// Plays `chunk`, then catches up with what the microphone heard meanwhile, bounded so
+    /// that a source delivering faster than real time cannot stall the sound: the wake word
+    /// heard in it, if any. The speaker must not wake itself: its own name in `text` (what it
+    /// is saying) is no barge-in.
+    private func playListening(_ chunk: AudioChunk, saying text: String) throws -> WakeHeard? {
+        try stages.sink.play(chunk)
+        var budget = Self.catchUpChunks
+        while budget > 0, let heard = try read(waitingFor: nil) {
+            budget -= 1
+            if let detection = try wakeGate.hear(heard, in: history),
+                !text.lowercased().contains(detection.phrase.lowercased())
+            {
+                return detection
+            }
+        }
+        return nil
     }
 
     /// Says `text` (errors are not worth another apology); the interaction ends with it

@@ -3,7 +3,8 @@ import SusiCore
 
 /// The web page's data routes beyond settings: `GET /events` (the pipeline's events as
 /// Server-Sent Events), `GET /history` and `POST /history/clear`, `GET /timers` and
-/// `POST /timers/cancel`, `GET /examples`, `GET /level`, `GET /hearing`, and
+/// `POST /timers/cancel` (timers, alarms and reminders), `GET /lists` with `POST /lists/add`,
+/// `/lists/remove` and `/lists/clear`, `GET /examples`, `GET /level`, `GET /hearing`, and
 /// `GET /settings/keys` (every config key with its meaning, allowed values and whether the
 /// page may change it).
 ///
@@ -27,6 +28,10 @@ struct DashboardRoutes: Sendable {
         router.post("/history/clear", owner { [self] _ in clearHistory() })
         router.get("/timers", owner { [self] _ in timers() })
         router.post("/timers/cancel", owner { [self] in cancelTimer($0) })
+        router.get("/lists", owner { [self] _ in lists() })
+        router.post("/lists/add", owner { [self] in changeList($0, .add) })
+        router.post("/lists/remove", owner { [self] in changeList($0, .remove) })
+        router.post("/lists/clear", owner { [self] in changeList($0, .clear) })
         router.get("/examples", owner { [self] _ in .json(dashboard.examples()) })
         router.get("/level", owner { [self] _ in level() })
         router.get("/hearing", owner { [self] _ in hearing() })
@@ -71,16 +76,33 @@ struct DashboardRoutes: Sendable {
         return history()
     }
 
-    /// One timer as `/timers` lists it.
+    /// One timer, alarm or reminder as `/timers` lists it: `kind` is `timer`, `alarm` or
+    /// `reminder`; `time` the clock time it was set for ("7 AM", null for a countdown);
+    /// `repeats` `weekdays` or null.
     struct TimerReply: Encodable {
         let id: String
+        let kind: String
         let text: String
         let due: Date
         let secondsLeft: Int
+        let time: String?
+        let repeats: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, text, due
+            case id, kind, text, due, time, repeats
             case secondsLeft = "seconds_left"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(text, forKey: .text)
+            try container.encode(due, forKey: .due)
+            try container.encode(secondsLeft, forKey: .secondsLeft)
+            // Written as null, not left out: the page tells a countdown by it.
+            try container.encode(time, forKey: .time)
+            try container.encode(repeats, forKey: .repeats)
         }
     }
 
@@ -89,8 +111,9 @@ struct DashboardRoutes: Sendable {
         let now = Date()
         let list = planned.pending.map { entry in
             TimerReply(
-                id: entry.id, text: entry.text, due: entry.due,
-                secondsLeft: max(Int(entry.due.timeIntervalSince(now).rounded(.up)), 0))
+                id: entry.id, kind: entry.kind.rawValue, text: entry.text, due: entry.due,
+                secondsLeft: max(Int(entry.due.timeIntervalSince(now).rounded(.up)), 0), time: entry.spokenTime,
+                repeats: entry.repeats?.rawValue)
         }
         return Self.json(["timers": list])
     }
@@ -110,6 +133,60 @@ struct DashboardRoutes: Sendable {
             return .internalError(error.message, code: error.code)
         }
         return timers()
+    }
+
+    /// One named list as `/lists` gives it.
+    struct ListReply: Encodable {
+        let name: String
+        let items: [String]
+    }
+
+    private func lists() -> ServerResponse {
+        guard let lists = dashboard.lists else { return unavailable("lists are not kept here") }
+        return Self.json(["lists": lists.names.map { ListReply(name: $0, items: lists.items($0)) }])
+    }
+
+    /// What a `/lists/...` POST does.
+    enum ListChange {
+        case add, remove, clear
+    }
+
+    /// `POST /lists/add` and `/lists/remove` with `{"list": ..., "item": ...}`, `POST /lists/clear`
+    /// with `{"list": ...}`: the lists as `/lists` gives them, or 404 for an item (or list) that
+    /// is not there.
+    private func changeList(_ request: ServerRequest, _ change: ListChange) -> ServerResponse {
+        guard let lists = dashboard.lists else { return unavailable("lists are not kept here") }
+        let body = try? JSONValue.parse(request.body)
+        guard case .string(let spoken)? = body?["list"], case let name = NamedLists.name(spoken), !name.isEmpty else {
+            return SetupError.bad("list", "the body must be a JSON object {\"list\": ...} naming a list").response
+        }
+        var item = ""
+        if change != .clear {
+            guard case .string(let given)? = body?["item"], !given.trimmingCharacters(in: .whitespaces).isEmpty,
+                given.count <= 200
+            else {
+                return SetupError.bad("item", "the body must name an \"item\" (up to 200 characters)").response
+            }
+            item = given
+        }
+        do throws(ConfigError) {
+            switch change {
+            case .add:
+                try lists.add(item, to: name)
+            case .remove:
+                guard try lists.remove(item, from: name) == .done else {
+                    return .error(status: 404, code: "setup-no-such-item", message: "that item is not on the list")
+                }
+            case .clear:
+                guard try lists.clear(name) > 0 else {
+                    return .error(status: 404, code: "setup-no-such-list", message: "that list is empty")
+                }
+            }
+        } catch {
+            return .internalError(error.message, code: error.code)
+        }
+        logger.info("\(name) list changed from the web page")
+        return self.lists()
     }
 
     /// `POST /location` with `{"place": "Berlin"}` or `{"place": "52.52,13.40"}`.

@@ -2,8 +2,9 @@
 ///
 /// Sections: status with play controls and a test-voice button; the live conversation
 /// (Server-Sent Events from `/events`) with a microphone level meter (`/level`); the common
-/// settings (voice, rate, room, brain mode); what can be said (`/examples`); running timers
-/// with cancel (`/timers`); the last interactions with a clear button and the privacy switch
+/// settings (voice, rate, room, brain mode); what can be said (`/examples`); timers, alarms
+/// and reminders with cancel (`/timers`); the named lists with add, remove and clear
+/// (`/lists`); the last interactions with a clear button and the privacy switch
 /// (`/history`); the wake word figures (`/hearing`); and every other setting
 /// (`/settings/keys`), each saved on change with the validation's message shown beside it.
 ///
@@ -163,8 +164,16 @@ enum SettingsPage {
         <input id="example-filter" type="text" placeholder="Filter, e.g. timer" aria-label="Filter examples">
         <ul id="examples"></ul>
 
-        <h2>Timers</h2>
+        <h2>Timers, alarms and reminders</h2>
         <ul id="timers"></ul>
+
+        <h2>Lists</h2>
+        <div id="lists"></div>
+        <form id="list-add" onsubmit="return false">
+        <input id="list-item" type="text" maxlength="200" placeholder="milk" aria-label="Item">
+        <input id="list-name" type="text" maxlength="40" value="shopping" aria-label="List">
+        <button id="list-add-button" type="button">Add to list</button>
+        </form>
 
         <h2>Last interactions</h2>
         <p><label><input id="privacy" type="checkbox" data-key="privacy.mode"> Privacy mode: keep no history</label>
@@ -393,8 +402,12 @@ enum SettingsPage {
         function showTimers(reply) {
           var list = $("timers");
           clear(list);
+          var KINDS = { timer: "Timer", alarm: "Alarm", reminder: "Reminder" };
           reply.timers.forEach(function (timer) {
-            var item = element("li", timer.text + " — in " + timer.seconds_left + " s ");
+            var when = (timer.time ? "at " + timer.time + (timer.repeats === "weekdays" ? " on weekdays" : "") + ", " : "")
+              + "in " + timer.seconds_left + " s ";
+            var item = element("li", (KINDS[timer.kind] || "Timer") + ": " + timer.text + " — " + when);
+            item.setAttribute("data-kind", timer.kind);
             item.setAttribute("data-id", timer.id);
             var cancel = element("button", "Cancel");
             cancel.addEventListener("click", function () {
@@ -406,8 +419,50 @@ enum SettingsPage {
             item.appendChild(cancel);
             list.appendChild(item);
           });
-          if (!reply.timers.length) { list.appendChild(element("li", "No timers are running.", "muted")); }
+          if (!reply.timers.length) { list.appendChild(element("li", "No timers, alarms or reminders are set.", "muted")); }
         }
+
+        // Lists.
+        function loadLists() {
+          return getJSON("/lists").then(showLists, function (error) {
+            if (error instanceof NeedsToken) { throw error; }
+            var box = $("lists");
+            clear(box);
+            box.appendChild(element("p", String(error.message || error), "muted"));
+          });
+        }
+        function changeList(path, body) {
+          return postJSON(path, body).then(function (answer) {
+            if (!answer.ok) { show(answer.body.error, true); return loadLists(); }
+            showLists(answer.body);
+          }).catch(failed);
+        }
+        function showLists(reply) {
+          var box = $("lists");
+          clear(box);
+          reply.lists.forEach(function (named) {
+            box.appendChild(element("h3", named.name));
+            var items = element("ul");
+            items.setAttribute("data-list", named.name);
+            named.items.forEach(function (text) {
+              var item = element("li", text + " ");
+              var remove = element("button", "Remove");
+              remove.addEventListener("click", function () { changeList("/lists/remove", { list: named.name, item: text }); });
+              item.appendChild(remove);
+              items.appendChild(item);
+            });
+            box.appendChild(items);
+            var clearButton = element("button", "Clear " + named.name + " list");
+            clearButton.addEventListener("click", function () { changeList("/lists/clear", { list: named.name }); });
+            box.appendChild(clearButton);
+          });
+          if (!reply.lists.length) { box.appendChild(element("p", "No lists yet. Say: add milk to my shopping list.", "muted")); }
+        }
+        $("list-add-button").addEventListener("click", function () {
+          var text = $("list-item").value.trim();
+          if (!text) { return; }
+          changeList("/lists/add", { list: $("list-name").value, item: text }).then(function () { $("list-item").value = ""; });
+        });
 
         // History.
         function describe(interaction) {
@@ -479,7 +534,7 @@ enum SettingsPage {
           error: function (e) { liveLine(e.stage + " problem: " + e.message, "error"); },
           idle: function () {
             $("live-state").textContent = "Waiting for the wake word.";
-            loadHistory(); loadTimers(); loadHearing().catch(function () {});
+            loadHistory(); loadTimers(); loadLists().catch(function () {}); loadHearing().catch(function () {});
           }
         };
         function startLive() {
@@ -523,7 +578,7 @@ enum SettingsPage {
 
         // Everything the page shows; the live view and the meter start once the owner is known.
         function loadAll() {
-          return Promise.all([loadCommon(), refreshStatus(), loadAllSettings(), loadExamples(), loadTimers(), loadHistory(),
+          return Promise.all([loadCommon(), refreshStatus(), loadAllSettings(), loadExamples(), loadTimers(), loadLists(), loadHistory(),
             loadHearing().catch(function (error) { if (error instanceof NeedsToken) { throw error; } })])
             .then(function () {
               locked(false);

@@ -1,7 +1,7 @@
 import SusiCore
 
 /// What the web page shows besides status and settings: the live conversation, the last
-/// interactions, running timers, what can be said, the microphone level and today's wakes.
+/// interactions, running timers, alarms and reminders, the named lists, what can be said, the microphone level and today's wakes.
 ///
 /// Every part is optional: `susi setup serve` runs no voice pipeline, so it has no events,
 /// level or wake figures, and its routes answer 503 for them (the page then says so).
@@ -14,8 +14,10 @@ public struct SpeakerDashboard: Sendable {
     public var hearing: HearingCounters?
     /// The pipeline's phase and input level (`/level`).
     public var pipeline: PipelineStatus?
-    /// Running timers and planned answers (`/timers`).
+    /// Running timers, alarms, reminders and planned answers (`/timers`).
     public var timers: PlannedAnswers?
+    /// The named lists, shopping and to-do (`/lists`).
+    public var lists: NamedLists?
     /// Sample requests, from the skills' `!example` lines (`/examples`); called per request.
     public var examples: @Sendable () -> [ExampleRequest]
     /// Sets the speaker's location from a city's name or `latitude,longitude` and says what

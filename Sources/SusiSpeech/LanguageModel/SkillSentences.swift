@@ -6,7 +6,8 @@ import Foundation
 /// A wildcard is filled with what the intent's own examples put there (so a new skill
 /// teaches its own fillers), plus, when the words around it say what kind of thing goes
 /// there, a few plausible words of that kind: numbers next to arithmetic, durations after
-/// "timer", accents after "voice", music after "play". Wildcards at the start or end of a
+/// "timer", clock times after "alarm", errands on lists and in reminders, accents after
+/// "voice", music after "play". Wildcards at the start or end of a
 /// pattern ("* what time is it *") get short carrier phrases ("can you", "please").
 /// Deterministic: the same skills give the same sentences.
 public enum SkillSentences {
@@ -41,8 +42,27 @@ public enum SkillSentences {
             "thirty seconds", "ninety seconds", "forty five seconds", "an hour", "half an hour", "one hour",
             "two hours", "a minute", "three minutes", "an hour and a half", "one and a half minutes",
             "four minutes", "six minutes", "seven minutes", "eight minutes", "twelve minutes", "forty minutes",
-            "one hour and twenty minutes",
+            "one hour and twenty minutes", "five seconds", "ten seconds", "twenty seconds", "nine minutes",
         ].map { $0.split(separator: " ").map(String.init) }
+    /// Clock times as said for alarms and reminders.
+    static let clockTimes: [[String]] =
+        [
+            "seven am", "six thirty", "seven pm", "half past six", "quarter to eight", "eight o'clock", "noon",
+            "six am on weekdays", "seven am every weekday", "nine thirty pm", "six forty five am", "five pm",
+        ].map { $0.split(separator: " ").map(String.init) }
+    /// What a reminder is for, and what goes on a to-do list.
+    static let tasks: [[String]] =
+        [
+            "call mom", "call the bank", "pay the bills", "water the plants", "take out the bins", "walk the dog",
+            "check the oven",
+        ].map { $0.split(separator: " ").map(String.init) }
+    /// What goes on a shopping or to-do list.
+    static let errands: [[String]] =
+        [
+            "milk", "eggs", "bread", "butter", "bananas", "coffee", "cheese", "toilet paper", "orange juice",
+        ].map { $0.split(separator: " ").map(String.init) } + tasks
+    /// Names of lists.
+    static let listNames: [[String]] = [["shopping"], ["to", "do"], ["grocery"], ["todo"], ["packing"]]
     static let accents: [[String]] =
         [
             "american", "british", "scottish", "caribbean", "received pronunciation", "new york", "new yorker",
@@ -68,6 +88,8 @@ public enum SkillSentences {
     ]
     static let accentWords: Set<String> = ["voice", "accent", "speak", "talk", "sound", "use", "be"]
     static let musicWords: Set<String> = ["play", "hear", "listen", "put", "playing"]
+    static let clockWords: Set<String> = ["alarm", "wake", "remind", "alarms"]
+    static let listWords: Set<String> = ["list", "shopping"]
 
     /// The sentences of `phrasings`, duplicates merged (their weights added).
     public static func sentences(from phrasings: SkillPhrasings) -> [Sentence] {
@@ -205,9 +227,23 @@ public enum SkillSentences {
         }
         add(captures.filter { !$0.isEmpty })
         if !literals.isDisjoint(with: arithmeticWords) { add(numbers) }
-        if !literals.isDisjoint(with: durationWords) || pattern.last == "in" { add(durations) }
+        // "set an alarm for *" takes a clock time, "wake me up in *" a duration.
+        let before = position > 0 ? pattern[position - 1] : ""
+        let afterIn = before == "in"
+        let clockContext = !literals.isDisjoint(with: clockWords)
+        // The reminder's text follows "to"; a clock time follows "at", "for" or "up", and
+        // any word but "in" near "alarm".
+        if literals.contains("remind"), before == "to" { add(tasks) }
+        if clockContext, ["at", "for", "up"].contains(before) || (literals.contains("alarm") && !afterIn) { add(clockTimes) }
+        if !literals.isDisjoint(with: durationWords) || pattern.last == "in", !clockContext || afterIn {
+            add(durations)
+        }
         if !literals.isDisjoint(with: accentWords) { add(accents) }
-        if !literals.isDisjoint(with: musicWords) { add(music) }
+        if !literals.isDisjoint(with: listWords) {
+            // "add * to my * list": the list's name goes right before "list".
+            add(position + 1 < pattern.count && pattern[position + 1] == "list" ? listNames : errands)
+        }
+        if !literals.isDisjoint(with: musicWords) && literals.isDisjoint(with: listWords) { add(music) }
         if result.isEmpty { add(generic) }
         return result
     }

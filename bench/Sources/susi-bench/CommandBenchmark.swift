@@ -52,6 +52,12 @@ enum CommandBenchmark {
     nonisolated(unsafe) static var prime = 1_000
     /// Experiment: decode every command again, and take the open reading unless a skill understands it.
     nonisolated(unsafe) static var secondPassAlways = false
+    /// `--set intent=actions`: the same intent is the same skill and the same action types
+    /// (`list_add` is not `list_remove`), not the same skill alone.
+    nonisolated(unsafe) static var intentByActions = false
+    /// `--set whisper=DIR`: hears the commands no skill is sure of, whole, from the command's
+    /// start (less `lead`) to 250 ms after its speech, as the pipeline's `stt.whisper_when unsure`.
+    nonisolated(unsafe) static var whisper: WhisperTranscriber?
 
     /// Recognises each command, from just before its start to the end of the file, after
     /// adapting to the `prime` ms before.
@@ -82,8 +88,18 @@ enum CommandBenchmark {
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             let command = transcript.command(understanding: understanding)
             var reading = command.text
-            // As the pipeline does: what no skill understands is decoded again for open questions.
-            if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
+            if let whisper, !command.isSure {
+                // As the pipeline does with Whisper: its reading replaces an unsure one.
+                let end = min(samples.count, (row.speech_end_ms + 250) * 16)
+                do {
+                    let heard = try whisper.transcribe(Array(samples[from..<max(from, end)]))
+                    if !heard.isEmpty { reading = heard }
+                } catch {
+                    // As the pipeline does: the failure is reported, PocketSphinx's reading kept.
+                    print("whisper failed on \(row.id): \(error.message)")
+                }
+            } else if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
+                // As the pipeline does: what no skill understands is decoded again for open questions.
                 let open = try recognizer.decodeAgain().text
                 if !open.isEmpty, !secondPassAlways || understanding(open) == nil { reading = open }
             }
@@ -105,9 +121,11 @@ enum CommandBenchmark {
         return figures
     }
 
-    /// The skill the brain answers `text` with; nil when nothing answers.
+    /// The skill the brain answers `text` with (with `intentByActions`, and the types of its
+    /// actions); nil when nothing answers.
     static func skill(of text: String, brain: Brain) -> String? {
-        guard !text.isEmpty else { return nil }
-        return (try? brain.answer(text))?.skill
+        guard !text.isEmpty, let reply = try? brain.answer(text) else { return nil }
+        guard intentByActions else { return reply.skill }
+        return ([reply.skill ?? ""] + reply.actions.map(\.type)).joined(separator: " ")
     }
 }
