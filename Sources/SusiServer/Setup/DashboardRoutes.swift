@@ -184,6 +184,12 @@ struct DashboardRoutes: Sendable {
                 "key": key.name, "summary": key.summary, "allowed": key.allowed, "kind": kind, "value": text,
                 "editable": SettingsRoutes.keys.contains(key.name), "restart": key.needsRestart,
             ]
+        } + ConfigSchema.secrets.map { secret in
+            // The value stays on the speaker: the page learns only whether one is set.
+            [
+                "key": secret.name, "summary": secret.summary, "allowed": secret.allowed, "kind": "secret", "value": "",
+                "set": secret.isSet(store: config.store), "editable": true, "restart": false,
+            ]
         }
     }
 
