@@ -12,9 +12,13 @@ import SusiCore
 /// | `voice` | "a british accent" | `voice` ("en-gb"), `voice_name` ("British") |
 /// | `rate` | "faster", "slower", "normal", "200" | `rate` (words per minute, 80-450) |
 /// | `volume` | "up", "down", "max", "mute", "40" | `volume` (0-100) |
+/// | `home` | "turn on the kitchen lights" | `entity_id` (ids, comma-separated), `name`, `area`, `number`; `none` when not found |
+/// | `home_known` | "is the front door open" | as `home`, but fails when no Home Assistant name is in the query |
 enum BuiltinFunctions {
     /// The names skill files may use.
-    static let names: Set<String> = ["calculate", "number", "duration", "voice", "rate", "volume"]
+    static let names: Set<String> = [
+        "calculate", "number", "duration", "voice", "rate", "volume", "home", "home_known",
+    ]
 
     /// Rate change for one "faster" or "slower", in words per minute.
     static let rateStep = 25
@@ -42,8 +46,29 @@ enum BuiltinFunctions {
             return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
         case "rate": return rate(argument, current: context.rate)
         case "volume": return volume(argument, current: context.volume, step: context.volumeStep)
+        case "home": return home(argument, in: context.home) ?? homeNotFound
+        case "home_known": return home(argument, in: context.home)
         default: return nil
         }
+    }
+
+    /// The fields of `home` when no name was found (or no Home Assistant is set up): the
+    /// speaker then says so. Never empty, since an empty value stops an answer.
+    static let homeNotFound: [String: JSONValue] = [
+        "entity_id": "none", "name": "none", "area": "none", "number": "none",
+    ]
+
+    /// The Home Assistant entity or area named in `query`, and the number said beside it.
+    private static func home(_ query: String, in directory: HomeDirectory?) -> [String: JSONValue]? {
+        guard let directory, let target = directory.find(in: QueryNormalizer.words(query)), !target.entities.isEmpty
+        else { return nil }
+        let number = NumberWords.firstNumber(in: target.rest.joined(separator: " ")).map(Calculator.format)
+        return [
+            "entity_id": .string(target.entities.map(\.id).joined(separator: ",")),
+            "name": .string(target.name),
+            "area": .string(target.area?.id ?? "none"),
+            "number": .string(number ?? "none"),
+        ]
     }
 
     private static func calculate(_ argument: String) -> [String: JSONValue]? {

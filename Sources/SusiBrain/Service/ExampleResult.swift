@@ -44,6 +44,9 @@ public struct ExampleResult: Sendable, Equatable {
                 parts.append("[audio_volume \(volume.volume)]")
             case .settings(let setting):
                 parts.append("[settings \(setting.key)=\(setting.value)]")
+            case .unknown(let other) where other.type == "home_assistant":
+                let fields = ["command", "entity_id", "value", "asked"].compactMap { other.raw[$0]?.stringValue }
+                parts.append("[home_assistant \(fields.filter { $0 != "none" }.joined(separator: " "))]")
             default:
                 parts.append("[\(action.type)]")
             }
