@@ -23,13 +23,16 @@ public final class ActionDispatcher: Sendable {
     private let lastSkill: @Sendable () -> String?
     /// Reads the clock times of `timer_set` (the speaker's time zone).
     private let calendar: Calendar
+    /// Carries out the home skill's `home_assistant` actions; nil: "not set up" is said.
+    private let home: HomeAssistantLink?
 
     /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
     /// `player`; `http` serves web search and the skill CMS with `account`'s login.
-    /// `timer_set`'s clock times are read in `calendar`.
+    /// `timer_set`'s clock times are read in `calendar`; `home` controls Home Assistant.
     public init(
         live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
-        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current
+        logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current,
+        home: HomeAssistantLink? = nil
     ) {
         self.live = live
         self.planned = planned
@@ -39,6 +42,7 @@ public final class ActionDispatcher: Sendable {
         self.logger = logger
         self.lastSkill = lastSkill
         self.calendar = calendar
+        self.home = home
     }
 
     /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
@@ -76,6 +80,13 @@ public final class ActionDispatcher: Sendable {
             case .unknown(let unknown) where unknown.type == "timer_cancel":
                 let cancelled = try planned.cancelNext()
                 return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
+            case .unknown(let unknown) where unknown.type == "home_assistant":
+                guard let home else {
+                    return ActionOutcome(
+                        say: HomeAssistantErrorKind.notConfigured.spoken,
+                        failure: HomeAssistantError(.notConfigured, "this speaker has no link to Home Assistant"))
+                }
+                return home.perform(unknown, from: origin)
             case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
                 return skillFeedback(unknown)
             case .timerSet(let timer):

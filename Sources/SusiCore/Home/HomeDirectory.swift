@@ -101,3 +101,58 @@ public struct HomeDirectory: Codable, Sendable, Equatable {
         try AtomicFile.write(data, to: directory + "/" + Self.fileName)
     }
 }
+
+extension HomeDirectory {
+    /// The most entities whose names the recogniser learns (the first in Home Assistant's order
+    /// among those a command can name); a large home has thousands of sensors nobody says.
+    public static let spokenEntityLimit = 400
+
+    /// Commands a person might say with these names, for the recogniser's language model:
+    /// switching, dimming, setting and asking about each entity a command applies to, and the
+    /// same for each area ("turn on the kitchen lights", "what's the temperature in the bedroom").
+    public func sentences() -> [String] {
+        var result: [String] = []
+        var spoken = 0
+        for entity in entities {
+            let name = "the " + entity.name.lowercased()
+            var lines: [String]
+            switch entity.domain {
+            case "light":
+                lines = [
+                    "turn on \(name)", "turn off \(name)", "switch on \(name)", "switch off \(name)", "turn \(name) on",
+                    "turn \(name) off", "is \(name) on", "set \(name) to 50 percent", "dim \(name) to 20 percent",
+                ]
+            case "switch", "fan", "input_boolean", "media_player", "humidifier":
+                lines = [
+                    "turn on \(name)", "turn off \(name)", "switch on \(name)", "switch off \(name)", "turn \(name) off",
+                    "is \(name) on",
+                ]
+            case "climate", "water_heater":
+                lines = ["set \(name) to 21 degrees", "set \(name) to 19 degrees", "turn off \(name)", "what is the state of \(name)"]
+            case "cover", "valve":
+                lines = ["open \(name)", "close \(name)", "is \(name) open", "is \(name) closed"]
+            case "binary_sensor" where ["door", "window", "garage_door", "opening"].contains(entity.deviceClass ?? ""):
+                lines = ["is \(name) open", "is \(name) closed"]
+            case "lock":
+                lines = ["is \(name) locked"]
+            case "sensor" where entity.deviceClass == "temperature":
+                lines = ["what is the state of \(name)"]
+            default:
+                lines = []
+            }
+            guard !lines.isEmpty else { continue }
+            result += lines
+            spoken += 1
+            if spoken >= Self.spokenEntityLimit { break }
+        }
+        for area in areas {
+            let name = "the " + area.name.lowercased()
+            result += [
+                "turn on \(name) lights", "turn off \(name) lights", "turn on the lights in \(name)",
+                "turn off the lights in \(name)", "set \(name) lights to 50 percent", "what's the temperature in \(name)",
+                "how warm is it in \(name)", "open \(name) blinds", "close \(name) blinds",
+            ]
+        }
+        return result
+    }
+}
