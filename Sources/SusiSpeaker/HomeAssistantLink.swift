@@ -117,7 +117,15 @@ public final class HomeAssistantLink: Sendable {
         }
         do throws(HomeAssistantError) {
             let client = try HomeAssistantClient(config: config(), store: store, http: http, logger: logger)
-            let target = try self.target(ids: field("entity_id"), name: field("name"), area: field("area"), command: command)
+            let target: HomeTarget
+            do throws(HomeAssistantError) {
+                target = try self.target(ids: field("entity_id"), name: field("name"), area: field("area"), command: command)
+            } catch {
+                // No name found may mean no names fetched: a server that is down or refuses the
+                // token says so, rather than "nothing by that name".
+                try client.check()
+                throw error
+            }
             let value = field("value").flatMap(Double.init)
             switch command {
             case .state:
@@ -164,6 +172,9 @@ public final class HomeAssistantLink: Sendable {
         let entities = ids.split(separator: ",").map { id in
             names.entity(String(id)) ?? HomeEntity(id: String(id), name: name ?? String(id))
         }
-        return HomeTarget(name: name ?? entities[0].name, entities: entities, area: names.areas.first { $0.id == area })
+        guard let first = entities.first else {
+            throw HomeAssistantError(.unknownEntity, "no Home Assistant entity in '\(ids.prefix(80))'")
+        }
+        return HomeTarget(name: name ?? first.name, entities: entities, area: names.areas.first { $0.id == area })
     }
 }
