@@ -61,6 +61,17 @@ extension HomeDirectory {
             }
         }
         guard var (length, start, target, _) = best else { return nil }
+        // "the bedroom blinds" when the blinds are in the living room: the room said decides.
+        if target.area == nil, let entity = target.entities.first,
+            let room = areas.first(where: { area in
+                !area.entities.contains(entity.id) && Self.occurs(area.name, in: said, outside: start..<start + length)
+            })
+        {
+            let roomWords = Self.words(room.name).map(Self.stem)
+            let roomStart = (0...(said.count - roomWords.count)).first { Array(said[$0..<$0 + roomWords.count]) == roomWords } ?? 0
+            (length, start) = (roomWords.count, roomStart)
+            target = HomeTarget(name: room.name, entities: room.entities.compactMap(self.entity), area: room)
+        }
         target.rest = Array(words[..<start]) + Array(words[(start + length)...])
         if target.area != nil {
             let kinds = target.rest.map(Self.stem).compactMap { Self.kindWords[$0] }.reduce(into: Set<String>()) {
@@ -70,6 +81,15 @@ extension HomeDirectory {
             if !narrowed.isEmpty { target.entities = narrowed }
         }
         return target
+    }
+
+    /// Whether the words of `name` occur in `said` (stemmed) apart from the words at `taken`.
+    static func occurs(_ name: String, in said: [String], outside taken: Range<Int>) -> Bool {
+        let words = Self.words(name).map(stem)
+        guard !words.isEmpty, words.count <= said.count else { return false }
+        return (0...(said.count - words.count)).contains { start in
+            Array(said[start..<start + words.count]) == words && !taken.overlaps(start..<start + words.count)
+        }
     }
 
     /// The words of `text` as a query has them: lower case, letters and digits, apostrophes
