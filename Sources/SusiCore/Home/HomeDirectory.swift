@@ -120,15 +120,18 @@ extension HomeDirectory {
             case "light":
                 lines = [
                     "turn on \(name)", "turn off \(name)", "switch on \(name)", "switch off \(name)", "turn \(name) on",
-                    "turn \(name) off", "is \(name) on", "set \(name) to 50 percent", "dim \(name) to 20 percent",
+                    "turn \(name) off", "is \(name) on",
                 ]
+                // Every tenth percent somewhere, so the numbers are heard beside the names.
+                lines += [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map { "set \(name) to \($0) percent" }
+                lines += ["dim \(name) to 20 percent", "dim \(name) to 50 percent"]
             case "switch", "fan", "input_boolean", "media_player", "humidifier":
                 lines = [
                     "turn on \(name)", "turn off \(name)", "switch on \(name)", "switch off \(name)", "turn \(name) off",
                     "is \(name) on",
                 ]
             case "climate", "water_heater":
-                lines = ["set \(name) to 21 degrees", "set \(name) to 19 degrees", "turn off \(name)", "what is the state of \(name)"]
+                lines = (16...25).map { "set \(name) to \($0) degrees" } + ["turn off \(name)", "what is the state of \(name)"]
             case "cover", "valve":
                 lines = ["open \(name)", "close \(name)", "is \(name) open", "is \(name) closed"]
             case "binary_sensor" where ["door", "window", "garage_door", "opening"].contains(entity.deviceClass ?? ""):
@@ -147,12 +150,28 @@ extension HomeDirectory {
         }
         for area in areas {
             let name = "the " + area.name.lowercased()
+            let domains = Set(area.entities.compactMap { entity($0)?.domain })
             result += [
-                "turn on \(name) lights", "turn off \(name) lights", "turn on the lights in \(name)",
-                "turn off the lights in \(name)", "set \(name) lights to 50 percent", "what's the temperature in \(name)",
-                "how warm is it in \(name)", "open \(name) blinds", "close \(name) blinds",
+                "turn on \(name)", "turn off \(name)", "what's the temperature in \(name)",
+                "what is the temperature in \(name)", "how warm is it in \(name)",
             ]
+            // The kinds of thing the area holds, named beside it: "the bedroom fan".
+            for (kind, kindDomains) in Self.spokenKinds where !domains.isDisjoint(with: kindDomains) {
+                result += [
+                    "turn on \(name) \(kind)", "turn off \(name) \(kind)", "turn on the \(kind) in \(name)",
+                    "turn off the \(kind) in \(name)",
+                ]
+                if kindDomains.contains("cover") { result += ["open \(name) \(kind)", "close \(name) \(kind)"] }
+                if kindDomains.contains("light") { result += ["set \(name) \(kind) to 50 percent", "are \(name) \(kind) on"] }
+            }
         }
-        return result
+        // Heard twice as often as a skill's example: these are the home's own names.
+        return result + result
     }
+
+    /// Kinds people name beside a room, in the words they use.
+    static let spokenKinds: [(String, Set<String>)] = [
+        ("lights", ["light"]), ("lamp", ["light"]), ("fan", ["fan"]), ("blinds", ["cover"]), ("curtains", ["cover"]),
+        ("heating", ["climate"]), ("tv", ["media_player"]),
+    ]
 }
