@@ -54,7 +54,8 @@ enum ConfigCommand: Command {
             }
             try arguments.finish()
             // A secret given as "-" is read from standard input, kept out of the shell's history.
-            for index in changes.indices where changes[index].value == "-" && ConfigSchema.secret(named: changes[index].key) != nil {
+            for index in changes.indices
+            where changes[index].value == "-" && ConfigSchema.secret(named: changes[index].key) != nil {
                 changes[index].value = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
             }
             if let phrase = changes.last(where: { $0.key == "hotword.phrase" })?.value, ConfigSchema.isPhrase(phrase) {

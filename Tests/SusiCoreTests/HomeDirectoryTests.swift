@@ -17,7 +17,9 @@ final class HomeDirectoryTests: XCTestCase {
             HomeEntity(id: "binary_sensor.front_door", name: "Front Door", deviceClass: "door"),
         ],
         areas: [
-            HomeArea(id: "kitchen", name: "Kitchen", entities: ["light.kitchen_ceiling", "light.kitchen_counter", "switch.kitchen_kettle"]),
+            HomeArea(
+                id: "kitchen", name: "Kitchen",
+                entities: ["light.kitchen_ceiling", "light.kitchen_counter", "switch.kitchen_kettle"]),
             HomeArea(id: "living_room", name: "Living Room", entities: ["light.living_room_lights", "cover.living_room_blinds"]),
             HomeArea(id: "bedroom", name: "Bedroom", entities: ["fan.bedroom"]),
         ])
@@ -42,7 +44,8 @@ final class HomeDirectoryTests: XCTestCase {
         XCTAssertEqual(lights.entities.map(\.id), ["light.kitchen_ceiling", "light.kitchen_counter"])
         XCTAssertEqual(find("turn on the lights in the kitchen")?.entities.count, 2)
         XCTAssertEqual(find("turn off the kitchen")?.entities.count, 3, "no kind named: the whole area")
-        XCTAssertEqual(find("open the bedroom blinds")?.entities.map(\.id), ["fan.bedroom"], "no blinds there: the area stays whole")
+        XCTAssertEqual(
+            find("open the bedroom blinds")?.entities.map(\.id), ["fan.bedroom"], "no blinds there: the area stays whole")
     }
 
     func testCommandsBecomeServiceCallsPerDomain() throws {
@@ -58,7 +61,10 @@ final class HomeDirectoryTests: XCTestCase {
         let lamp = try XCTUnwrap(find("the kitchen ceiling light"))
         XCTAssertEqual(
             try HomeCommand.brightness.calls(for: lamp, value: 40).get(),
-            [HomeServiceCall(domain: "light", service: "turn_on", data: ["entity_id": "light.kitchen_ceiling", "brightness_pct": 40])])
+            [
+                HomeServiceCall(
+                    domain: "light", service: "turn_on", data: ["entity_id": "light.kitchen_ceiling", "brightness_pct": 40])
+            ])
         XCTAssertEqual(
             try HomeCommand.brightness.calls(for: lamp, value: 0).get().first?.service, "turn_off", "0 percent is off")
         XCTAssertThrowsError(try HomeCommand.brightness.calls(for: lamp, value: 250).get())
@@ -76,7 +82,9 @@ final class HomeDirectoryTests: XCTestCase {
     }
 
     func testStatesInWords() {
-        let door = HomeState(entityID: "binary_sensor.front_door", state: "on", attributes: ["friendly_name": "Front Door", "device_class": "door"])
+        let door = HomeState(
+            entityID: "binary_sensor.front_door", state: "on",
+            attributes: ["friendly_name": "Front Door", "device_class": "door"])
         XCTAssertEqual(HomeCommand.describe([door], asked: "open"), "Yes, the Front Door is open.")
         XCTAssertEqual(HomeCommand.describe([door], asked: "closed"), "No, the Front Door is open.")
         let lamp = HomeState(entityID: "light.lamp", state: "on", attributes: ["friendly_name": "Lamp", "brightness": 128])
@@ -137,7 +145,8 @@ final class HomeDirectoryTests: XCTestCase {
         try store.set("home_assistant.token", to: "")
         XCTAssertNil(secret.value(store: store))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "empty removes it")
-        XCTAssertEqual(ConfigSchema.lines(["home_assistant.token"], in: config, store: store), ["home_assistant.token = (not set)"])
+        XCTAssertEqual(
+            ConfigSchema.lines(["home_assistant.token"], in: config, store: store), ["home_assistant.token = (not set)"])
         XCTAssertThrowsError(try store.set("home_assistant.url", to: "ftp://x"))
     }
 }

@@ -27,7 +27,8 @@ final class HomeAssistantTests: XCTestCase {
     static let states: [HomeState] = [
         HomeState(entityID: "light.kitchen_ceiling", state: "off", attributes: ["friendly_name": "Kitchen Ceiling Light"]),
         HomeState(entityID: "light.kitchen_counter", state: "off", attributes: ["friendly_name": "Kitchen Counter Light"]),
-        HomeState(entityID: "light.living_room_lamp", state: "on", attributes: ["friendly_name": "Living Room Lamp", "brightness": 255]),
+        HomeState(
+            entityID: "light.living_room_lamp", state: "on", attributes: ["friendly_name": "Living Room Lamp", "brightness": 255]),
         HomeState(entityID: "fan.bedroom", state: "on", attributes: ["friendly_name": "Fan"]),
         HomeState(
             entityID: "climate.hallway", state: "heat",
@@ -35,7 +36,8 @@ final class HomeAssistantTests: XCTestCase {
         HomeState(entityID: "cover.garage_door", state: "closed", attributes: ["friendly_name": "Garage Door"]),
         HomeState(entityID: "cover.living_room_blinds", state: "open", attributes: ["friendly_name": "Blinds"]),
         HomeState(
-            entityID: "binary_sensor.front_door", state: "off", attributes: ["friendly_name": "Front Door", "device_class": "door"]),
+            entityID: "binary_sensor.front_door", state: "off",
+            attributes: ["friendly_name": "Front Door", "device_class": "door"]),
         HomeState(
             entityID: "sensor.bedroom_temperature", state: "21.5",
             attributes: ["friendly_name": "Bedroom Temperature", "device_class": "temperature", "unit_of_measurement": "°C"]),
@@ -103,7 +105,10 @@ final class HomeAssistantTests: XCTestCase {
                 "set the thermostat to twenty one degrees", "climate.set_temperature",
                 ["entity_id": "climate.hallway", "temperature": 21], "Okay, the Thermostat is set to 21 degrees."
             ),
-            ("open the garage door", "cover.open_cover", ["entity_id": "cover.garage_door"], "Okay, I'm opening the Garage Door."),
+            (
+                "open the garage door", "cover.open_cover", ["entity_id": "cover.garage_door"],
+                "Okay, I'm opening the Garage Door."
+            ),
             ("close the blinds", "cover.close_cover", ["entity_id": "cover.living_room_blinds"], "Okay, I'm closing the Blinds."),
         ]
         for (index, item) in cases.enumerated() {

@@ -91,7 +91,8 @@ public final class FakeHomeAssistant: Sendable {
             let service = request.pathParameters["service"] ?? ""
             let changed = state.withLock { s -> [JSONValue] in
                 s.calls.append(Call(service: domain + "." + service, body: body))
-                let ids = body["entity_id"]?.arrayValue?.compactMap(\.stringValue) ?? [body["entity_id"]?.stringValue].compactMap { $0 }
+                let ids =
+                    body["entity_id"]?.arrayValue?.compactMap(\.stringValue) ?? [body["entity_id"]?.stringValue].compactMap { $0 }
                 return ids.compactMap { id in
                     guard var item = s.states[id] else { return nil }
                     Self.apply(service, body: body, to: &item)
@@ -106,10 +107,13 @@ public final class FakeHomeAssistant: Sendable {
             guard let template = (try? JSONValue.parse(request.body))?["template"]?.stringValue,
                 template.contains("areas()")
             else {
-                return ServerResponse(status: 400, contentType: "application/json", body: Data("{\"message\":\"Error rendering template\"}".utf8))
+                return ServerResponse(
+                    status: 400, contentType: "application/json", body: Data("{\"message\":\"Error rendering template\"}".utf8))
             }
             let list = JSONValue.array(
-                areas.map { ["id": .string($0.id), "name": .string($0.name), "entities": .array($0.entities.map(JSONValue.string))] })
+                areas.map {
+                    ["id": .string($0.id), "name": .string($0.name), "entities": .array($0.entities.map(JSONValue.string))]
+                })
             return ServerResponse(contentType: "text/plain; charset=utf-8", body: Data(list.jsonText.utf8))
         }
         server = HTTPServer(host: "127.0.0.1", port: 0, router: router)

@@ -8,9 +8,10 @@ extension ConfigSchema {
             let value = key.value(in: defaults).description
             let restart = key.needsRestart ? "; susi run uses a change after a restart" : ""
             return ["\(key.name) = \(value.isEmpty ? "\"\"" : value)", "    \(key.summary); \(key.allowed)\(restart)"]
-        } + secrets.flatMap { secret in
-            ["\(secret.name) = \(SecretKey.shown(isSet: false))", "    \(secret.summary); \(secret.allowed)"]
         }
+            + secrets.flatMap { secret in
+                ["\(secret.name) = \(SecretKey.shown(isSet: false))", "    \(secret.summary); \(secret.allowed)"]
+            }
     }
 
     /// `name = value` for each of `names` that is a key, as `config` holds it (after a save:

@@ -118,7 +118,8 @@ public enum HomeCommand: String, Sendable, CaseIterable {
             guard let value, (-50...100).contains(value) else {
                 return .failure(Refusal(sentence: "Please say the temperature in degrees."))
             }
-            result = perDomain(["climate", "water_heater"], service: { _ in "set_temperature" }, extra: ["temperature": .number(value)])
+            result = perDomain(
+                ["climate", "water_heater"], service: { _ in "set_temperature" }, extra: ["temperature": .number(value)])
         case .open, .close:
             result = perDomain(["cover", "valve"]) { domain in "\(rawValue)_\(domain)" }
         case .state, .reading:

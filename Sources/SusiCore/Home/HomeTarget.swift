@@ -68,7 +68,8 @@ extension HomeDirectory {
             })
         {
             let roomWords = Self.words(room.name).map(Self.stem)
-            let roomStart = (0...(said.count - roomWords.count)).first { Array(said[$0..<$0 + roomWords.count]) == roomWords } ?? 0
+            let roomStart =
+                (0...(said.count - roomWords.count)).first { Array(said[$0..<$0 + roomWords.count]) == roomWords } ?? 0
             (length, start) = (roomWords.count, roomStart)
             target = HomeTarget(name: room.name, entities: room.entities.compactMap(self.entity), area: room)
         }

@@ -102,9 +102,10 @@ public struct HomeAssistantClient: Sendable {
             for item in (try? JSONValue.parse(text))?.arrayValue ?? [] {
                 guard let id = item["id"]?.stringValue else { continue }
                 let name = item["name"]?.stringValue ?? id.replacingOccurrences(of: "_", with: " ")
-                areas.append(HomeArea(id: id, name: name, entities: item["entities"]?.arrayValue?.compactMap(\.stringValue) ?? []))
+                areas.append(
+                    HomeArea(id: id, name: name, entities: item["entities"]?.arrayValue?.compactMap(\.stringValue) ?? []))
             }
-        } catch where error.kind == .failed || error.kind == .unknownEntity {
+        } catch  where error.kind == .failed || error.kind == .unknownEntity {
             logger.warning("Home Assistant's areas are not known: \(error.message)")
         }
         return HomeDirectory(entities: entities, areas: areas, server: server, fetchedAt: now)
