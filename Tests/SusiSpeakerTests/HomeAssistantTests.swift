@@ -141,7 +141,7 @@ final class HomeAssistantTests: XCTestCase {
         // A name Home Assistant does not have.
         var parts = try speaker()
         try parts.0.refresh()
-        var (said, failures) = try ask("turn on the flux capacitor", parts)
+        var (said, failures) = try ask("turn on the garden lights", parts)
         XCTAssertEqual(failures, ["home-unknown-entity"])
         XCTAssertEqual(said, "Sorry, Home Assistant has nothing by that name.")
         // Something that cannot do what was asked.
@@ -172,6 +172,17 @@ final class HomeAssistantTests: XCTestCase {
         (said, failures) = try ask("turn on the kitchen lights", (link, parts.1, parts.2))
         XCTAssertEqual(failures, ["home-not-configured"])
         XCTAssertTrue(said.hasPrefix("Home Assistant is not set up"), said)
+    }
+
+    func testOtherSkillsKeepTheirCommands() throws {
+        let (link, _, brain) = try speaker()
+        try link.refresh()
+        for context in [BrainContext(home: link.names), BrainContext()] {
+            for query in ["turn on shuffle", "what's the temperature in berlin", "open the pod bay doors", "is paris open"] {
+                XCTAssertNotEqual(try brain.answer(query, context: context).skill, "home", query)
+            }
+            XCTAssertEqual(try brain.answer("turn on the garden lights", context: context).skill, "home")
+        }
     }
 
     func testOnlyTheBuiltInSkillsMayControlTheHome() throws {

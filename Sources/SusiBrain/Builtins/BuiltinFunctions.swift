@@ -12,7 +12,7 @@ import SusiCore
 /// | `voice` | "a british accent" | `voice` ("en-gb"), `voice_name` ("British") |
 /// | `rate` | "faster", "slower", "normal", "200" | `rate` (words per minute, 80-450) |
 /// | `volume` | "up", "down", "max", "mute", "40" | `volume` (0-100) |
-/// | `home` | "turn on the kitchen lights" | `entity_id` (ids, comma-separated), `name`, `area`, `number`; `none` when not found |
+/// | `home` | "turn on the kitchen lights" | `entity_id` (ids, comma-separated), `name`, `area`, `number`; `none` when no name is found but a kind of thing is ("lights"), else it fails |
 /// | `home_known` | "is the front door open" | as `home`, but fails when no Home Assistant name is in the query |
 enum BuiltinFunctions {
     /// The names skill files may use.
@@ -46,7 +46,11 @@ enum BuiltinFunctions {
             return ["voice": .string(entry.id), "voice_name": .string(entry.name)]
         case "rate": return rate(argument, current: context.rate)
         case "volume": return volume(argument, current: context.volume, step: context.volumeStep)
-        case "home": return home(argument, in: context.home) ?? homeNotFound
+        case "home":
+            // No known name: still the home's when it names a kind of thing a home has ("the
+            // garden lights"), so the speaker says it knows none; else another skill's ("turn on shuffle").
+            return home(argument, in: context.home)
+                ?? (HomeDirectory.namesAKind(QueryNormalizer.words(argument)) ? homeNotFound : nil)
         case "home_known": return home(argument, in: context.home)
         default: return nil
         }

@@ -84,6 +84,12 @@ extension HomeDirectory {
         return target
     }
 
+    /// Whether `words` name a kind of thing a home has ("lights", "the fan", "blinds"): a
+    /// command about one is the home's even when no name in it is known.
+    public static func namesAKind(_ words: [String]) -> Bool {
+        words.contains { kindWords[stem($0)] != nil }
+    }
+
     /// Whether the words of `name` occur in `said` (stemmed) apart from the words at `taken`.
     static func occurs(_ name: String, in said: [String], outside taken: Range<Int>) -> Bool {
         let words = Self.words(name).map(stem)
