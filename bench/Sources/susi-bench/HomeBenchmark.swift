@@ -44,6 +44,7 @@ enum HomeBenchmark {
         }
         var whisperFailures = 0
         var withWhisper: [String: Int] = [:]
+        var whisperAlways: [String: Int] = [:]
         let rows = try Corpus.rows(corpus)
         var conditions: [String] = []
         var total: [String: Int] = [:]
@@ -74,37 +75,46 @@ enum HomeBenchmark {
             }
             if skill(reading) == skill(row.text) { sameSkill[row.condition, default: 0] += 1 }
             if let whisper {
-                var heard = reading
-                if local.understanding(of: reading)?.isSure != true {
+                // `stt.whisper_when always` hears every command with Whisper; `unsure` only those
+                // no skill is sure of.
+                var whole: String?
+                do {
                     let samples = try Corpus.samples(row.file)
-                    do {
-                        let whole = try whisper.transcribe(
-                            Array(samples[max(0, (row.command_start_ms - CommandBenchmark.lead) * 16)...]))
-                        if !whole.isEmpty { heard = whole }
-                    } catch {
-                        whisperFailures += 1
-                    }
+                    let text = try whisper.transcribe(
+                        Array(samples[max(0, (row.command_start_ms - CommandBenchmark.lead) * 16)...]))
+                    whole = text.isEmpty ? nil : text
+                } catch {
+                    whisperFailures += 1
                 }
-                if action(heard) == expected { withWhisper[row.condition, default: 0] += 1 }
+                let sure = local.understanding(of: reading)?.isSure == true
+                if action(sure ? reading : whole ?? reading) == expected { withWhisper[row.condition, default: 0] += 1 }
+                if action(whole ?? reading) == expected { whisperAlways[row.condition, default: 0] += 1 }
+                if benchDebug { print(row.id, "|", reading, sure ? "(sure)" : "", "|", whole ?? "-") }
             }
         }
         func percent(_ part: Int?, _ whole: Int?) -> String {
             String(format: "%.1f%%", 100 * Double(part ?? 0) / Double(max(1, whole ?? 0)))
         }
-        let whisperColumn = whisper == nil ? "" : " with Whisper when unsure |"
+        let whisperColumn = whisper == nil ? "" : " with Whisper when unsure | with Whisper always |"
         var table = "| condition | commands | same action (intent) | same skill | command WER |\(whisperColumn)\n"
-        table += "|---|---|---|---|---|\(whisper == nil ? "" : "---|")\n"
+        table += "|---|---|---|---|---|\(whisper == nil ? "" : "---|---|")\n"
         for condition in conditions {
             table +=
                 "| \(condition) | \(total[condition] ?? 0) | \(percent(sameAction[condition], total[condition])) | "
                 + "\(percent(sameSkill[condition], total[condition])) | \(percent(errors[condition], words[condition])) |"
-                + (whisper == nil ? "" : " \(percent(withWhisper[condition], total[condition])) |") + "\n"
+                + (whisper == nil
+                    ? ""
+                    : " \(percent(withWhisper[condition], total[condition])) | \(percent(whisperAlways[condition], total[condition])) |")
+                + "\n"
         }
         let all = total.values.reduce(0, +)
         table +=
             "| all | \(all) | \(percent(sameAction.values.reduce(0, +), all)) | \(percent(sameSkill.values.reduce(0, +), all)) | "
             + "\(percent(errors.values.reduce(0, +), words.values.reduce(0, +))) |"
-            + (whisper == nil ? "" : " \(percent(withWhisper.values.reduce(0, +), all)) |") + "\n"
+            + (whisper == nil
+                ? ""
+                : " \(percent(withWhisper.values.reduce(0, +), all)) | \(percent(whisperAlways.values.reduce(0, +), all)) |")
+            + "\n"
         print(table)
         if whisper != nil { print("Whisper failed (kept PocketSphinx's reading) on \(whisperFailures) commands") }
         print("misheard (id, said, heard, the skills' model's reading):")
