@@ -122,6 +122,9 @@ public final class SpeakerRuntime {
         let home = HomeAssistantLink(
             config: { live.current }, store: store, cacheDirectory: Assembly.cacheDirectory(environment: environment),
             http: CurlHTTPClient(stage: .brain, logger: logger.child("http")), logger: logger.child("home"))
+        // Asked once now, so a Home Assistant's names are fetched (in the background) before the
+        // first command rather than at it.
+        _ = home.names
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, home: home)
