@@ -49,7 +49,7 @@ public final class HomeAssistantLink: Sendable {
     public var names: HomeDirectory? {
         let url = config().homeAssistant.url
         guard !url.isEmpty else { return nil }
-        let server = HomeAssistantClient(server: url, token: "", http: http).server
+        let server = HomeAssistantClient.base(of: url)
         let (names, due) = state.withLock { state -> (HomeDirectory?, Bool) in
             let current = state.names?.server == server ? state.names : nil
             let stale = current.map { Date().timeIntervalSince($0.fetchedAt) > Self.refreshInterval } ?? true

@@ -17,13 +17,19 @@ public struct HomeAssistantClient: Sendable {
 
     /// A client for `server` with `token`; `timeout` is the whole-request limit in seconds.
     public init(server: String, token: String, http: any HTTPClient, timeout: Double = 5, logger: Logger = .silent) {
-        var base = server.trimmingCharacters(in: .whitespaces)
-        while base.hasSuffix("/") { base.removeLast() }
-        self.server = base
+        self.server = Self.base(of: server)
         self.token = token
         self.http = http
         self.timeout = timeout
         self.logger = logger
+    }
+
+    /// `server` as the client uses it and `HomeDirectory.server` names it: no blanks around it,
+    /// no trailing slash.
+    public static func base(of server: String) -> String {
+        var base = server.trimmingCharacters(in: .whitespaces)
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
     }
 
     /// The client `config` and the token stored beside `store`'s config describe.
@@ -87,6 +93,10 @@ public struct HomeAssistantClient: Sendable {
         try send(path: "/api/template", body: JSONValue.object(["template": .string(template)]).jsonText).text
     }
 
+    /// The largest reply read: a home with thousands of entities answers `/api/states` with
+    /// several megabytes, far above the client's default cap for chat replies.
+    static let maxResponseBytes = 32 << 20
+
     /// The template that lists the areas as JSON: `[{"id", "name", "entities"}]`.
     public static let areasTemplate =
         "[{% for a in areas() %}{{ {'id': a, 'name': area_name(a), 'entities': area_entities(a)} | to_json }}"
@@ -124,7 +134,8 @@ public struct HomeAssistantClient: Sendable {
         if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
         let request = HTTPRequest(
             method: body == nil ? .get : .post, url: server + path, body: body, headers: headers,
-            connectTimeout: min(timeout, 5), totalTimeout: timeout, followRedirects: false)
+            connectTimeout: min(timeout, 5), totalTimeout: timeout, maxResponseBytes: Self.maxResponseBytes,
+            followRedirects: false)
         let response: HTTPResponse
         do throws(HTTPError) {
             response = try http.send(request)
