@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prepares a Home Assistant config directory for the real-Home-Assistant test, and prints a
-long-lived access token for it.
+long-lived access token for it; or, once it runs, puts an entity in an area.
 
   home-assistant-seed.py DIR PORT
+  home-assistant-seed.py assign PORT TOKEN ENTITY_ID AREA_ID
 
 Writes DIR/configuration.yaml (HTTP on 127.0.0.1:PORT, the REST API, two input booleans and
 a thermostat-less, cover-less home: what Home Assistant Core runs without extra packages) and
@@ -44,7 +45,29 @@ def store(key, data, minor=1):
     return {"version": 1, "minor_version": minor, "key": key, "data": data}
 
 
+async def assign(port, token, entity_id, area_id):
+    """Puts an entity in an area through the WebSocket API (the REST API cannot)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"http://127.0.0.1:{port}/api/websocket") as ws:
+            await ws.receive_json()
+            await ws.send_json({"type": "auth", "access_token": token})
+            if (await ws.receive_json()).get("type") != "auth_ok":
+                sys.exit("the token was refused")
+            await ws.send_json(
+                {"id": 1, "type": "config/entity_registry/update", "entity_id": entity_id, "area_id": area_id})
+            reply = await ws.receive_json()
+            if not reply.get("success"):
+                sys.exit(f"cannot put {entity_id} in {area_id}: {reply}")
+
+
 def main():
+    if len(sys.argv) == 6 and sys.argv[1] == "assign":
+        import asyncio
+
+        asyncio.run(assign(int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]))
+        return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     directory, port = sys.argv[1], int(sys.argv[2])
