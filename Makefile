@@ -18,7 +18,8 @@ DEB_PACKAGES = pkg-config portaudio19-dev libmujs-dev \
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps frontend yt-dlp yt-dlp-update wakeword build test lint ruff demo bench reliability install clean format
+.PHONY: all deps frontend yt-dlp yt-dlp-update wakeword build test lint ruff demo bench reliability install clean format \
+	home-assistant test-home-assistant
 
 # yt-dlp for mpv's ytdl hook ("play ..." and YouTube; Debian 12's yt-dlp is too old), with
 # yt-dlp-ejs and Deno, the JavaScript runtime YouTube needs now (Debian 12's nodejs 18 is older
@@ -99,6 +100,21 @@ test: deps lint ruff
 
 demo: build
 	scripts/demo.sh $(RELEASE_BIN) demo-out
+
+# Home Assistant Core for the real-Home-Assistant test, pinned and sha256-checked from PyPI into
+# .build/homeassistant (about 200 MB; scripts/home-assistant-venv.sh). Not part of `deps` or
+# `test`: without it that test is skipped, saying how to run it; the fake-server tests always run.
+HA_VENV ?= .build/homeassistant
+export HA_VERSION = 2024.3.3
+export HA_SHA256 = 6e1ec2c07441d63fdcfb8acd2c4bbb6f68bc97330855784d3623d10c38fe3577
+home-assistant:
+	scripts/home-assistant-venv.sh $(HA_VENV)
+
+# The Home Assistant tests alone: the fake server's and the real Home Assistant's.
+test-home-assistant: deps home-assistant
+	$(SCRATCH_TMP) $(SWIFT) build --build-tests $(BUILD_FLAGS) && \
+		$(SWIFT) test --skip-build --disable-swift-testing $(BUILD_FLAGS) \
+			--filter 'HomeAssistantTests|RealHomeAssistantTests|HomeDirectoryTests'
 
 # Speed and accuracy, measured side by side in one run; see bench/PERFORMANCE.md.
 # `make bench QUICK=1` runs the quick subset of the pause-after-the-name bench (64 files).

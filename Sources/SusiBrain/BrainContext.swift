@@ -1,4 +1,5 @@
 import Foundation
+import SusiCore
 
 /// What the brain knows about the speaker when it answers: settings, clock and the previous
 /// exchange. The caller builds one per query (from the config and its own memory).
@@ -27,6 +28,9 @@ public struct BrainContext: Sendable {
     /// What skills were told in this conversation (`>_name`, `$_name$`); `nil` means no
     /// memory: assignments are dropped and recalls find nothing.
     public var memory: SkillMemory?
+    /// The Home Assistant's entities and areas, for the home skill's `home` functions; nil
+    /// when no Home Assistant is set up.
+    public var home: HomeDirectory?
 
     /// Creates a context; every field has the config default.
     public init(
@@ -40,7 +44,8 @@ public struct BrainContext: Sendable {
         lastAnswer: String? = nil,
         lastSkill: String? = nil,
         language: String = "en",
-        memory: SkillMemory? = nil
+        memory: SkillMemory? = nil,
+        home: HomeDirectory? = nil
     ) {
         self.room = room
         self.voice = voice
@@ -53,11 +58,12 @@ public struct BrainContext: Sendable {
         self.lastSkill = lastSkill
         self.language = language
         self.memory = memory
+        self.home = home
     }
 
     /// The fixed context `!example` lines run in, so their `!expect` texts are stable:
     /// Tuesday 4 March 2025, 15:05 UTC, in the kitchen, American voice at 175 wpm, volume 50,
-    /// last answer "The kettle is on.".
+    /// last answer "The kettle is on.", and a small home (`exampleHome`).
     public static let examples = BrainContext(
         room: "kitchen",
         voice: "en-us",
@@ -67,6 +73,30 @@ public struct BrainContext: Sendable {
         now: Date(timeIntervalSince1970: 1_741_100_700),
         lastAnswer: "The kettle is on.",
         lastSkill: "chat",
-        language: "en"
+        language: "en",
+        home: exampleHome
     )
+
+    /// The Home Assistant of the `!example` context: a kitchen and a living room with lights,
+    /// a bedroom with a temperature sensor, a fan, a thermostat, blinds, a garage door and a
+    /// front door sensor.
+    public static let exampleHome = HomeDirectory(
+        entities: [
+            HomeEntity(id: "light.kitchen_ceiling", name: "Kitchen Ceiling Light"),
+            HomeEntity(id: "light.kitchen_counter", name: "Kitchen Counter Light"),
+            HomeEntity(id: "light.living_room_lamp", name: "Living Room Lamp"),
+            HomeEntity(id: "fan.bedroom", name: "Fan"),
+            HomeEntity(id: "climate.hallway", name: "Thermostat"),
+            HomeEntity(id: "cover.living_room_blinds", name: "Blinds"),
+            HomeEntity(id: "cover.garage_door", name: "Garage Door"),
+            HomeEntity(id: "binary_sensor.front_door", name: "Front Door", deviceClass: "door"),
+            HomeEntity(id: "sensor.bedroom_temperature", name: "Bedroom Temperature", deviceClass: "temperature", unit: "°C"),
+        ],
+        areas: [
+            HomeArea(id: "kitchen", name: "Kitchen", entities: ["light.kitchen_ceiling", "light.kitchen_counter"]),
+            HomeArea(
+                id: "living_room", name: "Living Room", entities: ["light.living_room_lamp", "cover.living_room_blinds"]),
+            HomeArea(id: "bedroom", name: "Bedroom", entities: ["fan.bedroom", "sensor.bedroom_temperature"]),
+        ],
+        server: "http://homeassistant.local:8123", fetchedAt: Date(timeIntervalSince1970: 1_741_100_000))
 }

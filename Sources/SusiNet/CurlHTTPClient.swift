@@ -95,7 +95,7 @@ public final class CurlHTTPClient: HTTPClient {
         case .get:
             try setOption(handle, CURLOPT_HTTPGET, 1)
         case .post:
-            let body = FormEncoding.encode(request.form)
+            let body = request.body ?? FormEncoding.encode(request.form)
             try check(
                 susi_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.utf8.count)), url)
             // COPYPOSTFIELDS makes curl own a copy, so no Swift buffer has to outlive this call.

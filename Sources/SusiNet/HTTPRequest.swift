@@ -4,7 +4,8 @@ import SusiCore
 public enum HTTPMethod: String, Sendable, Equatable {
     /// A plain fetch; `HTTPRequest.form` is ignored.
     case get = "GET"
-    /// A form post: `HTTPRequest.form` is sent as `application/x-www-form-urlencoded`.
+    /// A form post: `HTTPRequest.form` is sent as `application/x-www-form-urlencoded`, or
+    /// `HTTPRequest.body` as it is.
     case post = "POST"
 }
 
@@ -21,6 +22,9 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String)]
     /// Form fields sent as the body of a POST, in order, percent-encoded.
     public var form: [(name: String, value: String)]
+    /// A body sent as it is with a POST instead of `form` (JSON for a REST API); the caller
+    /// names its type in `headers` (`Content-Type: application/json`). Nil: `form` is sent.
+    public var body: String?
     /// Extra request headers, sent in order. Names must not contain `:` or line breaks;
     /// such headers are rejected with `http-bad-header`.
     public var headers: [(name: String, value: String)]
@@ -44,6 +48,7 @@ public struct HTTPRequest: Sendable {
         url: String,
         query: [(name: String, value: String)] = [],
         form: [(name: String, value: String)] = [],
+        body: String? = nil,
         headers: [(name: String, value: String)] = [],
         connectTimeout: Double = 5,
         totalTimeout: Double = 10,
@@ -55,6 +60,7 @@ public struct HTTPRequest: Sendable {
         self.url = url
         self.query = query
         self.form = form
+        self.body = body
         self.headers = headers
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout

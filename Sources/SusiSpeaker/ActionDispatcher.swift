@@ -27,16 +27,18 @@ public final class ActionDispatcher: Sendable {
     private let library: MusicLibrary?
     /// Alarms, reminders and named lists.
     private let planner: PlannerActions
+    /// Carries out the home skill's `home_assistant` actions; nil: "not set up" is said.
+    private let home: HomeAssistantLink?
 
     /// A dispatcher changing `live`'s config, keeping timers in `planned`, playing on
     /// `player`; `http` serves web search and the skill CMS with `account`'s login.
     /// `timer_set`'s clock times (and alarms') are read in `calendar`. Alarms and reminders
     /// are kept in `planned` too, lists in `lists` (without it, list actions answer that there are
-    /// no lists here). "Play my music" plays from `library`.
+    /// no lists here). "Play my music" plays from `library`; `home` controls Home Assistant.
     public init(
         live: LiveConfig, planned: PlannedAnswers, player: SpeakerPlayer, http: any HTTPClient, account: AccountStore,
         logger: Logger, lastSkill: @escaping @Sendable () -> String? = { nil }, calendar: Calendar = .current,
-        lists: NamedLists? = nil, library: MusicLibrary? = nil
+        lists: NamedLists? = nil, library: MusicLibrary? = nil, home: HomeAssistantLink? = nil
     ) {
         self.live = live
         self.planned = planned
@@ -50,6 +52,7 @@ public final class ActionDispatcher: Sendable {
         planner = PlannerActions(
             planned: planned, lists: lists, calendar: calendar,
             snoozeMinutes: { live.current.alarms.snoozeMinutes }, logger: logger)
+        self.home = home
     }
 
     /// Performs `action` of an answer from `origin`: what to say about it, or the failure to
@@ -92,6 +95,13 @@ public final class ActionDispatcher: Sendable {
             case .stop where planned.ringing != nil:
                 // "susi stop" while an alarm rings is for the alarm; the music plays on.
                 return planner.stopRinging() ?? .done
+            case .unknown(let unknown) where unknown.type == "home_assistant":
+                guard let home else {
+                    return ActionOutcome(
+                        say: HomeAssistantErrorKind.notConfigured.spoken,
+                        failure: HomeAssistantError(.notConfigured, "this speaker has no link to Home Assistant"))
+                }
+                return home.perform(unknown, from: origin)
             case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
                 return skillFeedback(unknown)
             case .timerSet(let timer):

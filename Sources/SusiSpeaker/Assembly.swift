@@ -47,13 +47,15 @@ public enum Assembly {
     }
 
     /// What the brain knows of the speaker, from the config.
-    public static func brainContext(_ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil)
-        -> BrainContext
-    {
+    /// `home`: the Home Assistant names (`HomeAssistantLink.names`), nil without one.
+    public static func brainContext(
+        _ config: Config, volume: Int? = nil, lastAnswer: String? = nil, lastSkill: String? = nil,
+        home: HomeDirectory? = nil
+    ) -> BrainContext {
         BrainContext(
             room: config.room, voice: config.tts.voice, rate: config.tts.rate, volume: volume ?? config.player.volume,
             volumeStep: config.player.volumeStep,
-            lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language)
+            lastAnswer: lastAnswer, lastSkill: lastSkill, language: config.brain.language, home: home)
     }
 
     /// The built-in skills, loaded from the models directory; bad skill files are logged.

@@ -14,7 +14,11 @@ public enum OneQuery {
         let skills = try Assembly.brain(environment: environment, logger: logger)
         // One query, then the process ends: freeing a large skill set on the way out is wasted.
         skills.keepUntilExit()
-        let local = LocalChatBrain(brain: skills, context: { Assembly.brainContext(config) })
+        // The names last fetched by `susi run`: enough to show which entities a command names.
+        let home =
+            config.homeAssistant.url.isEmpty
+            ? nil : HomeDirectory.read(from: Assembly.cacheDirectory(environment: environment))
+        let local = LocalChatBrain(brain: skills, context: { Assembly.brainContext(config, home: home) })
         return Assembly.chatBrain(config: config, mode: mode, server: server, local: local, store: store, logger: logger) {
             error in logger.warning("the SUSI server failed (\(error.code)): \(error.message); answering offline")
         }

@@ -120,10 +120,17 @@ public final class SpeakerRuntime {
         self.player = player
         services.player = player
         let account = AccountStore(configStore: store)
+        let home = HomeAssistantLink(
+            config: { live.current }, store: store, cacheDirectory: Assembly.cacheDirectory(environment: environment),
+            http: CurlHTTPClient(stage: .brain, logger: logger.child("http")), logger: logger.child("home"))
+        // Asked once now, so a Home Assistant's names are fetched (in the background) before the
+        // first command rather than at it.
+        _ = home.names
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, lists: lists,
-            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
+            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"),
+            home: home)
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
         var parts = SpeakerDashboard(
@@ -134,7 +141,8 @@ public final class SpeakerRuntime {
         dashboard = parts
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
-            return Assembly.brainContext(live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill)
+            return Assembly.brainContext(
+                live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill, home: home.names)
         }
         let languageNotice = LanguageNotice()
         @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {

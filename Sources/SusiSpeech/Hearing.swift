@@ -153,6 +153,16 @@ public enum Hearing {
         URL(fileURLWithPath: SphinxConfiguration.defaultModelDirectory).appendingPathComponent("en-us.lm.bin").path
     }
 
+    /// The commands that name the Home Assistant's entities and areas, from the names last
+    /// fetched from `home_assistant.url` (`HomeDirectory`, in the cache directory); none when
+    /// no Home Assistant is set up or none was fetched yet (the next start has them).
+    public static func homeIntents(config: Config, cacheDirectory: String) -> [SkillPhrasings.Intent] {
+        var url = config.homeAssistant.url
+        while url.hasSuffix("/") { url.removeLast() }
+        guard !url.isEmpty, let names = HomeDirectory.read(from: cacheDirectory), names.server == url else { return [] }
+        return [SkillPhrasings.Intent(skill: "home-assistant-names", patterns: [], examples: names.sentences())]
+    }
+
     /// The recogniser for commands: PocketSphinx with the language model generated from the
     /// skills in `skillsDirectory` (built on first use and cached in `cacheDirectory`), and
     /// a pronunciation for every word it uses.
@@ -178,8 +188,10 @@ public enum Hearing {
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
+        let home = homeIntents(config: config, cacheDirectory: cacheDirectory)
         let model = try SkillLanguageModel.prepare(
-            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, logger: logger)
+            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, extraIntents: home,
+            logger: logger)
         var open: SkillLanguageModel?
         if settings.openQuestions {
             let openDomain = SkillLanguageModel.OpenDomain(
@@ -189,7 +201,7 @@ public enum Hearing {
                 genericWeight: settings.genericWeight, queryWeight: settings.queryWeight)
             open = try SkillLanguageModel.prepare(
                 skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
-                openDomain: openDomain, logger: logger)
+                openDomain: openDomain, extraIntents: home, logger: logger)
         }
         var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
         configuration.dictionaryPath = model.dictionaryPath

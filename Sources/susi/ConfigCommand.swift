@@ -15,7 +15,9 @@ enum ConfigCommand: Command {
           susi config get KEY           print one value, e.g. tts.voice
           susi config set KEY VALUE [KEY VALUE ...]
                                         validate and save values together (one check,
-                                        one save: brain.language de tts.voice de)
+                                        one save: brain.language de tts.voice de); a
+                                        secret (home_assistant.token) given as - is
+                                        read from standard input
           susi config validate [FILE]   check a config file (default: the current one)
         """
 
@@ -36,6 +38,11 @@ enum ConfigCommand: Command {
         case "get":
             let name = try arguments.required("KEY")
             try arguments.finish()
+            if let secret = ConfigSchema.secret(named: name) {
+                // Never the secret itself: it would land in terminals' scrollback and logs.
+                context.print(SecretKey.shown(isSet: secret.isSet(store: store)))
+                return
+            }
             guard let key = ConfigSchema.key(named: name) else {
                 throw ConfigError(.unknownKey, "unknown key '\(name)'; see 'susi config keys'")
             }
@@ -46,11 +53,16 @@ enum ConfigCommand: Command {
                 changes.append((name, try arguments.required("VALUE for \(name)")))
             }
             try arguments.finish()
+            // A secret given as "-" is read from standard input, kept out of the shell's history.
+            for index in changes.indices
+            where changes[index].value == "-" && ConfigSchema.secret(named: changes[index].key) != nil {
+                changes[index].value = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
+            }
             if let phrase = changes.last(where: { $0.key == "hotword.phrase" })?.value, ConfigSchema.isPhrase(phrase) {
                 try calibrateIfNeeded(phrase, store: store, context: context)
             }
             let config = try store.set(changes)
-            context.print(ConfigSchema.lines(changes.map(\.key), in: config))
+            context.print(ConfigSchema.lines(changes.map(\.key), in: config, store: store))
             if changes.contains(where: { $0.key == "brain.language" }), let note = LanguageSetting.recognitionNote(for: config) {
                 context.logger.warning(note)
             }

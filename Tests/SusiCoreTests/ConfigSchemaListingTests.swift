@@ -6,7 +6,8 @@ import XCTest
 final class ConfigSchemaListingTests: XCTestCase {
     func testEveryKeyIsListedWithItsDefaultAndMeaning() throws {
         let lines = ConfigSchema.listing()
-        XCTAssertEqual(lines.count, 2 * ConfigSchema.keys.count)
+        XCTAssertEqual(lines.count, 2 * (ConfigSchema.keys.count + ConfigSchema.secrets.count))
+        XCTAssertTrue(lines.contains("home_assistant.token = (not set)"), "a secret is listed, never its value")
         let voice = try XCTUnwrap(lines.firstIndex(of: "tts.voice = en-us"))
         XCTAssertTrue(lines[voice + 1].hasPrefix("    "), lines[voice + 1])
         XCTAssertTrue(lines.contains("room = \"\""), "an empty default shows as \"\"")

@@ -236,7 +236,7 @@ final class DashboardRoutesTests: XCTestCase {
     func testEveryKeyIsListedAndTheSafeOnesCanBeChanged() throws {
         let reply = try runCurl([fixture.base + "/settings/keys"])
         let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [[String: Any]])
-        XCTAssertEqual(keys.count, ConfigSchema.keys.count)
+        XCTAssertEqual(keys.count, ConfigSchema.keys.count + ConfigSchema.secrets.count)
         let editable = Dictionary(uniqueKeysWithValues: keys.map { ($0["key"] as? String ?? "", $0["editable"] as? Bool) })
         XCTAssertEqual(editable["stt.end_silence_ms"], true)
         XCTAssertEqual(editable["setup.on_wifi"], false, "a shell command is never set from the network")
@@ -249,6 +249,34 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertTrue((refused.json["error"] as? String)?.contains("100") == true, refused.body)
         XCTAssertEqual(try fixture.postJSON("/settings", #"{"key":"player.command","value":"/bin/sh"}"#).status, 400)
         XCTAssertEqual(try fixture.config.player.command, "mpv")
+    }
+
+    /// The Home Assistant token is set from the page like any key, kept in its own 0600 file,
+    /// and never sent back: the page learns only whether one is set.
+    func testASecretIsSetButNeverShownBack() throws {
+        let token = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.c2ln"
+        let saved = try fixture.postJSON("/settings", #"{"key":"home_assistant.token","value":"\#(token)"}"#)
+        XCTAssertEqual(saved.status, 200, saved.body)
+        XCTAssertEqual(saved.json["value"] as? String, "(set)")
+        XCTAssertFalse(saved.body.contains(token))
+        let path = fixture.directory + "/home-assistant-token"
+        XCTAssertEqual(try fixture.mode(path) & 0o777, 0o600)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), token + "\n")
+
+        let reply = try runCurl([fixture.base + "/settings/keys"])
+        XCTAssertFalse(reply.body.contains(token), "the key list holds no secret")
+        let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [[String: Any]])
+        let entry = try XCTUnwrap(keys.first { $0["key"] as? String == "home_assistant.token" })
+        XCTAssertEqual(entry["kind"] as? String, "secret")
+        XCTAssertEqual(entry["value"] as? String, "")
+        XCTAssertEqual(entry["set"] as? Bool, true)
+        XCTAssertFalse(try runCurl([fixture.base + "/settings"]).body.contains(token))
+        XCTAssertFalse(
+            try String(contentsOfFile: fixture.directory + "/config.json", encoding: .utf8).contains(token),
+            "the config file never holds it")
+        let refused = try fixture.postJSON("/settings", #"{"key":"home_assistant.token","value":"a b"}"#)
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertFalse(refused.body.contains("a b"))
     }
 
     /// After setup every dashboard route is the owner's: 401 without the token, served with it;

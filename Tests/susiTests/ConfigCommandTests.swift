@@ -34,6 +34,30 @@ final class ConfigCommandTests: XCTestCase {
         XCTAssertEqual(susi.stderr, "", "no check for the default phrase")
     }
 
+    /// The Home Assistant token: read from standard input with "-", kept in its own 0600 file,
+    /// never printed back by `get`, `set` or `show`.
+    func testTheHomeAssistantTokenIsSetFromStandardInputAndNeverPrinted() throws {
+        let token = "eyJhbGciOiJIUzI1NiJ9.Y2xpLXRlc3Q.c2ln"
+        let set = try cli.run(
+            ["config", "set", "home_assistant.url", "http://homeassistant.local:8123", "home_assistant.token", "-"],
+            input: token + "\n")
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(set.stdout, "home_assistant.url = http://homeassistant.local:8123\nhome_assistant.token = (set)\n")
+        XCTAssertEqual(try cli.run(["config", "get", "home_assistant.token"]).stdout, "(set)\n")
+        let show = try cli.run(["config", "show"])
+        XCTAssertFalse(show.stdout.contains(token))
+        XCTAssertTrue(show.stdout.contains("homeassistant.local"), show.stdout)
+        let path = (cli.configPath as NSString).deletingLastPathComponent + "/home-assistant-token"
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), token + "\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode.map { $0 & 0o777 }, 0o600)
+        let refused = try cli.run(["config", "set", "home_assistant.token", "has a space"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertFalse(refused.stderr.contains("has a space"), refused.stderr)
+        XCTAssertEqual(try cli.run(["config", "set", "home_assistant.token", ""]).stdout, "home_assistant.token = (not set)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
     func testUnknownCommandAndOptionAreNamed() throws {
         let command = try cli.run(["frobnicate"])
         XCTAssertEqual(command.status, 2)

@@ -13,9 +13,13 @@ import SusiCore
 /// | `rate` | "faster", "slower", "normal", "200" | `rate` (words per minute, 80-450) |
 /// | `volume` | "up", "down", "max", "mute", "40" | `volume` (0-100) |
 /// | `clock_time` | "6:30 pm on weekdays" | `hour` (0-23), `minute`, `time` ("6:30 PM"), `repeat` ("weekdays" or "once"), `either` ("true" when said without am or pm) |
+/// | `home` | "turn on the kitchen lights" | `entity_id` (ids, comma-separated), `name`, `area`, `number`; `none` when no name is found but a kind of thing is ("lights"), else it fails |
+/// | `home_known` | "is the front door open" | as `home`, but fails when no Home Assistant name is in the query |
 enum BuiltinFunctions {
     /// The names skill files may use.
-    static let names: Set<String> = ["calculate", "number", "duration", "voice", "rate", "volume", "clock_time"]
+    static let names: Set<String> = [
+        "calculate", "number", "duration", "voice", "rate", "volume", "clock_time", "home", "home_known",
+    ]
 
     /// Rate change for one "faster" or "slower", in words per minute.
     static let rateStep = 25
@@ -51,8 +55,33 @@ enum BuiltinFunctions {
                 "time": .string(PlannedAnswers.spoken(hour: time.hour, minute: time.minute)),
                 "repeat": .string(time.weekdays ? "weekdays" : "once"), "either": .string(time.eitherHalf ? "true" : "false"),
             ]
+        case "home":
+            // No known name: still the home's when it names a kind of thing a home has ("the
+            // garden lights"), so the speaker says it knows none; else another skill's ("turn on shuffle").
+            return home(argument, in: context.home)
+                ?? (HomeDirectory.namesAKind(QueryNormalizer.words(argument)) ? homeNotFound : nil)
+        case "home_known": return home(argument, in: context.home)
         default: return nil
         }
+    }
+
+    /// The fields of `home` when no name was found (or no Home Assistant is set up): the
+    /// speaker then says so. Never empty, since an empty value stops an answer.
+    static let homeNotFound: [String: JSONValue] = [
+        "entity_id": "none", "name": "none", "area": "none", "number": "none",
+    ]
+
+    /// The Home Assistant entity or area named in `query`, and the number said beside it.
+    private static func home(_ query: String, in directory: HomeDirectory?) -> [String: JSONValue]? {
+        guard let directory, let target = directory.find(in: QueryNormalizer.words(query)), !target.entities.isEmpty
+        else { return nil }
+        let number = NumberWords.firstNumber(in: target.rest.joined(separator: " ")).map(Calculator.format)
+        return [
+            "entity_id": .string(target.entities.map(\.id).joined(separator: ",")),
+            "name": .string(target.name),
+            "area": .string(target.area?.id ?? "none"),
+            "number": .string(number ?? "none"),
+        ]
     }
 
     private static func calculate(_ argument: String) -> [String: JSONValue]? {

@@ -45,6 +45,9 @@ public struct ExampleResult: Sendable, Equatable {
                 parts.append("[audio_volume \(volume.volume)]")
             case .settings(let setting):
                 parts.append("[settings \(setting.key)=\(setting.value)]")
+            case .unknown(let other) where other.type == "home_assistant":
+                let fields = ["command", "entity_id", "value", "asked"].compactMap { other.raw[$0]?.stringValue }
+                parts.append("[home_assistant \(fields.filter { $0 != "none" }.joined(separator: " "))]")
             case .unknown(let unknown):
                 // The speaker's own actions with their fields: `[alarm_set hour=7 minute=0]`.
                 let fields = unknown.raw.filter { $0.key != "type" }.sorted { $0.key < $1.key }.map { key, value in

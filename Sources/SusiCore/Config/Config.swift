@@ -167,6 +167,14 @@ public struct Config: Sendable, Equatable {
         public var snoozeMinutes = 9
     }
 
+    /// A Home Assistant server reached over its REST API.
+    public struct HomeAssistant: Sendable, Equatable {
+        /// Its base URL (`http://homeassistant.local:8123`); empty: no Home Assistant.
+        public var url = ""
+        /// Whole-request limit for one call, in seconds.
+        public var timeoutSeconds = 5.0
+    }
+
     public var tts = TTS()
     public var brain = Brain()
     public var hotword = Hotword()
@@ -178,6 +186,9 @@ public struct Config: Sendable, Equatable {
     public var websearch = WebSearch()
     public var privacy = Privacy()
     public var alarms = Alarms()
+    /// The Home Assistant the speaker controls by voice (its token is kept apart, in
+    /// `home-assistant-token` beside the config: `ConfigSecrets`).
+    public var homeAssistant = HomeAssistant()
     /// Room name set by the phone app ("Kitchen").
     public var room = ""
 

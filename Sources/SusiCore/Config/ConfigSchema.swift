@@ -218,6 +218,13 @@ public enum ConfigSchema {
         string(
             "websearch.url", \.websearch.url, "DuckDuckGo instant-answer base URL",
             allowed: "an http:// or https:// URL", check: Self.isHTTPURL),
+        string(
+            "home_assistant.url", \.homeAssistant.url,
+            "Home Assistant's base URL, e.g. http://homeassistant.local:8123 (its token: home_assistant.token); empty: none",
+            allowed: "empty or an http:// or https:// URL", check: { $0.isEmpty || Self.isHTTPURL($0) }),
+        double(
+            "home_assistant.timeout_seconds", \.homeAssistant.timeoutSeconds,
+            "whole-request limit for one call to Home Assistant", 0.5...60),
         bool(
             "privacy.mode", \.privacy.mode,
             "privacy mode: keep no history of what was heard and answered (the web page's last 20 interactions)"),

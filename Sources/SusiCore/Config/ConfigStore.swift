@@ -114,12 +114,26 @@ public struct ConfigStore: Sendable {
     }
 
     /// Sets several keys together: all are saved, or none is (one validation, one save).
+    ///
+    /// Secret settings (`ConfigSchema.secrets`) among `changes` go to their own files, after
+    /// the config was saved; a refused secret is refused before anything is saved.
     @discardableResult
     public func set(_ changes: [(key: String, value: String)]) throws(ConfigError) -> Config {
         if let check = wakePhraseCheck, let phrase = Self.phrase(in: changes), let problem = check(phrase) {
             throw ConfigError(.badValue, problem)
         }
-        return try update { (config: inout Config) throws(ConfigError) in
+        let secrets = changes.compactMap { change in ConfigSchema.secret(named: change.key).map { ($0, change.value) } }
+        for (secret, text) in secrets {
+            if let problem = secret.problem(with: text) { throw ConfigError(.badValue, problem) }
+        }
+        let plain = changes.filter { ConfigSchema.secret(named: $0.key) == nil }
+        let config = try plain.isEmpty ? load() : setPlain(plain)
+        for (secret, text) in secrets { try secret.save(text, store: self) }
+        return config
+    }
+
+    private func setPlain(_ changes: [(key: String, value: String)]) throws(ConfigError) -> Config {
+        try update { (config: inout Config) throws(ConfigError) in
             for (name, text) in changes {
                 guard let key = ConfigSchema.key(named: name) else {
                     throw ConfigError(.unknownKey, "unknown key '\(name)'\(Self.suggestion(for: name))")

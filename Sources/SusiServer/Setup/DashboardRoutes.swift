@@ -262,6 +262,13 @@ struct DashboardRoutes: Sendable {
                 "editable": SettingsRoutes.keys.contains(key.name), "restart": key.needsRestart,
             ]
         }
+            + ConfigSchema.secrets.map { secret in
+                // The value stays on the speaker: the page learns only whether one is set.
+                [
+                    "key": secret.name, "summary": secret.summary, "allowed": secret.allowed, "kind": "secret", "value": "",
+                    "set": secret.isSet(store: config.store), "editable": true, "restart": false,
+                ]
+            }
     }
 
     /// JSON with dates as ISO 8601, as the page shows them.

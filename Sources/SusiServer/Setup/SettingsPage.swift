@@ -352,6 +352,11 @@ enum SettingsPage {
               input.setAttribute("data-key", entry.key);
               label.htmlFor = input.id;
               if (entry.kind === "bool") { input.type = "checkbox"; input.checked = entry.value === "true"; }
+              else if (entry.kind === "secret") {
+                // Write-only: the speaker never sends a secret back, only whether one is set.
+                input.type = "password"; input.autocomplete = "off";
+                input.placeholder = entry.set ? "(set; type a new one to replace it)" : "(not set)";
+              }
               else { input.type = "text"; input.value = entry.value; }
               input.disabled = !entry.editable;
               field.appendChild(label);

@@ -24,7 +24,9 @@ struct SettingsRoutes: Sendable {
 
     /// The config keys the web page may change through `POST /settings`: all but those that
     /// name programs or files (`ConfigSchema.fileOnlyKeys`).
-    static let keys = ConfigSchema.keys.map(\.name).filter { !ConfigSchema.fileOnlyKeys.contains($0) }
+    /// Secrets (`ConfigSchema.secrets`) are among them: the page sets them, never reads them.
+    static let keys =
+        ConfigSchema.keys.map(\.name).filter { !ConfigSchema.fileOnlyKeys.contains($0) } + ConfigSchema.secrets.map(\.name)
 
     /// Adds the web page's routes to `router`.
     func install(on router: inout Router) {
@@ -132,7 +134,10 @@ struct SettingsRoutes: Sendable {
         }
         do throws(ConfigError) {
             let saved = try config.set(key, to: text)
-            let value = ConfigSchema.key(named: key)?.value(in: saved).description ?? text
+            // A secret is never echoed or logged, only whether it is set.
+            let value =
+                ConfigSchema.secret(named: key).map { SecretKey.shown(isSet: $0.isSet(store: config.store)) }
+                ?? ConfigSchema.key(named: key)?.value(in: saved).description ?? text
             logger.info("\(key) set to \(value) from the web page")
             return .json(ChangeReply(key: key, value: value))
         } catch {

@@ -37,17 +37,26 @@ public struct SkillLanguageModel: Sendable, Equatable, Codable {
     /// words and are added to the generated dictionary whole. The cache directory is created
     /// when missing; files are written atomically, so a concurrent reader sees a whole file.
     ///
+    /// `extraIntents` are phrasings from elsewhere than the skill files (the Home Assistant's
+    /// names: `HomeDirectory.sentences`); a change of them builds a new model too.
+    ///
     /// - Throws: `stt-model-missing` for an unreadable skills directory or dictionary,
     ///   `stt-init-failed` when the cache cannot be written or no sentence came out.
     public static func prepare(
         skillsDirectory: String, cacheDirectory: String,
         cmudictPath: String = SphinxConfiguration().dictionaryPath,
-        preferred: [PronunciationDictionary] = [], openDomain: OpenDomain? = nil, logger: Logger = .silent
+        preferred: [PronunciationDictionary] = [], openDomain: OpenDomain? = nil,
+        extraIntents: [SkillPhrasings.Intent] = [], logger: Logger = .silent
     ) throws(SpeechError) -> SkillLanguageModel {
-        let phrasings = try SkillPhrasings(directory: skillsDirectory)
+        var phrasings = try SkillPhrasings(directory: skillsDirectory)
+        phrasings.intents += extraIntents
         var key = FNV1a()
         key.add(builderVersion)
         key.add(phrasings.contentHash)
+        for intent in extraIntents {
+            key.add(intent.skill)
+            for example in intent.examples { key.add(example + "\n") }
+        }
         if let openDomain { key.add(openDomain.cacheKey) }
         key.add(cmudictPath)
         let size = (try? FileManager.default.attributesOfItem(atPath: cmudictPath)[.size] as? Int) ?? 0

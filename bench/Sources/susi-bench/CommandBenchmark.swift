@@ -67,42 +67,9 @@ enum CommandBenchmark {
     ) throws -> CommandFigures {
         var figures = CommandFigures()
         for row in rows {
-            var samples = try Corpus.samples(row.file)
-            if noiseFloor > 0 {
-                var state: UInt64 = 1
-                samples = samples.map { sample in
-                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    return Int16(clamping: Int(sample) + Int((state >> 33) % UInt64(2 * noiseFloor + 1)) - noiseFloor)
-                }
-            }
-            let from = max(0, (row.command_start_ms - lead) * 16)
-            try recognizer.start(adaptingTo: Array(samples[max(0, from - prime * 16)..<from]))
-            let audio = Array(samples[from...])
-            for start in stride(from: 0, to: audio.count, by: 1600) {
-                try recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))
-            }
-            let clock = ContinuousClock.now
-            let transcript = try recognizer.finish()
-            let elapsed = ContinuousClock.now - clock
+            let (reading, transcript, elapsed) = try recognize(row, recognizer: recognizer, understanding: understanding)
             figures.finishMilliseconds.append(
                 Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            let command = transcript.command(understanding: understanding)
-            var reading = command.text
-            if let whisper, !command.isSure {
-                // As the pipeline does with Whisper: its reading replaces an unsure one.
-                let end = min(samples.count, (row.speech_end_ms + 250) * 16)
-                do {
-                    let heard = try whisper.transcribe(Array(samples[from..<max(from, end)]))
-                    if !heard.isEmpty { reading = heard }
-                } catch {
-                    // As the pipeline does: the failure is reported, PocketSphinx's reading kept.
-                    print("whisper failed on \(row.id): \(error.message)")
-                }
-            } else if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
-                // As the pipeline does: what no skill understands is decoded again for open questions.
-                let open = try recognizer.decodeAgain().text
-                if !open.isEmpty, !secondPassAlways || understanding(open) == nil { reading = open }
-            }
             if benchDebug {
                 let same = skill(of: reading, brain: brain) == skill(of: row.text, brain: brain)
                 print(
@@ -112,6 +79,48 @@ enum CommandBenchmark {
             figures.add(row: row, hypothesis: reading, brain: brain)
         }
         return figures
+    }
+
+    /// One command's reading as the pipeline would take it (the skills' reading a skill
+    /// understands, else the open decoder's), its transcript, and how long the final pass took.
+    static func recognize(
+        _ row: CorpusRow, recognizer: SphinxRecognizer, understanding: (String) -> CommandUnderstanding?
+    ) throws -> (reading: String, transcript: Transcript, finish: Duration) {
+        var samples = try Corpus.samples(row.file)
+        if noiseFloor > 0 {
+            var state: UInt64 = 1
+            samples = samples.map { sample in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int16(clamping: Int(sample) + Int((state >> 33) % UInt64(2 * noiseFloor + 1)) - noiseFloor)
+            }
+        }
+        let from = max(0, (row.command_start_ms - lead) * 16)
+        try recognizer.start(adaptingTo: Array(samples[max(0, from - prime * 16)..<from]))
+        let audio = Array(samples[from...])
+        for start in stride(from: 0, to: audio.count, by: 1600) {
+            try recognizer.process(Array(audio[start..<min(audio.count, start + 1600)]))
+        }
+        let clock = ContinuousClock.now
+        let transcript = try recognizer.finish()
+        let elapsed = ContinuousClock.now - clock
+        let command = transcript.command(understanding: understanding)
+        var reading = command.text
+        if let whisper, !command.isSure {
+            // As the pipeline does with Whisper: its reading replaces an unsure one.
+            let end = min(samples.count, (row.speech_end_ms + 250) * 16)
+            do {
+                let heard = try whisper.transcribe(Array(samples[from..<max(from, end)]))
+                if !heard.isEmpty { reading = heard }
+            } catch {
+                // As the pipeline does: the failure is reported, PocketSphinx's reading kept.
+                print("whisper failed on \(row.id): \(error.message)")
+            }
+        } else if recognizer.hasSecondSearch, !command.isSure || secondPassAlways {
+            // As the pipeline does: what no skill understands is decoded again for open questions.
+            let open = try recognizer.decodeAgain().text
+            if !open.isEmpty, !secondPassAlways || understanding(open) == nil { reading = open }
+        }
+        return (reading, transcript, elapsed)
     }
 
     /// The stock figures from `pocketsphinx_batch` hypotheses.

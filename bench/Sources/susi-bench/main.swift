@@ -46,6 +46,12 @@ struct Options {
     var questionsOut = "bench/out/questions-susi.tsv"
     /// Both decoders' readings of every question file and what decides between them (`QuestionBenchmark`).
     var questionsBoth = false
+    /// `bench/home-corpus.py`'s corpus: Home Assistant commands alone (`HomeBenchmark`), with
+    /// the home's names from `homeNames`.
+    var home: String?
+    var homeNames = "bench/home/names.json"
+    /// `models/whisper`: also measure with Whisper hearing the commands no skill is sure of.
+    var homeWhisper: String?
 }
 
 func parseOptions() -> Options {
@@ -84,6 +90,9 @@ func parseOptions() -> Options {
         case "--dump": options.dump = value
         case "--wake-stages": options.wakeStages = value
         case "--questions": options.questions = value
+        case "--home": options.home = value
+        case "--home-names": options.homeNames = value
+        case "--home-whisper": options.homeWhisper = value
         case "--questions-out": options.questionsOut = value
         case "--set":
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
@@ -196,6 +205,10 @@ if let corpus = options.wakeStages {
         if key == "gate.off" { gate.off = ["1", "true", "yes", "on"].contains(value) }
     }
     try WakeStages.run(corpus: corpus, models: options.models, settings: settings, gate: gate)
+    exit(0)
+}
+if let home = options.home {
+    try HomeBenchmark.run(corpus: home, names: options.homeNames, options: options, settings: settings)
     exit(0)
 }
 let config = Config()
