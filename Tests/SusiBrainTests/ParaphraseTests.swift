@@ -69,7 +69,7 @@ final class ParaphraseTests: XCTestCase {
         try check([
             ("play some jazz", "media", "[audio_play search: jazz]"),
             ("play jazz music", "media", "[audio_play search: jazz music]"),
-            ("play songs by queen", "media", "[audio_play search: queen]"),
+            ("play songs by queen", "media", "[audio_play library_artist: queen]"),
             ("can you put on some rock", "media", "rock"),
             ("i'd like to hear some blues", "media", "blues"),
             ("stop the music", "media", "[stop]"),
