@@ -32,18 +32,12 @@ Needs what dev-corpus.py needs (espeak-ng, sox) and its path in DEV_CORPUS or at
 """
 import ast, glob, gzip, json, os, random, subprocess, sys
 
-from devcorpus import dev, mix, mix_under
+from devcorpus import HELDOUT_VOICES, dev, mix, mix_under
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "wakeword"))
 from texts import man_text, sentences_from, words_unlike  # noqa: E402
 
-dev.VOICES = {
-    "espeak-rp": ["espeak-ng", "-v", "en-gb-x-rp", "-w", "{out}", "{text}"],
-    "espeak-nyc-f2": ["espeak-ng", "-v", "en-us-nyc+f2", "-w", "{out}", "{text}"],
-    "espeak-gbcwmd-m4": ["espeak-ng", "-v", "en-gb-x-gbcwmd+m4", "-s", "160", "-w", "{out}", "{text}"],
-    "espeak-nyc-klatt2": ["espeak-ng", "-v", "en-us-nyc+klatt2", "-s", "190", "-w", "{out}", "{text}"],
-    "espeak-rp-m4": ["espeak-ng", "-v", "en-gb-x-rp+m4", "-s", "150", "-w", "{out}", "{text}"],
-}
+dev.VOICES = dict(HELDOUT_VOICES)
 dev.CONDITIONS = [("clean", None), ("brown20", 20.0), ("brown10", 10.0), ("brown5", 5.0)]
 
 

@@ -194,7 +194,7 @@ public final class Brain: Sendable {
     /// asked. Cheap and never blocking: the endpointer asks it several times per pause.
     public func match(_ query: String, context: BrainContext = BrainContext()) -> SkillMatch? {
         guard let trimmed = try? Self.validate(query) else { return nil }
-        let words = QueryNormalizer.words(trimmed)
+        let words = politely(QueryNormalizer.words(trimmed), context: context, now: context.now ?? Date())
         guard !words.isEmpty,
             let found = interpreter.match(words: words, context: context, now: context.now ?? Date())
         else { return nil }
@@ -282,6 +282,24 @@ public final class Brain: Sendable {
         return filled
     }
 
+    /// `words` without a "please" before or after the command ("add milk to my list please")
+    /// when only the catch-all answers them as they are and a skill answers them without it;
+    /// else `words` as they are, so a pattern that says "please" itself still matches.
+    func politely(_ words: [String], context: BrainContext, now: Date) -> [String] {
+        var plain = words[...]
+        while plain.count > 1, plain.first == "please" { plain.removeFirst() }
+        while plain.count > 1, plain.last == "please" { plain.removeLast() }
+        guard plain.count < words.count else { return words }
+        let catchAll = HybridRoutingPolicy.defaultCatchAllSkills
+        if let asSaid = interpreter.match(words: words, context: context, now: now), !catchAll.contains(asSaid.skill.id) {
+            return words
+        }
+        guard let polite = interpreter.match(words: Array(plain), context: context, now: now),
+            !catchAll.contains(polite.skill.id)
+        else { return words }
+        return Array(plain)
+    }
+
     private func respond(_ query: String, context: BrainContext, pick: (Int) -> Int)
         throws(BrainError) -> ChatResponse
     {
@@ -289,11 +307,11 @@ public final class Brain: Sendable {
         let started = clock.now
         let queryDate = Date()
         let trimmed = try Self.validate(query)
-        let words = QueryNormalizer.words(trimmed)
+        let now = context.now ?? queryDate
+        let words = politely(QueryNormalizer.words(trimmed), context: context, now: now)
         guard !words.isEmpty else {
             throw BrainError(.emptyQuery, "the query has no words")
         }
-        let now = context.now ?? queryDate
         var answers: [ChatAnswer] = []
         if Self.forgetRequests.contains(words.joined(separator: " ")) {
             context.memory?.clear()

@@ -188,9 +188,10 @@ public enum Hearing {
     ) throws(SpeechError) -> SphinxRecognizer {
         let settings = settings ?? Settings(config: config)
         let hotwords = try hotwordDictionaries(modelsDirectory: modelsDirectory)
+        let preferred = try parsed(PronunciationDictionary.commandDictionaries(modelsDirectory: modelsDirectory))
         let home = homeIntents(config: config, cacheDirectory: cacheDirectory)
         let model = try SkillLanguageModel.prepare(
-            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords, extraIntents: home,
+            skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: preferred, extraIntents: home,
             logger: logger)
         var open: SkillLanguageModel?
         if settings.openQuestions {
@@ -200,7 +201,7 @@ public enum Hearing {
                 genericModelPath: genericModelPath, genericWords: settings.genericWords,
                 genericWeight: settings.genericWeight, queryWeight: settings.queryWeight)
             open = try SkillLanguageModel.prepare(
-                skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: hotwords,
+                skillsDirectory: skillsDirectory, cacheDirectory: cacheDirectory, preferred: preferred,
                 openDomain: openDomain, extraIntents: home, logger: logger)
         }
         var configuration = SphinxConfiguration(search: .languageModel(path: model.languageModelPath))
@@ -351,10 +352,13 @@ public enum Hearing {
 
     /// The `.dict` files of `modelsDirectory/hotword`, parsed.
     static func hotwordDictionaries(modelsDirectory: String) throws(SpeechError) -> [PronunciationDictionary] {
+        try parsed(PronunciationDictionary.hotwordDictionaries(modelsDirectory: modelsDirectory))
+    }
+
+    /// The dictionary files at `paths`, parsed.
+    private static func parsed(_ paths: [String]) throws(SpeechError) -> [PronunciationDictionary] {
         var result: [PronunciationDictionary] = []
-        for path in PronunciationDictionary.hotwordDictionaries(modelsDirectory: modelsDirectory) {
-            result.append(try PronunciationDictionary(contentsOf: path))
-        }
+        for path in paths { result.append(try PronunciationDictionary(contentsOf: path)) }
         return result
     }
 }

@@ -27,6 +27,25 @@ final class ParaphraseTests: XCTestCase {
         XCTAssertTrue(problems.isEmpty, problems.joined(separator: "\n"), file: file, line: line)
     }
 
+    /// "please" before or after a command the skills do not spell with it; a skill that does
+    /// ("snooze please") and the catch-all's own "please" are left as they are.
+    func testPleaseAroundACommand() throws {
+        try check([
+            ("add milk to my shopping list please", "lists", "[list_add item=milk list=shopping]"),
+            ("please add milk to my shopping list", "lists", "[list_add item=milk list=shopping]"),
+            ("please clear my shopping list please", "lists", "[list_clear list=shopping]"),
+            ("remind me to call mom in ten minutes please", "reminders", "call mom"),
+            ("set an alarm for seven am please", "alarms", "alarm_set"),
+            ("repeat please", "repeat", nil),
+            ("please", "fallback", nil),
+        ])
+        let brain = try XCTUnwrap(Self.brain)
+        XCTAssertEqual(brain.politely(["please"], context: .examples, now: Date()), ["please"])
+        XCTAssertEqual(
+            brain.politely(["what", "time", "is", "it", "please"], context: .examples, now: Date()),
+            ["what", "time", "is", "it", "please"], "the time skill takes it as said")
+    }
+
     func testTime() throws {
         try check([
             ("what's the time", "time", "3:05 PM"),

@@ -120,8 +120,18 @@ public struct PronunciationDictionary: Sendable, Equatable {
 
     /// The `.dict` files in `modelsDirectory/hotword`, sorted by name; empty when there are none.
     public static func hotwordDictionaries(modelsDirectory: String) -> [String] {
-        let directory = URL(fileURLWithPath: modelsDirectory).appendingPathComponent("hotword")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".dict") }.sorted().map { directory.appendingPathComponent($0).path }
+        dictionaries(in: modelsDirectory + "/hotword")
+    }
+
+    /// The dictionaries the command recogniser prefers to cmudict: the hotword's, then the
+    /// `.dict` files of `modelsDirectory/language` (how accents say command words).
+    public static func commandDictionaries(modelsDirectory: String) -> [String] {
+        hotwordDictionaries(modelsDirectory: modelsDirectory) + dictionaries(in: modelsDirectory + "/language")
+    }
+
+    /// The `.dict` files in `directory`, sorted by name.
+    private static func dictionaries(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".dict") }.sorted().map { directory + "/" + $0 }
     }
 }
