@@ -41,6 +41,25 @@ final class HearingTests: XCTestCase {
         XCTAssertEqual(try recognizer().transcribe(try TestAudio.spoken("what time is it")).text, "what time is it")
     }
 
+    /// `models/language/accents.dict` reaches the recogniser's dictionary beside cmudict's
+    /// pronunciation of the same word.
+    func testAccentsPronunciationsJoinTheDictionary() throws {
+        XCTAssertTrue(
+            PronunciationDictionary.commandDictionaries(modelsDirectory: TestAudio.modelsDirectory).contains {
+                $0.hasSuffix("/language/accents.dict")
+            })
+        try "::name Garden\n\nadd water to the roses\nDone.\n".write(
+            toFile: directory + "/skills/garden.txt", atomically: true, encoding: .utf8)
+        _ = try recognizer()
+        let cache = directory + "/cache"
+        let dictionaries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".dict") }
+        XCTAssertFalse(dictionaries.isEmpty)
+        for name in dictionaries {
+            let lines = Set(try String(contentsOfFile: cache + "/" + name, encoding: .utf8).split(separator: "\n"))
+            XCTAssertTrue(lines.contains("add AE D") && lines.contains("add(2) AA D"), name)
+        }
+    }
+
     func testModelIsCachedAndRebuiltWhenSkillsChange() throws {
         let cache = directory + "/cache"
         let first = try SkillLanguageModel.prepare(skillsDirectory: directory + "/skills", cacheDirectory: cache)
