@@ -1,6 +1,7 @@
 import Foundation
 import SusiBrain
 import SusiCore
+import SusiPlayer
 import SusiServer
 import Synchronization
 
@@ -9,17 +10,22 @@ import Synchronization
 public enum SpeakerDashboards {
     /// Where the last interactions are kept: `history.json` beside the config file.
     public static func historyPath(store: ConfigStore) -> String {
-        (store.path as NSString).deletingLastPathComponent + "/history.json"
+        store.directory + "/history.json"
     }
 
     /// Where the timers, alarms and reminders are kept: `timers.json` beside the config file.
     public static func timersPath(store: ConfigStore) -> String {
-        (store.path as NSString).deletingLastPathComponent + "/timers.json"
+        store.directory + "/timers.json"
     }
 
     /// Where the named lists (shopping, to-do) are kept: `lists.json` beside the config file.
     public static func listsPath(store: ConfigStore) -> String {
-        (store.path as NSString).deletingLastPathComponent + "/lists.json"
+        store.directory + "/lists.json"
+    }
+
+    /// The owner's music library index (`MusicLibrary`): `music-library.json` beside the config file.
+    public static func musicLibrary(store: ConfigStore) -> MusicLibrary {
+        MusicLibrary(indexPath: store.directory + "/music-library.json")
     }
 
     /// Every `!example` of `brain`'s skills, in skill order, each once.

@@ -129,7 +129,7 @@ public final class SpeakerRuntime {
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, lists: lists,
-            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"),
+            library: SpeakerDashboards.musicLibrary(store: store),
             home: home)
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
@@ -200,7 +200,7 @@ public final class SpeakerRuntime {
     /// Snapcast's programs when `player.multiroom` is on; a failure is reported and the
     /// speaker plays on its own.
     private func startMultiroom(_ config: Config) {
-        let multiroom = Multiroom(config: config, stateDirectory: (store.path as NSString).deletingLastPathComponent)
+        let multiroom = Multiroom(config: config, stateDirectory: store.directory)
         guard multiroom.role != .off else { return }
         let processes = MultiroomProcesses(multiroom, logger: logger.child("multiroom"))
         do {

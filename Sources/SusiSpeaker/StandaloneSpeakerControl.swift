@@ -269,7 +269,7 @@ extension StandaloneSpeakerControl {
             player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: AccountStore(configStore: store), logger: logger,
             lists: NamedLists(path: SpeakerDashboards.listsPath(store: store)),
-            library: MusicLibrary(indexPath: (store.path as NSString).deletingLastPathComponent + "/music-library.json"))
+            library: SpeakerDashboards.musicLibrary(store: store))
         return StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)
     }
