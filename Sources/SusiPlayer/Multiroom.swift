@@ -53,12 +53,15 @@ public struct Multiroom: Sendable, Equatable {
         bind = config.setup.bind
     }
 
-    /// `HOST` or `HOST:PORT` split; nil for empty text.
+    /// `HOST`, `HOST:PORT` or `[IPv6]:PORT` split; a bare IPv6 address (`fe80::1`) is a host
+    /// without a port. Nil for empty text.
     static func hostAndPort(_ text: String) -> (host: String, port: Int?)? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if let colon = trimmed.lastIndex(of: ":"), let port = Int(trimmed[trimmed.index(after: colon)...]) {
-            return (String(trimmed[..<colon]), port)
+            let host = trimmed[..<colon]
+            if host.hasPrefix("["), host.hasSuffix("]") { return (String(host.dropFirst().dropLast()), port) }
+            if !host.contains(":") { return (String(host), port) }
         }
         return (trimmed, nil)
     }

@@ -104,6 +104,10 @@ final class MultiroomTests: XCTestCase {
         XCTAssertTrue(serve.playerArguments.contains("--ao-pcm-file=/s/multiroom.pipe"))
         config.player.multiroomServer = "living-room.local"
         XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "living-room.local", port: 1704))
+        config.player.multiroomServer = "[fd00::2]:1800"
+        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "fd00::2", port: 1800))
+        config.player.multiroomServer = "fd00::2"
+        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "fd00::2", port: 1704))
         XCTAssertThrowsError(try serving.store.set("player.multiroom_server", to: "--player=file:filename=/etc/x"))
     }
 }
