@@ -348,7 +348,8 @@ def main():
     parser.add_argument("--bench", default=os.path.join(ROOT, ".build/release/susi-bench"))
     parser.add_argument("--commands", type=int, default=4)
     parser.add_argument("--setting", action="append", default=[],
-                        help="NAME=key=value,key=value: a `--set` list for the bench tool (default: today's)")
+                        help="NAME=key=value,key=value: a `--set` list for the bench tool (default: today's);"
+                             " models=DIR among them: that models directory (another head)")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--table-only", action="store_true", help="tables from OUT/stages-NAME.jsonl")
     opts = parser.parse_args()
@@ -363,9 +364,12 @@ def main():
     for name, pairs in settings.items():
         path = os.path.join(opts.out, f"stages-{name}.jsonl")
         if not opts.table_only:
-            argv = [opts.bench, "--models", os.path.join(ROOT, "models"), "--wake-stages", opts.out]
+            # `models=DIR` in a setting: another models directory (another head) for it.
+            models = next((p[len("models="):] for p in pairs if p.startswith("models=")), os.path.join(ROOT, "models"))
+            argv = [opts.bench, "--models", models, "--wake-stages", opts.out]
             for p in pairs:
-                argv += ["--set", p]
+                if not p.startswith("models="):
+                    argv += ["--set", p]
             with open(path, "w") as f:
                 subprocess.run(argv, check=True, stdout=f, cwd=ROOT)
         results[name] = [json.loads(line) for line in open(path)]

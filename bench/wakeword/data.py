@@ -4,7 +4,7 @@ end's embeddings (frontend.py) and written as shards.
 
 usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
                              [--validation-positives N] [--turn-hours H] [--made-voices N [--made-negatives-only]]
-                             [--jobs N] [--frontend DIR] [--seed N]
+                             [--breadth] [--jobs N] [--frontend DIR] [--seed N]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -30,6 +30,8 @@ eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accen
 plain); with --made-negatives-only in the negatives' shards only (the positives' shards are then
 the recipe's). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
 limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
+With --breadth (issue 54): lower and higher voices, vocal-tract-length warps, synthetic rooms,
+a running tap, a fan and babble of up to 8 voices (the note above `trim`).
 Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
 whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
 written is kept.
@@ -196,9 +198,10 @@ def made_voices(count, seed, tmp):
 
 
 class Synth:
-    def __init__(self, rnd, tmp, made=None):
-        """`made`: (eSpeak NG data path, names) of the made voices, or None."""
-        self.rnd, self.tmp, self.made = rnd, tmp, made
+    def __init__(self, rnd, tmp, made=None, breadth=False):
+        """`made`: (eSpeak NG data path, names) of the made voices, or None. `breadth`: the
+        breadth recipe's voices (lower pitches, vocal-tract-length warps: the note above `trim`)."""
+        self.rnd, self.tmp, self.made, self.breadth = rnd, tmp, made, breadth
 
     def voice(self, split, made=True):
         """A random voice of `split`: (synthesizer group, argv builder: the synthesizer, then for
@@ -229,13 +232,15 @@ class Synth:
         rnd = self.rnd
         raw = os.path.join(self.tmp, "s.wav")
         if voice[0] == "espeak":
-            speed = int(rnd.uniform(130, 250) * rate_scale)
+            speed = int(rnd.uniform(*((110, 250) if self.breadth else (130, 250))) * rate_scale)
+            pitch = rnd.randint(*((0, 90) if self.breadth else (20, 80)))
             argv = ["espeak-ng"] + ([f"--path={voice[2]}"] if voice[2] else []) + \
-                ["-v", voice[1], "-s", str(speed), "-p", str(rnd.randint(20, 80)), "-w", raw, text]
+                ["-v", voice[1], "-s", str(speed), "-p", str(pitch), "-w", raw, text]
         else:
             stretch = rnd.uniform(0.8, 1.25) / rate_scale
+            f0 = rnd.randint(*((70, 200) if self.breadth else (85, 190)))
             argv = ["flite", "-voice", voice[1], "--setf", f"duration_stretch={stretch:.2f}",
-                    "--setf", f"int_f0_target_mean={rnd.randint(85, 190)}", "-t", text, "-o", raw]
+                    "--setf", f"int_f0_target_mean={f0}", "-t", text, "-o", raw]
         subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         chain = ["rate", str(RATE)]
         if effects:
@@ -243,13 +248,11 @@ class Synth:
                 chain += ["tempo", "-s", f"{rnd.uniform(0.88, 1.15):.3f}"]
             if rnd.random() < 0.4:
                 chain += ["pitch", str(rnd.randint(-250, 250))]
-            if BREADTH and rnd.random() < 0.4:
-                # NOT YET RUN (issue 54): a vocal-tract-length warp, pitch and formants times F
-                # with the duration kept; low and warped voices were lost at the head
-                # (bench/RESULTS.md, "Issue 54"). Off unless WAKE_BREADTH=1, so that today's
-                # shards and head come out as before (no extra random draws).
-                factor = rnd.uniform(0.85, 1.15)
-                chain += ["speed", f"{factor:.3f}", "tempo", "-s", f"{1 / factor:.3f}"]
+            if self.breadth and rnd.random() < 0.5:
+                # A vocal-tract-length warp: pitch and formants times F, the duration kept.
+                factor = rnd.uniform(0.8, 1.2)
+                # `rate` right after `speed`, so that the effects after it see 16 kHz again.
+                chain += ["speed", f"{factor:.3f}", "rate", str(RATE), "tempo", "-s", f"{1 / factor:.3f}"]
             if rnd.random() < 0.35:
                 chain += ["reverb", str(rnd.randint(10, 70)), "50", str(rnd.randint(20, 100))]
             if rnd.random() < 0.3:
@@ -282,11 +285,12 @@ class Synth:
         return np.concatenate(pieces)[:int(seconds * RATE)]
 
 
-# Issue 54's breadth recipe, NOT YET RUN: WAKE_BREADTH=1 adds a vocal-tract-length warp
-# (0.85-1.15) to 40% of the clips. Still to write before it is run: synthetic room impulse
-# responses (pyroomacoustics from PyPI, pinned in requirements.txt) instead of sox reverb, and
-# babble, fan and tap noise at 0-20 dB as bench/wake-stages.py makes them.
-BREADTH = os.environ.get("WAKE_BREADTH") == "1"
+# The breadth recipe (`data.py --breadth`, issue 54): the voices lower and higher (eSpeak NG
+# pitch 0-90, flite 70-200 Hz, speaking rate from 110 words per minute, and a vocal-tract-length
+# warp of 0.8-1.2 on half of the clips: `sox speed F tempo 1/F` moves pitch and formants
+# together), synthetic rooms (room_response, on 40% of the clips under the noise), and more
+# kinds of noise at 0-20 dB (a running tap, a fan, babble of 3-8 voices). The bench's dev set
+# (bench/wake-stages.py) showed low and warped voices, babble, tap and fan noise lost at the head.
 
 
 def trim(a, threshold=200):
@@ -311,19 +315,104 @@ def coloured(n, colour, rnd):
     return np.fft.irfft(spectrum / f ** power, n + 1)[:n]
 
 
-class Mixer:
-    """Background noise of a random kind at a random 0-20 dB under the speech, or none."""
+def band(x, low, high):
+    """`x` with everything outside low-high Hz taken out."""
+    spectrum = np.fft.rfft(x)
+    freqs = np.fft.rfftfreq(len(x), 1 / RATE)
+    spectrum[(freqs < low) | (freqs > high)] = 0
+    return np.fft.irfft(spectrum, len(x))
 
-    def __init__(self, synth, babble_pool, rnd):
-        self.synth, self.babble, self.rnd = synth, babble_pool, rnd
+
+def wobble(rng, n, per_second, depth):
+    """A level that wanders by about `depth` around 1, `per_second` random knots a second."""
+    knots = max(2, int(n / RATE * per_second) + 2)
+    return np.clip(np.interp(np.arange(n), np.linspace(0, n, knots), 1 + depth * rng.standard_normal(knots)), 0.05, None)
+
+
+def running_water(n, rnd):
+    """A tap: hiss in a random band (300-1,200 to 3,500-7,500 Hz) that gurgles and splashes."""
+    rng = np.random.default_rng(rnd.randrange(1 << 30))
+    hiss = band(rng.standard_normal(n), rnd.uniform(300, 1200), rnd.uniform(3500, 7500))
+    return hiss * wobble(rng, n, rnd.uniform(6, 20), rnd.uniform(0.2, 0.5)) * wobble(rng, n, 1.5, 0.3)
+
+
+def fan_noise(n, rnd):
+    """A fan or an extractor hood: a hum of 50-160 Hz with 2-7 harmonics over low-passed pink noise."""
+    t = np.arange(n) / RATE
+    f0 = rnd.uniform(50, 160)
+    hum = sum(np.sin(2 * np.pi * k * f0 * t + rnd.uniform(0, 6.3)) * rnd.uniform(0.2, 1.0) / k
+              for k in range(1, rnd.randint(3, 8)))
+    rush = band(coloured(n, "pink", rnd), 20, rnd.uniform(800, 3500))
+    return hum / max(np.std(hum), 1e-9) * rnd.uniform(0.2, 1.0) + rush / max(np.std(rush), 1e-9)
+
+
+def room_response(rnd):
+    """A synthetic room's impulse response, its direct sound at sample 0 with gain 1: the
+    image sources of a shoebox room (2.5-9 m x 2.5-7 m x 2.3-3.5 m, the talker and the
+    speaker at random places in it, walls reflecting 50-90% of the pressure) up to the
+    third reflection, then a decaying noise tail for the RT60 the walls give (Sabine)."""
+    rng = np.random.default_rng(rnd.randrange(1 << 30))
+    room = np.array([rnd.uniform(2.5, 9), rnd.uniform(2.5, 7), rnd.uniform(2.3, 3.5)])
+    source, mic = (np.array([rnd.uniform(0.3, d - 0.3) for d in room]) for _ in range(2))
+    beta = rnd.uniform(0.5, 0.9)
+    speed = 343.0
+    direct = max(np.linalg.norm(source - mic), 0.3)
+    absorption = 1 - beta ** 2
+    volume, surface = np.prod(room), 2 * (room[0] * room[1] + room[0] * room[2] + room[1] * room[2])
+    rt60 = float(np.clip(0.161 * volume / (surface * absorption), 0.1, 1.2))
+    h = np.zeros(int(rt60 * RATE) + 1)
+    order = 3
+    for i in range(-order, order + 1):
+        for j in range(-order, order + 1):
+            for k in range(-order, order + 1):
+                reflections = abs(i) + abs(j) + abs(k)
+                if reflections > order:
+                    continue
+                image = np.array([
+                    (2 * ((m + 1) // 2) * d + (-1) ** m * s) for m, d, s in zip((i, j, k), room, source)])
+                distance = max(np.linalg.norm(image - mic), 0.3)
+                delay = int(round((distance - direct) / speed * RATE))
+                if 0 <= delay < len(h):
+                    h[delay] += beta ** reflections * direct / distance
+    t = np.arange(len(h)) / RATE
+    start = int(0.03 * RATE)
+    tail = rng.standard_normal(len(h)) * np.exp(-6.9 * t / rt60) * beta ** order * 0.3
+    tail[:start] = 0
+    h += band(tail, 60, rnd.uniform(3000, 7000))
+    h[0] = 1.0
+    return h
+
+
+def in_room(speech, rnd):
+    """`speech` heard in a synthetic room (room_response), its length and level kept."""
+    h = room_response(rnd)
+    size = 1 << int(np.ceil(np.log2(len(speech) + len(h))))
+    wet = np.fft.irfft(np.fft.rfft(speech, size) * np.fft.rfft(h, size), size)[:len(speech)]
+    return wet * (rms(speech) / max(rms(wet), 1e-9))
+
+
+class Mixer:
+    """Background noise of a random kind at a random 0-20 dB under the speech, or none; with
+    `breadth`, a synthetic room for 40% of the speech and more kinds of noise."""
+
+    def __init__(self, synth, babble_pool, rnd, breadth=False):
+        self.synth, self.babble, self.rnd, self.breadth = synth, babble_pool, rnd, breadth
 
     def background(self, n):
         rnd = self.rnd
-        kind = rnd.choice(["white", "pink", "pink", "brown", "brown", "blue", "babble", "music", "tv"])
+        kinds = ["white", "pink", "pink", "brown", "brown", "blue", "babble", "music", "tv"]
+        if self.breadth:
+            kinds += ["babble", "babble", "tap", "tap", "fan", "fan"]
+        kind = rnd.choice(kinds)
         if kind in ("white", "pink", "brown", "blue"):
             noise = coloured(n, kind, rnd)
+        elif kind == "tap":
+            noise = running_water(n, rnd)
+        elif kind == "fan":
+            noise = fan_noise(n, rnd)
         elif kind == "babble":
-            noise = sum(self.loop(rnd.choice(self.babble), n) for _ in range(rnd.randint(2, 5)))
+            voices = rnd.randint(3, 8) if self.breadth else rnd.randint(2, 5)
+            noise = sum(self.loop(rnd.choice(self.babble), n) for _ in range(voices))
         else:
             noise = self.loop(self.synth.chords(min(6.0, n / RATE)), n)
             if kind == "tv":
@@ -341,6 +430,8 @@ class Mixer:
         """`speech` with background noise (a fifth clean, else 0-20 dB), at a random level."""
         rnd = self.rnd
         level = level or rms(speech)
+        if self.breadth and rnd.random() < 0.4:
+            speech = in_room(speech, rnd)
         if rnd.random() < 0.2:
             out = speech + coloured(len(speech), "white", rnd) * rnd.uniform(1, 30)
             kind = "clean"
@@ -361,10 +452,10 @@ def silence(seconds):
 WORKER = {}
 
 
-def _start(frontend, reads, cmds, babble, tmp_root, made, made_negatives_only=False):
+def _start(frontend, reads, cmds, babble, tmp_root, made, made_negatives_only=False, breadth=False):
     rnd = random.Random()
-    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), made)
-    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd), reads=reads, cmds=cmds,
+    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), made, breadth)
+    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd, breadth), reads=reads, cmds=cmds,
                   made_in_positives=not made_negatives_only)
 
 
@@ -613,6 +704,8 @@ def main():
     parser.add_argument("--made-voices", type=int, default=0,
                         help="eSpeak NG speakers made for training (made_variants; default none)")
     parser.add_argument("--made-negatives-only", action="store_true", help="the made voices say no positive")
+    parser.add_argument("--breadth", action="store_true",
+                        help="lower and warped voices, synthetic rooms, tap, fan and more babble (issue 54)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rnd = random.Random(args.seed)
@@ -625,11 +718,12 @@ def main():
     started = time.time()
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
         babble_synth = Synth(rnd, tmp)
-        babble = [babble_synth.say(babble_synth.voice("train")[1], rnd.choice(reads), effects=False) for _ in range(40)]
+        babble = [babble_synth.say(babble_synth.voice("train")[1], rnd.choice(reads), effects=False)
+                  for _ in range(80 if args.breadth else 40)]
         todo = tasks(args.out, phrase, args)
         print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read (digest {digest})", flush=True)
         made = made_voices(args.made_voices, args.seed, tmp)
-        initargs = (args.frontend, reads, cmds, babble, tmp, made, args.made_negatives_only)
+        initargs = (args.frontend, reads, cmds, babble, tmp, made, args.made_negatives_only, args.breadth)
         if args.jobs <= 1:
             _start(*initargs)
             results = map(_run, todo)
@@ -647,7 +741,7 @@ def main():
             pool.join()
     summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), reading_digest=digest,
                    commands=len(cmds), made_voices=args.made_voices,
-                   made_negatives_only=args.made_negatives_only,
+                   made_negatives_only=args.made_negatives_only, breadth=args.breadth,
                    minutes_this_run=round((time.time() - started) / 60, 1))
     for name in ("validation-neg", "train-neg", "train-hard", "train-turns"):
         kinds = {}

@@ -192,6 +192,44 @@ class DataTests(unittest.TestCase):
         # Formants 6-8 keep eSpeak NG's height and width.
         self.assertTrue(all(line.endswith(" 100 100") for line in lines if line.split()[:2] in (["formant", "6"], ["formant", "8"])))
 
+    def test_a_room_response_starts_with_the_direct_sound_and_decays(self):
+        import random
+        for seed in range(5):
+            h = data.room_response(random.Random(seed))
+            self.assertEqual(h[0], 1.0)
+            # The room's sound after the direct one holds 1/100 to 100 times its energy, and the
+            # last tenth of the response far less energy than its first tenth.
+            self.assertTrue(0.01 < float(np.sum(h[1:] ** 2)) < 100)
+            tenth = len(h) // 10
+            self.assertLess(float(np.sum(h[-tenth:] ** 2)), 0.1 * float(np.sum(h[:tenth] ** 2)))
+            # Between 0.1 s and 1.2 s long (the RT60 the walls give, bounded).
+            self.assertTrue(1600 <= len(h) <= 19201)
+        self.assertEqual(data.room_response(random.Random(9)).tolist(), data.room_response(random.Random(9)).tolist())
+
+    def test_speech_in_a_room_keeps_its_length_and_level_and_is_smeared(self):
+        import random
+        click = np.zeros(8000)
+        click[100] = 1000.0
+        wet = data.in_room(click, random.Random(4))
+        self.assertEqual(len(wet), len(click))
+        self.assertAlmostEqual(data.rms(wet), data.rms(click), places=6)
+        self.assertLess(float(np.abs(wet[:100]).max()), 1e-6)  # nothing before the sound: causal
+        self.assertGreater(int(np.sum(np.abs(wet[101:]) > 1.0)), 50)  # the room's echoes after it
+
+    def test_tap_and_fan_noise_sit_in_their_bands(self):
+        import random
+        n = 1 << 15
+
+        def share(a, low, high):
+            power = np.abs(np.fft.rfft(a)) ** 2
+            freqs = np.fft.rfftfreq(n, 1 / 16000)
+            return power[(freqs >= low) & (freqs <= high)].sum() / power.sum()
+        for seed in range(3):
+            self.assertGreater(share(data.running_water(n, random.Random(seed)), 300, 8000), 0.99)
+            self.assertLess(share(data.running_water(n, random.Random(seed)), 0, 250), 0.01)
+            self.assertGreater(share(data.fan_noise(n, random.Random(seed)), 0, 3500), 0.99)
+        self.assertEqual(data.fan_noise(64, random.Random(2)).tolist(), data.fan_noise(64, random.Random(2)).tolist())
+
 
 if __name__ == "__main__":
     unittest.main()
