@@ -24,7 +24,14 @@ var swiftTargets: [Target] = [
     .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP", "CWhisper"]),
     .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio", "CSpeexDSP"]),
     .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl", "CCrypto"]),
-    .target(name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"]),
+    // The settings page's files are compiled in as byte arrays (`PackageResources`): nothing to
+    // find at run time, nothing for `make install` to copy.
+    .target(
+        name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"],
+        resources: [
+            .embedInCode("Setup/Page/settings.html"), .embedInCode("Setup/Page/settings.css"),
+            .embedInCode("Setup/Page/settings.js"),
+        ]),
     .target(name: "SusiBrain", dependencies: ["SusiCore"]),
     .target(name: "SusiPlayer", dependencies: ["SusiCore"]),
     // The runtime: the components wired into a speaker (pipeline assembly, actions, control,

@@ -68,6 +68,18 @@ final class SetupPageTests: XCTestCase {
         XCTAssertFalse(reply.body.contains("https://"), "no outside assets")
     }
 
+    /// The page's files are put together into one response: stylesheet and script inline, the
+    /// apps' rooms in the datalist, no placeholder left.
+    func testPageFilesAreInlined() throws {
+        let reply = try runCurl([fixture.base + "/"])
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertTrue(reply.body.contains("<style>\nbody {"), "the stylesheet is inline")
+        XCTAssertTrue(reply.body.contains("<script>\n\"use strict\";"), "the script is inline")
+        XCTAssertTrue(reply.body.contains("<datalist id=\"setup-rooms\"><option value=\"Bedroom\">"))
+        XCTAssertFalse(reply.body.contains("<!--"), "no placeholder left")
+        XCTAssertTrue(reply.body.hasSuffix("</html>"))
+    }
+
     func testSettingsRouteChangesOneValidatedKey() throws {
         let settings = try fixture.get("/settings")
         XCTAssertEqual(settings.json["tts.voice"] as? String, "en-us")
