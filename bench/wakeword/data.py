@@ -2,9 +2,8 @@
 """Training data for the neural wake word: synthetic speech, augmented, turned into the front
 end's embeddings (frontend.py) and written as shards.
 
-usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--hard-hours H] [--validation-hours H]
-                             [--validation-positives N] [--turn-hours H] [--made-voices N [--made-negatives-only]]
-                             [--breadth] [--jobs N] [--frontend DIR] [--seed N]
+usage: data.py OUTDIR PHRASE [--positives N] [--negative-hours H] [--validation-hours H]
+                             [--validation-positives N] [--breadth] [--jobs N] [--frontend DIR] [--seed N]
 
 Voices (never Festival, never flite awb, rms or kal16: those are kept for evaluation; the
 eSpeak NG accents en-gb-x-rp, en-us-nyc and en-gb-x-gbcwmd are bench/heldout.py's):
@@ -17,36 +16,25 @@ none), after silence or after other speech. Negatives (NEGATIVE_KINDS): read tex
 kinds (Python's reference, licences, package READMEs and copyright files, man pages), near
 misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence,
 conversation, two or three voices taking turns, sox chords (music-like) with and without
-speech over them (TV-like), and noise of several colours. Near misses again, more of them and in short phrases (HARD_NEAR_MISSES: "who is
-susan", "seuss", "sue", ...), as train-hard shards that train.py draws more often. With
---turn-hours, train-turns shards of two training voices taking turns over noise, which
-train.py mines after its first pass (off by default). With --word-hours H, H hours of single
-words of the pronouncing dictionary (texts.py `words_unlike`: none said within one sound of the
-phrase, none of the fifth kept for the bench), said after quiet, as more train-hard shards (off
-by default: bench/history/RESULTS-2026-12-05.md, fifteenth round). With --made-voices N, N eSpeak NG
-speakers made from random settings (made_variants: vocal tract length, pitch, formants,
-voicing) say half of the training eSpeak NG phrases, and "en-gb" takes its variants (as "en+VARIANT":
-eSpeak NG 1.51 ignores a variant after "en-gb", so without the option that accent is always
-plain); with --made-negatives-only in the negatives' shards only (the positives' shards are then
-the recipe's). Augmentation: speaking rate and pitch, sox tempo and pitch shift, reverb, band
-limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
+speech over them (TV-like), and noise of several colours. Augmentation: speaking rate and
+pitch, sox tempo and pitch shift, reverb, band limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
 With --breadth (issue 54): lower and higher voices, vocal-tract-length warps, synthetic rooms,
 a running tap, a fan and babble of up to 8 voices (the note above `trim`).
-Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own seed, so the shards come out the same
-whichever of the `--jobs` worker processes (default 2) makes them, and a shard already
-written is kept.
+Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own
+seed, so the shards come out the same whichever of the `--jobs` worker processes (default 2)
+makes them, and a shard already written is kept.
 
-Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz and OUTDIR/train-hard-[words-]NNN.npz with `embeddings` (float16, n x 96),
-and for positives `ends` (the rows where the phrase has just ended, see train.py) and
+Shards: OUTDIR/{train,validation}-{pos,neg}-NNN.npz with `embeddings` (float16, n x 96), and
+for positives `ends` (the rows where the phrase has just ended, see train.py) and
 `groups` (the synthesizer of each positive); negative shards carry `kinds` (JSON: seconds of
 each kind). Python 3 with numpy; espeak-ng, flite, sox.
 """
-import argparse, glob, hashlib, json, os, random, re, shutil, subprocess, sys, tempfile, time
+import argparse, glob, hashlib, json, os, random, re, subprocess, sys, tempfile, time
 
 import numpy as np
 
 from frontend import FrontEnd
-from texts import man_text, sentences_from, words_unlike
+from texts import man_text, sentences_from
 
 RATE = 16000
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,17 +68,6 @@ CONVERSATION = [
     "good night everyone", "who wants coffee", "this song is amazing", "the game starts in ten minutes",
     "don't forget your umbrella", "I love this recipe", "is anybody home", "let me check my calendar"]
 GREETINGS = ["hey", "hi", "okay", "hello", "oh"]
-# Hard negatives: the near misses the first head woke on or scored high ("who is susan"),
-# alone, in short phrases and in carriers, for the train-hard shards (weighted in training).
-HARD_NEAR_MISSES = ["susan", "who is susan", "who's susan", "sushi", "suzanne", "who is", "who is she",
-                    "juicy", "tuesday", "seuss", "dr seuss", "sue", "see", "see you", "sushi bar", "susan says",
-                    "is susan there", "it's susan", "tuesday's", "juicy fruit", "who's he", "soothe", "choosy",
-                    "usually", "lucy", "sous chef"]
-# Not "so see", "sue and see", "sou" or "zuzu": tried (0.5 h), and flite kal's "susi" could no
-# longer be found for 97% of its clean validation phrases at any threshold.
-HARD_CARRIERS = ["{}", "{}", "{}", "hey {}", "okay {}", "oh {}", "{} please", "{} what time is it",
-                 "{} play some music", "tell {} I said hi", "I met {} today", "{} turn on the light",
-                 "was it {}", "and {}", "{} is here", "hi {}"]
 
 
 # Texts the bench reads (bench/heldout.py --negatives), never used here: the GPL-3 and
@@ -144,88 +121,27 @@ def commands():
     return [c for c in out if c]
 
 
-# Made voices (--made-voices): eSpeak NG variants written here, each a speaker of its own
-# (pitch, vocal tract length, formant levels and widths, voicing), with this share of the
-# training eSpeak NG phrases.
-MADE_SHARE = 0.5
-
-
-def made_variants(count, seed):
-    """`count` eSpeak NG variant files (name, text) drawn from `seed`: a speaker each, from a
-    vocal tract 12% shorter to 12% longer than eSpeak NG's default (each formant moved a
-    little more on its own), pitch in a man's or a woman's range, formant levels and widths,
-    voicing and consonant strength, some roughness and flutter."""
-    rnd = random.Random(f"{seed}-made-voices")
-    out = []
-    for k in range(count):
-        female = rnd.random() < 0.5
-        base = rnd.uniform(140, 200) if female else rnd.uniform(65, 110)
-        lines = ["language variant", f"name made{k:03d}", f"gender {'female' if female else 'male'}",
-                 f"pitch {base:.0f} {base + rnd.uniform(30, 90 if female else 60):.0f}"]
-        tract = rnd.uniform(0.95, 1.12) if female else rnd.uniform(0.88, 1.05)
-        for formant in range(9):
-            move = rnd.uniform(0.96, 1.04) if 1 <= formant <= 5 else 1.0
-            height = rnd.uniform(70, 130) if formant <= 5 else 100
-            width = rnd.uniform(70, 160) if formant <= 5 else 100
-            lines.append(f"formant {formant} {100 * tract * move:.0f} {height:.0f} {width:.0f}")
-        lines += [f"voicing {rnd.uniform(40, 100):.0f}", f"consonants {rnd.uniform(50, 100):.0f} {rnd.uniform(50, 100):.0f}",
-                  f"flutter {rnd.choice([0, 0, rnd.uniform(0, 20)]):.0f}", f"roughness {rnd.choice([0, 0, 0, 1, 2, 3])}"]
-        out.append((f"made{k:03d}", "\n".join(lines) + "\n"))
-    return out
-
-
-def made_voices(count, seed, tmp):
-    """A copy of eSpeak NG's data under `tmp` with `made_variants(count, seed)` added: the path
-    for espeak-ng --path and the variants' names (None when `count` is 0)."""
-    if count <= 0:
-        return None
-    data = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.split("Data at:")[-1].strip()
-    # English and the variants only (no MBROLA voices): eSpeak NG lists at most 349 voices,
-    # languages and variants together.
-    root = os.path.join(tmp, "espeak")
-    copy = os.path.join(root, "espeak-ng-data")
-    os.makedirs(os.path.join(copy, "lang", "gmw"))
-    for name in ("phondata", "phonindex", "phontab", "intonations", "en_dict"):
-        shutil.copy(os.path.join(data, name), copy)
-    for path in glob.glob(os.path.join(data, "lang", "gmw", "en*")):
-        shutil.copy(path, os.path.join(copy, "lang", "gmw"))
-    shutil.copytree(os.path.join(data, "voices", "!v"), os.path.join(copy, "voices", "!v"))
-    variants = made_variants(count, seed)
-    for name, text in variants:
-        with open(os.path.join(copy, "voices", "!v", name), "w") as f:
-            f.write(text)
-    return root, [name for name, _ in variants]
-
-
 class Synth:
-    def __init__(self, rnd, tmp, made=None, breadth=False):
-        """`made`: (eSpeak NG data path, names) of the made voices, or None. `breadth`: the
-        breadth recipe's voices (lower pitches, vocal-tract-length warps: the note above `trim`)."""
-        self.rnd, self.tmp, self.made, self.breadth = rnd, tmp, made, breadth
+    def __init__(self, rnd, tmp, breadth=False):
+        """`breadth`: the breadth recipe's voices (lower pitches, vocal-tract-length warps: the
+        note above `trim`)."""
+        self.rnd, self.tmp, self.breadth = rnd, tmp, breadth
 
-    def voice(self, split, made=True):
-        """A random voice of `split`: (synthesizer group, argv builder: the synthesizer, then for
-        eSpeak NG the voice name and the data path or None). `made`: whether the made voices, if
-        any, may speak (half of the training eSpeak NG phrases), and en-gb then takes its variant."""
+    def voice(self, split):
+        """A random voice of `split`: (synthesizer group, (synthesizer, voice name))."""
         rnd = self.rnd
-        made = made and self.made is not None
         if split == "train":
             if rnd.random() < 0.18:
                 return "flite-slt", ("flite", "slt")
             group, variants = "espeak", TRAIN_VARIANTS
-            if made and rnd.random() < MADE_SHARE:
-                group, variants = "espeak-made", self.made[1]
         else:
             if rnd.random() < 0.5:
                 return "flite-kal", ("flite", "kal")
             group, variants = "espeak-unseen-variant", VALIDATION_VARIANTS
         accent, variant = rnd.choice(ACCENTS), rnd.choice(variants)
         # "en-gb+VARIANT" is plain en-gb (eSpeak NG 1.51 ignores the variant there); "en+VARIANT"
-        # is the same accent with the variant. Not in the recipe, whose shards would change.
-        if made and accent == "en-gb" and variant:
-            accent = "en"
-        path = self.made[0] if group == "espeak-made" else None
-        return group, ("espeak", accent + ("+" + variant if variant else ""), path)
+        # would be the same accent with the variant. Not in the recipe, whose shards would change.
+        return group, ("espeak", accent + ("+" + variant if variant else ""))
 
     def say(self, voice, text, rate_scale=1.0, effects=True):
         """`text` spoken by `voice`, 16 kHz int16, with random rate, pitch, tempo, reverb."""
@@ -234,8 +150,7 @@ class Synth:
         if voice[0] == "espeak":
             speed = int(rnd.uniform(*((110, 250) if self.breadth else (130, 250))) * rate_scale)
             pitch = rnd.randint(*((0, 90) if self.breadth else (20, 80)))
-            argv = ["espeak-ng"] + ([f"--path={voice[2]}"] if voice[2] else []) + \
-                ["-v", voice[1], "-s", str(speed), "-p", str(pitch), "-w", raw, text]
+            argv = ["espeak-ng", "-v", voice[1], "-s", str(speed), "-p", str(pitch), "-w", raw, text]
         else:
             stretch = rnd.uniform(0.8, 1.25) / rate_scale
             f0 = rnd.randint(*((70, 200) if self.breadth else (85, 190)))
@@ -452,11 +367,10 @@ def silence(seconds):
 WORKER = {}
 
 
-def _start(frontend, reads, cmds, babble, tmp_root, made, made_negatives_only=False, breadth=False):
+def _start(frontend, reads, cmds, babble, tmp_root, breadth=False):
     rnd = random.Random()
-    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), made, breadth)
-    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd, breadth), reads=reads, cmds=cmds,
-                  made_in_positives=not made_negatives_only)
+    synth = Synth(rnd, tempfile.mkdtemp(dir=tmp_root), breadth)
+    WORKER.update(front=FrontEnd(frontend), synth=synth, mixer=Mixer(synth, babble, rnd, breadth), reads=reads, cmds=cmds)
 
 
 def _save(path, emb, **extra):
@@ -468,17 +382,16 @@ def positive_shard(split, shard, size, phrase, seed, path):
     """`size` positives in one stream, each after 1.7-2.4 s of context; seeded by the shard
     alone, so a shard comes out the same whichever worker makes it and whenever."""
     synth, mixer, reads, cmds = WORKER["synth"], WORKER["mixer"], WORKER["reads"], WORKER["cmds"]
-    made = WORKER["made_in_positives"]
     rnd = synth.rnd
     rnd.seed(f"{seed}-{split}-pos-{shard}")
     pieces, ends, groups = [], [], []
     position = 0
     for _ in range(size):
-        group, voice = synth.voice(split, made)
+        group, voice = synth.voice(split)
         # Context: quiet, or the tail of someone speaking, then a pause.
         context = silence(rnd.uniform(1.7, 2.4))
         if rnd.random() < 0.45:
-            other = synth.say(synth.voice(split, made)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
+            other = synth.say(synth.voice(split)[1], rnd.choice(reads + cmds))[-int(1.5 * RATE):]
             gap = silence(rnd.uniform(0.15, 0.8))
             context = np.concatenate([silence(max(0.0, 2.0 - len(other) / RATE - len(gap) / RATE)), other, gap])
         form = rnd.random()
@@ -531,87 +444,6 @@ def negative_shard(split, shard, minutes, seed, path):
     return _stream(path, minutes, piece, f"{split} negatives", kinds)
 
 
-def hard_shard(shard, minutes, seed, path):
-    """`minutes` of near misses (HARD_NEAR_MISSES) in training voices, alone or in short
-    carriers, after quiet or back to back, as a train-hard shard (train.py weighs them more)."""
-    synth = WORKER["synth"]
-    rnd = synth.rnd
-
-    def say():
-        voice = synth.voice("train")[1]
-        text = rnd.choice(HARD_CARRIERS).format(rnd.choice(HARD_NEAR_MISSES))
-        text += rnd.choice(["", "", "!", "?", ","])
-        return synth.say(voice, text, 1.3 if rnd.random() < 0.25 else 1.0)
-
-    return _said_after_quiet(path, minutes, f"{seed}-train-hard-{shard}", "near-miss", say, "hard negatives")
-
-
-def words_shard(shard, minutes, seed, phrase, path):
-    """`minutes` of single dictionary words (and now and then two) said after quiet by training
-    voices, half of them sharing two sounds with the phrase, as a train-hard shard: said alone
-    after a pause, many a word scored as the phrase (bench/history/RESULTS-2026-12-05.md, fifteenth round)."""
-    synth = WORKER["synth"]
-    rnd = synth.rnd
-    every, near = words_unlike(phrase)
-
-    def say():
-        pick = lambda: rnd.choice(near if rnd.random() < 0.5 else every)
-        text = pick() if rnd.random() < 0.7 else f"{pick()} {pick()}"
-        return synth.say(synth.voice("train")[1], text)
-
-    return _said_after_quiet(path, minutes, f"{seed}-train-words-{shard}", "word", say, "words")
-
-
-def _said_after_quiet(path, minutes, seed, kind, say, label):
-    """A shard of `minutes` of `say()`'s speech (the random generator seeded by `seed` first),
-    each after 0.2-1.5 s of quiet and before 0.3-0.8 s, mixed with noise; counted as `kind`."""
-    synth, mixer = WORKER["synth"], WORKER["mixer"]
-    rnd = synth.rnd
-    rnd.seed(seed)
-    kinds = {}
-
-    def piece():
-        try:
-            speech = say()
-        except subprocess.CalledProcessError as error:
-            print(f"skipped a {kind} piece: {error}", file=sys.stderr)
-            return None
-        if len(speech) == 0:
-            return None
-        clip = np.concatenate([silence(rnd.uniform(0.2, 1.5)), speech, silence(rnd.uniform(0.3, 0.8))])
-        kinds[kind] = kinds.get(kind, 0) + len(clip) / RATE
-        return mixer.mix(clip)[1]
-
-    return _stream(path, minutes, piece, label, kinds)
-
-
-def turns_shard(shard, minutes, seed, path):
-    """`minutes` of people talking in turns (two training voices, one to three read sentences
-    a turn, 0.25-1.2 s between turns) over noise, as a train-turns shard: train.py mines the
-    windows its first pass takes for the phrase (a turn's first word after a pause, mostly)."""
-    synth, mixer, reads = WORKER["synth"], WORKER["mixer"], WORKER["reads"]
-    rnd = synth.rnd
-    rnd.seed(f"{seed}-train-turns-{shard}")
-    kinds = {}
-
-    def piece():
-        voices = [synth.voice("train")[1] for _ in range(2)]
-        turns, speaker = [silence(rnd.uniform(0.3, 1.2))], 0
-        try:
-            for _ in range(rnd.randint(3, 8)):
-                text = ". ".join(rnd.choice(reads) for _ in range(rnd.choice([1, 1, 2, 3])))
-                turns += [synth.say(voices[speaker], text), silence(rnd.uniform(0.25, 1.2))]
-                speaker = (speaker + rnd.choice([1, 1, 1, 0])) % 2
-        except subprocess.CalledProcessError as error:
-            print(f"skipped a turns piece: {error}", file=sys.stderr)
-            return None
-        speech = np.concatenate(turns)
-        kinds["turns"] = kinds.get("turns", 0) + len(speech) / RATE
-        return mixer.mix(speech)[1]
-
-    return _stream(path, minutes, piece, "turns", kinds)
-
-
 def _stream(path, minutes, piece, label, kinds):
     """Writes a shard of `minutes` of `piece()` clips (None: none this time)."""
     pieces = []
@@ -645,12 +477,6 @@ def tasks(out, phrase, args):
     for split, hours in [("validation", args.validation_hours), ("train", args.negative_hours)]:
         for shard in range(int(np.ceil(hours * 60 / 6.0 - 1e-9))):
             add(f"{split}-neg-{shard:03d}", negative_shard, split, shard, 6.0, args.seed)
-    for shard in range(int(np.ceil(args.hard_hours * 60 / 3.0 - 1e-9))):
-        add(f"train-hard-{shard:03d}", hard_shard, shard, 3.0, args.seed)
-    for shard in range(int(np.ceil(args.word_hours * 60 / 3.0 - 1e-9))):
-        add(f"train-hard-words-{shard:03d}", words_shard, shard, 3.0, args.seed, phrase)
-    for shard in range(int(np.ceil(args.turn_hours * 60 / 6.0 - 1e-9))):
-        add(f"train-turns-{shard:03d}", turns_shard, shard, 6.0, args.seed)
     return todo
 
 
@@ -694,16 +520,9 @@ def main():
     parser.add_argument("--validation-positives", type=int, default=1200)
     parser.add_argument("--negative-hours", type=float, default=10.2)
     parser.add_argument("--validation-hours", type=float, default=0.5)
-    parser.add_argument("--hard-hours", type=float, default=0.0)
-    parser.add_argument("--word-hours", type=float, default=0.0,
-                        help="hours of single dictionary words after quiet, as near misses (default none)")
-    parser.add_argument("--turn-hours", type=float, default=0.0)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--frontend", default=os.path.join(REPO, "models", "hotword", "frontend"))
     parser.add_argument("--seed", type=int, default=18)
-    parser.add_argument("--made-voices", type=int, default=0,
-                        help="eSpeak NG speakers made for training (made_variants; default none)")
-    parser.add_argument("--made-negatives-only", action="store_true", help="the made voices say no positive")
     parser.add_argument("--breadth", action="store_true",
                         help="lower and warped voices, synthetic rooms, tap, fan and more babble (issue 54)")
     args = parser.parse_args()
@@ -722,8 +541,7 @@ def main():
                   for _ in range(80 if args.breadth else 40)]
         todo = tasks(args.out, phrase, args)
         print(f"{len(todo)} shards to make, {args.jobs} worker(s); {len(reads)} sentences to read (digest {digest})", flush=True)
-        made = made_voices(args.made_voices, args.seed, tmp)
-        initargs = (args.frontend, reads, cmds, babble, tmp, made, args.made_negatives_only, args.breadth)
+        initargs = (args.frontend, reads, cmds, babble, tmp, args.breadth)
         if args.jobs <= 1:
             _start(*initargs)
             results = map(_run, todo)
@@ -740,10 +558,9 @@ def main():
             pool.close()
             pool.join()
     summary = dict(phrase=phrase, seed=args.seed, reading_sentences=len(reads), reading_digest=digest,
-                   commands=len(cmds), made_voices=args.made_voices,
-                   made_negatives_only=args.made_negatives_only, breadth=args.breadth,
+                   commands=len(cmds), breadth=args.breadth,
                    minutes_this_run=round((time.time() - started) / 60, 1))
-    for name in ("validation-neg", "train-neg", "train-hard", "train-turns"):
+    for name in ("validation-neg", "train-neg"):
         kinds = {}
         for path in sorted(glob.glob(os.path.join(args.out, f"{name}-*.npz"))):
             for kind, seconds in json.loads(str(np.load(path)["kinds"])).items():

@@ -181,17 +181,6 @@ class DataTests(unittest.TestCase):
         self.assertEqual(data.coloured(64, "pink", random.Random(5)).tolist(),
                          data.coloured(64, "pink", random.Random(5)).tolist())
 
-    def test_made_variants_are_named_and_drawn_from_the_seed(self):
-        made = data.made_variants(3, 7)
-        self.assertEqual([name for name, _ in made], ["made000", "made001", "made002"])
-        self.assertEqual(made, data.made_variants(3, 7))
-        self.assertNotEqual(made, data.made_variants(3, 8))
-        lines = made[0][1].splitlines()
-        self.assertEqual(lines[:2], ["language variant", "name made000"])
-        self.assertEqual(sum(line.startswith("formant ") for line in lines), 9)
-        # Formants 6-8 keep eSpeak NG's height and width.
-        self.assertTrue(all(line.endswith(" 100 100") for line in lines if line.split()[:2] in (["formant", "6"], ["formant", "8"])))
-
     def test_a_room_response_starts_with_the_direct_sound_and_decays(self):
         import random
         for seed in range(5):

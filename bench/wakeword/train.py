@@ -3,12 +3,10 @@
 (WakeWordHead.swift reads it).
 
 usage: train.py DATADIR PHRASE OUT.json [--seeds N] [--epochs N] [--hidden N] [--recall R]
-                [--further HEAD.json] [--mine-at S] [--mined-share S] [--further-epochs N] [--further-rate R]
 
 Windows: 16 consecutive embeddings (flattened, 1,536 values). Row k of a shard ends at
 sample (k + 10) * 1280 (frontend.py). A positive window ends 0-400 ms after the phrase's
-end; every window of the negative shards is a negative, and so is every window of the
-near-miss shards (train-hard), which make up HARD_SHARE of each batch's negatives.
+end; every window of the negative shards is a negative.
 
 Network: 1536 -> H -> H -> 1 (ReLU, ReLU, sigmoid), inputs standardised (folded into the
 first layer when saved), Adam, batches of 3/4 negatives and 1/4 positives; from the third
@@ -25,12 +23,6 @@ floor; how the noisy ones fare is reported. This is
 done for a detection on one window at or above the threshold and for two in a row; the head
 takes the one with fewer false wakes per hour on the validation negatives at its threshold
 (one window when equal).
-
-Mining (off unless DATADIR holds train-turns shards, data.py --turn-hours): after the first
-pass, the windows of people talking in turns that the nets score at or above --mine-at become
-the near misses of --further-epochs more passes at --further-rate (--mined-share of each
-batch's negatives). --further HEAD.json takes that head's nets as the first pass instead of
-training new ones. Tried, not committed: models/hotword/README.md.
 """
 import argparse, base64, glob, json, os, time
 
@@ -42,7 +34,6 @@ WINDOW = 16
 FEATURES = 96
 POSITIVE_AFTER = 6400      # a window ending up to 400 ms after the phrase's end is positive
 DETECT_AFTER = 9600        # a phrase counts as found when decided within 600 ms of its end
-HARD_SHARE = 0.125         # of each batch's negatives, drawn from the near misses (train-hard shards)
 
 
 def row_end(k):
@@ -81,15 +72,9 @@ def load(directory, split):
         return rows, seconds
 
     negative_rows, negative_seconds = windows_of("neg")
-    # Near misses (data.py's train-hard shards): negatives drawn more often (HARD_SHARE).
-    hard_rows, hard_seconds = windows_of("hard")
-    # People talking in turns (data.py's train-turns shards): mined after the first pass.
-    turn_rows, turn_seconds = windows_of("turns")
     emb = np.concatenate(blocks) if blocks else np.zeros((0, FEATURES), np.float16)
     return dict(emb=emb, pos=np.array(positive_rows), groups=np.array(positive_groups),
-                ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds,
-                hard=np.array(hard_rows, dtype=np.int64), hard_seconds=hard_seconds,
-                turns=np.array(turn_rows, dtype=np.int64), turn_seconds=turn_seconds, phrases=count)
+                ids=np.array(positive_ids), neg=np.array(negative_rows), negative_seconds=negative_seconds, phrases=count)
 
 
 def windows(emb, rows):
@@ -141,38 +126,29 @@ class Net:
             self.params[i] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
 
 
-def train_one(train, mean, std, seed, epochs, hidden, log, hard_share=HARD_SHARE, net=None, near=None, rate=None):
-    """A net trained `epochs` passes, or `net` trained further (then every pass at `rate` and with
-    the hardest negatives from the start). `near` (default: the near-miss rows) makes up
-    `hard_share` of each batch's negatives."""
+def train_one(train, mean, std, seed, epochs, hidden, log):
+    """A net trained `epochs` passes; from the third, half of each batch's negatives are the
+    hardest of the last pass."""
     rng = np.random.default_rng(seed)
-    further = net is not None
-    net = net or Net(WINDOW * FEATURES, hidden, rng)
+    net = Net(WINDOW * FEATURES, hidden, rng)
     pos = train["pos"][train["ids"] >= 0]
-    near = train["hard"] if near is None else near
-    neg = np.concatenate([train["neg"], near])
-    hard = hardest(net, train, neg, mean, std, rng) if further else neg
+    neg = train["neg"]
+    hard = neg
     batch_neg, batch_pos = 384, 128
-    # A share of every batch's negatives comes from the near misses, when there are any:
-    # with about a tenth of the negative audio they would otherwise be seen too rarely.
-    batch_near = int(batch_neg * hard_share) if len(near) else 0
     steps = max(1, len(neg) // batch_neg)
     for epoch in range(epochs):
-        lr = rate if further else 1e-3 if epoch < epochs - 2 else 2e-4
+        lr = 1e-3 if epoch < epochs - 2 else 2e-4
         for _ in range(steps):
-            rest = batch_neg - batch_near
-            if epoch >= 2 or further:
-                nrows = np.concatenate([rng.choice(neg, rest - batch_neg // 2), rng.choice(hard, batch_neg // 2)])
+            if epoch >= 2:
+                nrows = np.concatenate([rng.choice(neg, batch_neg // 2), rng.choice(hard, batch_neg // 2)])
             else:
-                nrows = rng.choice(neg, rest)
-            if batch_near:
-                nrows = np.concatenate([nrows, rng.choice(near, batch_near)])
+                nrows = rng.choice(neg, batch_neg)
             prows = rng.choice(pos, batch_pos)
             x = (windows(train["emb"], np.concatenate([prows, nrows])) - mean) / std
             y = np.concatenate([np.ones(batch_pos), np.zeros(batch_neg)]).astype(np.float32)
             weight = np.concatenate([np.full(batch_pos, 1.0), np.full(batch_neg, 1.0)]).astype(np.float32)
             net.step(x, y, weight, lr)
-        hard = hardest(net, train, neg, mean, std, rng, log, f"seed {seed} {'further ' if further else ''}epoch {epoch + 1}/{epochs}")
+        hard = hardest(net, train, neg, mean, std, rng, log, f"seed {seed} epoch {epoch + 1}/{epochs}")
     return net
 
 
@@ -195,19 +171,6 @@ def head_members(path):
 
     return head, [[(floats(layer["weights"]).reshape(layer["outputs"], layer["inputs"]).T, floats(layer["bias"]),
                     layer["activation"]) for layer in member] for member in head["members"]]
-
-
-def nets_of(path, mean, std):
-    """The members of the head at `path` as nets on inputs standardised by `mean` and `std`
-    (the head file has the standardisation folded into the first layer)."""
-    nets = []
-    for layers in head_members(path)[1]:
-        net = Net(WINDOW * FEATURES, layers[0][0].shape[1], np.random.default_rng(0))
-        net.params = [p.copy() for weights, bias, _ in layers for p in (weights, bias)]
-        net.params[1] = net.params[1] + mean @ net.params[0]
-        net.params[0] = net.params[0] * std[:, None]
-        nets.append(net)
-    return nets
 
 
 def batched_scores(data, rows, score, batch=20000):
@@ -324,12 +287,6 @@ def main():
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--recall", type=float, default=0.97)
-    parser.add_argument("--hard-share", type=float, default=HARD_SHARE)
-    parser.add_argument("--further", help="a head (one not joined) to train further instead of a new one")
-    parser.add_argument("--mine-at", type=float, default=0.3)
-    parser.add_argument("--mined-share", type=float, default=0.125)
-    parser.add_argument("--further-epochs", type=int, default=1)
-    parser.add_argument("--further-rate", type=float, default=2e-4)
     args = parser.parse_args()
     started = time.time()
 
@@ -339,29 +296,12 @@ def main():
     train = load(args.data, "train")
     valid = load(args.data, "validation")
     log(f"training: {train['phrases']} phrases ({(train['ids'] >= 0).sum()} positive windows), "
-        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows) and "
-        f"{train['hard_seconds'] / 3600:.2f} h of near misses ({len(train['hard'])} windows); "
+        f"{train['negative_seconds'] / 3600:.2f} h of negatives ({len(train['neg'])} windows); "
         f"validation: {valid['phrases']} phrases, {valid['negative_seconds'] / 3600:.2f} h of negatives")
     sample = windows(train["emb"], np.random.default_rng(0).choice(train["neg"], 20000))
     mean = sample.mean(0)
     std = sample.std(0) + 1e-3
-    if args.further:
-        nets = nets_of(args.further, mean, std)
-        log(f"{len(nets)} nets from {args.further}, trained further")
-    else:
-        nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log, args.hard_share)
-                for seed in range(args.seeds)]
-    mined = []
-    if len(train["turns"]):
-        # Mining: the windows of people talking in turns that the first pass scores as the
-        # phrase, as the near misses of a further pass (no other near misses then).
-        scores = ensemble_scores(nets, train, train["turns"], mean, std)
-        mined = train["turns"][scores >= args.mine_at]
-        log(f"mined {len(mined)} of {len(train['turns'])} windows ({train['turn_seconds'] / 3600:.2f} h) of talk in "
-            f"turns at {args.mine_at}; {false_wakes(scores, args.mine_at)} crossings")
-        if len(mined):
-            nets = [train_one(train, mean, std, 100 + seed, args.further_epochs, args.hidden, log, args.mined_share,
-                              net=net, near=mined, rate=args.further_rate) for seed, net in enumerate(nets)]
+    nets = [train_one(train, mean, std, seed, args.epochs, args.hidden, log) for seed in range(args.seeds)]
 
     report, threshold, steps, sure, delay_ms = decide(valid, lambda rows: ensemble_scores(nets, valid, rows, mean, std),
                                                      args.recall, log)
@@ -393,11 +333,8 @@ def main():
     head = dict(phrase=args.phrase.lower(), window=WINDOW, features=FEATURES, threshold=round(threshold, 6),
                 steps=steps, sure_threshold=round(sure, 6), decision_delay_ms=delay_ms, encoding="float16-base64",
                 training=dict(report=report, phrases=train["phrases"], negative_hours=round(train["negative_seconds"] / 3600, 2),
-                              near_miss_hours=round(train["hard_seconds"] / 3600, 2),
                               validation_phrases=valid["phrases"], validation_negative_hours=round(valid["negative_seconds"] / 3600, 2),
-                              seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall,
-                              further=args.further, turn_hours=round(train["turn_seconds"] / 3600, 2),
-                              mined_windows=len(mined)),
+                              seeds=args.seeds, epochs=args.epochs, hidden=args.hidden, recall_rule=args.recall),
                 members=members)
     with open(args.out, "w") as f:
         json.dump(head, f, indent=1)

@@ -4,8 +4,8 @@
 # Writes models/hotword/<phrase>.head.json (spaces become "-"; for "susi" the trained head joined
 # with bench/wakeword/susi.base.head.json and susi.third.head.json); the data, the venv and the logs
 # stay in bench/out/wakeword/<phrase>/ (not in git). Data sizes: DATA_ARGS (see data.py --help;
-# the defaults: 1,600 training and 1,200 validation phrases, 10.2 h and 0.5 h of negatives, no
-# near-miss shards, two worker processes; models/hotword/README.md).
+# the defaults: 1,600 training and 1,200 validation phrases, 10.2 h and 0.5 h of negatives, two
+# worker processes; models/hotword/README.md).
 # Needs the front end (`make frontend`), espeak-ng, flite, sox and python3 with venv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
