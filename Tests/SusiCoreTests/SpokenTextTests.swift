@@ -3,7 +3,7 @@ import XCTest
 
 @testable import SusiCore
 
-/// Every action type of DESIGN.md, as a speaker without a screen says it.
+/// Every action type the SUSI server sends, as a speaker without a screen says it.
 final class SpokenTextTests: XCTestCase {
     private let rows: [[String: JSONValue]] = [
         ["name": "Berlin", "people": 3_700_000, "title": "Rain in Berlin", "link": "https://example.org/1"],

@@ -1,7 +1,7 @@
 import Foundation
 import SusiServer
 
-/// chat.json replies written by us from the documented shapes (DESIGN.md, "SUSI API facts"):
+/// chat.json replies written by us from the documented shapes of the SUSI server's replies:
 /// the newer layout (`query_language`, no `count`) and the older one (`language` + `count`),
 /// numbers as strings where old servers sent them so.
 enum SusiRecordedReplies {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One event of the `--events` JSON Lines contract (DESIGN.md, "Event contract").
+/// One event of the `--events` JSON Lines contract (the README, "Events").
 ///
 /// Every event carries `wall_ms` (since the process started) and `audio_ms` (position in the
 /// input audio when the event was decided); the payload fields depend on the kind.

@@ -3,7 +3,7 @@ import Foundation
 /// The assistant's main loop: wake word, command, brain, actions, speech, back to listening.
 ///
 /// A state machine over `Step`s, run on the caller's thread until the source ends or `stop()`
-/// is called (`run()` returns), emitting the events of the DESIGN.md contract. Each step
+/// is called (`run()` returns), emitting the events of the README's event list ("Events"). Each step
 /// returns the next one, so a barge-in ("susi stop" while speaking) is a transition from
 /// speaking back to listening, not a call deeper into the stack. A failed interaction becomes
 /// an `error` event, a short spoken apology where it helps, and `idle`; only a failing audio
