@@ -39,9 +39,7 @@ var swiftTargets: [Target] = [
     .target(
         name: "SusiSpeaker",
         dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
-    .executableTarget(
-        name: "susi",
-        dependencies: ["SusiSpeaker", "SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain"]),
+    .executableTarget(name: "susi", dependencies: ["SusiSpeaker", "SusiCore"]),
 
     // Runs one skill's !javascript in its own process, so a runaway script can be stopped.
     .executableTarget(name: "susi-js", dependencies: ["CMuJS"]),

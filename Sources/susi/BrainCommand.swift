@@ -1,6 +1,5 @@
 import Foundation
 import SusiCore
-import SusiServer
 import SusiSpeaker
 
 /// `susi brain serve [--port N]`: the built-in brain as a SUSI-compatible `/susi/chat.json`.
@@ -17,11 +16,10 @@ enum BrainCommand: Command {
         let port = try arguments.intOption("--port", in: 0...65535) ?? 4000
         _ = try arguments.action("serve")
         try arguments.finish()
-        let brain = try Assembly.brain(environment: context.environment, logger: context.logger)
-        let server = ChatServerHandler.localServer(
-            brain: brain, store: context.store, port: UInt16(port), logger: context.logger.child("server"))
+        let server = try LocalBrainServer(
+            environment: context.environment, store: context.store, port: UInt16(port), logger: context.logger)
         try server.start()
-        context.print("serving the built-in brain at http://127.0.0.1:\(server.port ?? UInt16(port))\(ChatServerHandler.path)")
+        context.print("serving the built-in brain at \(server.url)")
         waitForTermination()
         server.stop()
     }

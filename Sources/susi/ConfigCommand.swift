@@ -1,7 +1,6 @@
 import Foundation
 import SusiCore
 import SusiSpeaker
-import SusiSpeech
 
 /// `susi config path|show|keys|get KEY|set KEY VALUE|validate [FILE]`.
 enum ConfigCommand: Command {
@@ -84,7 +83,7 @@ enum ConfigCommand: Command {
                 == .unchecked
         else { return }
         do {
-            _ = try WakewordCommand.calibrate(Keyphrase(phrase).phrase, store: store, models: models, context: context)
+            _ = try WakewordCommand.calibrate(WakePhraseCheck.normalized(phrase), store: store, models: models, context: context)
         } catch {
             // `set` refuses the phrase with what to do.
             context.logger.debug("wake check of \"\(phrase)\": \(error)")

@@ -1,5 +1,5 @@
-import SusiAudio
 import SusiCore
+import SusiSpeaker
 
 /// `susi devices`: the capture and playback devices PortAudio sees.
 enum DevicesCommand: Command {
@@ -12,11 +12,6 @@ enum DevicesCommand: Command {
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         try arguments.finish()
-        let session = try PortAudioSession(logger: context.logger.child("audio"))
-        let devices = try session.devices()
-        guard !devices.isEmpty else {
-            throw AudioError(.noDevice, "no audio devices found (is a sound card or ALSA configured?)")
-        }
-        for device in devices { context.print(device.description) }
+        context.print(try AudioDeviceSetting.listing(logger: context.logger.child("audio")))
     }
 }

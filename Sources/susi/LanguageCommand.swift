@@ -1,7 +1,6 @@
 import Foundation
 import SusiCore
 import SusiSpeaker
-import SusiSpeech
 
 /// `susi language get|set CODE`: the language SUSI answers in and a voice of it, together.
 enum LanguageCommand: Command {
@@ -24,7 +23,7 @@ enum LanguageCommand: Command {
         default:
             let code = try arguments.required("CODE")
             try arguments.finish()
-            let config = try LanguageSetting.apply(code, store: context.store, catalog: try ESpeakEngine.shared().catalog)
+            let config = try LanguageSetting.apply(code, store: context.store)
             context.print("brain.language = \(config.brain.language), tts.voice = \(config.tts.voice)")
             if let note = LanguageSetting.recognitionNote(for: config) { context.logger.warning(note) }
         }

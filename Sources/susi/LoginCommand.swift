@@ -1,6 +1,5 @@
 import Foundation
 import SusiCore
-import SusiNet
 import SusiSpeaker
 
 /// `susi login [--email E] [--password-stdin]`: logs in to the SUSI.AI account of
@@ -24,14 +23,10 @@ enum LoginCommand: Command {
             email = try terminal.ask("SUSI.AI email: ", echo: true)
         }
         let password = try terminal.password(for: email ?? "", fromInput: passwordFromStdin)
-        var account = SetupAccountLink(store: context.store, logger: context.logger)
-        account.timeout = max(config.brain.timeoutSeconds, 10)
-        account.http = { [logger = context.logger] in CurlHTTPClient(stage: .brain, logger: logger) }
-        let token = try account.logIn(email: email ?? "", password: password)
-        let until = token.expiresAt.formatted(.dateTime.year().month().day().hour().minute())
-        context.print(
-            "Logged in to \(config.brain.server) as \(SkillReview.anonymized(token.email)); the login is valid until \(until)."
-        )
+        let session = try AccountLogin.logIn(
+            email: email ?? "", password: password, config: config, store: context.store, logger: context.logger)
+        let until = session.expiresAt.formatted(.dateTime.year().month().day().hour().minute())
+        context.print("Logged in to \(config.brain.server) as \(session.email); the login is valid until \(until).")
     }
 }
 
@@ -43,7 +38,7 @@ enum LogoutCommand: Command {
 
     static func run(_ arguments: inout ArgumentParser, _ context: CommandContext) throws {
         try arguments.finish()
-        let removed = try AccountStore(configStore: context.store).remove()
+        let removed = try AccountLogin.logOut(store: context.store)
         context.print(removed ? "Logged out." : "Not logged in.")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SusiCore
-import SusiServer
 import SusiSpeaker
 
 /// `susi setup serve [--port N] [--bind ADDR]` and `susi setup --reset`: the setup and control
@@ -32,27 +31,24 @@ enum SetupCommand: Command {
         try arguments.finish()
         if rotate, action != "token" { throw UsageError("--rotate goes with `susi setup token`") }
         let store = context.store
-        let state = SetupStateFile(configStore: store)
+        let mode = SetupMode(store: store)
         if reset {
-            try OwnerAccess(tokenFile: OwnerTokenFile(configStore: store), setupState: state).resetSetup()
+            try mode.reset()
             context.print("setup mode is on: the SUSI apps can set the speaker up again; the owner token was replaced")
         }
         switch action {
         case nil:
             guard reset else { throw UsageError("missing an action (serve or status) or --reset") }
         case "status":
-            if let reason = state.setupModeReason {
+            if let reason = mode.reason {
                 context.print("setup mode: the setup routes are open again since \(reason)")
             } else {
-                context.print(
-                    state.isInSetupMode ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
+                context.print(mode.isOn ? "setup mode: the setup routes are open" : "set up: the setup routes are closed")
             }
         case "serve":
             try serve(context, store: store, port: port, bind: bind, hotspot: !noHotspot)
         case "token":
-            // The token the control routes want after setup; made now if there is none yet.
-            let file = OwnerTokenFile(configStore: store)
-            context.print(rotate ? try file.rotate() : try file.ensure())
+            context.print(try mode.ownerToken(rotate: rotate))
         case "hotspot":
             try hotspot(hotspotAction ?? "", context: context, store: store)
         case let other?:
@@ -91,7 +87,7 @@ enum SetupCommand: Command {
         let standalone = try StandaloneSetup(
             store: store, port: port.map { UInt16($0) }, host: bind, hotspot: hotspot, logger: context.logger.child("setup"))
         try standalone.start()
-        let mode = standalone.setup.service.setupState.isInSetupMode ? "on" : "off"
+        let mode = standalone.isInSetupMode ? "on" : "off"
         context.print("serving the setup API at \(standalone.url) (setup mode \(mode))")
         waitForTermination()
         standalone.stop()

@@ -1,6 +1,5 @@
 import Foundation
 import SusiCore
-import SusiNet
 import SusiSpeaker
 
 /// `susi skill feedback|ratings|rate|review|report SKILL ...`: the SUSI apps' skill
@@ -31,45 +30,42 @@ enum SkillCommand: Command {
         let json = reviews && arguments.flag("--json")
         let reason = action == "report" ? try arguments.option("--reason") : nil
         let config = try context.store.load()
-        let skill = try reference(
-            try arguments.required("SKILL"), group: group, model: model, language: language ?? config.brain.language)
-        let cms = SkillCMSSession(
-            config: config, store: context.store, http: CurlHTTPClient(stage: .brain, logger: context.logger),
-            logger: context.logger)
+        let (groupName, name) = try reference(try arguments.required("SKILL"), group: group)
+        let skill = SkillFeedback(
+            name: name, group: groupName, model: model, language: language ?? config.brain.language, config: config,
+            store: context.store, logger: context.logger)
         switch action {
         case "feedback", "reviews":
             try arguments.finish()
             // Reviews are other people's text: `print` keeps their escape codes and bidi
             // controls from driving this terminal.
-            let lines = try cms.reviews(of: skill, all: all, json: json)
+            let lines = try skill.reviews(all: all, json: json)
             lines.forEach { json ? context.printJSON($0) : context.print($0) }
         case "ratings":
             try arguments.finish()
-            context.print(try cms.ratings(of: skill))
+            context.print(try skill.ratings())
         case "rate":
             let text = try arguments.required("STARS (1-5)")
             try arguments.finish()
             guard let stars = Int(text), (1...5).contains(stars) else {
                 throw UsageError("STARS must be a whole number from 1 to 5, not '\(text)'")
             }
-            context.print(try cms.rate(skill, stars: stars))
+            context.print(try skill.rate(stars: stars))
         case "review":
             let text = try arguments.required("TEXT")
             try arguments.finish()
-            context.print(try cms.review(skill, text: text))
+            context.print(try skill.review(text: text))
         default:
             try arguments.finish()
             guard let reason, !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw UsageError("report needs --reason TEXT")
             }
-            context.print(try cms.report(skill, reason: reason))
+            context.print(try skill.report(reason: reason))
         }
     }
 
-    /// SKILL as `NAME` (with `--group`) or `GROUP/NAME`.
-    private static func reference(_ text: String, group: String?, model: String, language: String) throws(UsageError)
-        -> SkillReference
-    {
+    /// SKILL as `NAME` (with `--group`) or `GROUP/NAME`: its group and name.
+    private static func reference(_ text: String, group: String?) throws(UsageError) -> (group: String, name: String) {
         var parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let name = parts.removeLast()
         let groupName = parts.isEmpty ? group : parts.joined(separator: "/")
@@ -77,6 +73,6 @@ enum SkillCommand: Command {
         guard let groupName, !groupName.isEmpty else {
             throw UsageError("name the skill's group with --group G or as GROUP/\(name)")
         }
-        return SkillReference(model: model, group: groupName, language: language, name: name)
+        return (groupName, name)
     }
 }

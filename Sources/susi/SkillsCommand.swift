@@ -1,5 +1,4 @@
 import Foundation
-import SusiBrain
 import SusiCore
 import SusiSpeaker
 
@@ -43,20 +42,13 @@ enum SkillsCommand: Command {
         let language = try arguments.option("--lang") ?? "en"
         let directory = try arguments.positional()
         try arguments.finish()
-        let scripts = ProcessScriptRunner.besideExecutable()
         if action == "compat" {
             guard let directory else { throw UsageError("compat needs a skill-data directory") }
-            let report = try SkillCompatibility.run(directory: directory, language: language, scripts: scripts)
-            context.print(SkillReports.compatibility(report, failures: failures))
+            context.print(try SkillReports.compatibility(directory: directory, language: language, failures: failures))
             return
         }
-        let brain: Brain
-        if let directory {
-            let options = tree ? SkillLoadOptions.skillData(language: language) : SkillLoadOptions()
-            brain = try Brain(directory: directory, options: options, scripts: scripts)
-        } else {
-            brain = try Assembly.brain(environment: context.environment, logger: .silent)
+        try SkillReports.lint(directory: directory, tree: tree, language: language, environment: context.environment) {
+            context.print($0)
         }
-        try SkillReports.lint(brain) { context.print($0) }
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
-import SusiAudio
 import SusiCore
 import SusiSpeaker
-import SusiSpeech
 
 /// `susi transcribe WAV [--json]`: recognition only, no wake word.
 enum TranscribeCommand: Command {
@@ -19,25 +17,12 @@ enum TranscribeCommand: Command {
         let json = arguments.flag("--json")
         let path = try arguments.required("WAV")
         try arguments.finish()
-        let audio = try AudioConverter.convert(try WAVFile.read(path: path), to: .speech)
-        let config = try context.store.load()
-        let models = try Assembly.modelsDirectory(environment: context.environment)
-        if let whisper = try Assembly.whisper(config, models: models, logger: context.logger.child("stt")) {
-            let text = try whisper.transcribe(audio.samples)
-            if json {
-                context.printJSON(JSONValue.object(["text": .string(text), "engine": .string("whisper")]).jsonText)
-            } else {
-                context.print(text)
-            }
-            return
-        }
-        let recognizer = try Assembly.recognizer(
-            config, models: models, environment: context.environment, logger: context.logger.child("stt"))
-        let transcript = try recognizer.transcribe(audio)
+        let result = try TranscribeFile.run(
+            path: path, store: context.store, environment: context.environment, logger: context.logger.child("stt"))
         if json {
-            context.printJSON(try transcript.jsonLine())
+            context.printJSON(try result.jsonLine())
         } else {
-            context.print(transcript.text)
+            context.print(result.text)
         }
     }
 }

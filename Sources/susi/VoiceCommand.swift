@@ -1,7 +1,6 @@
 import Foundation
 import SusiCore
 import SusiSpeaker
-import SusiSpeech
 
 /// `susi voice list|get|set NAME [--variant V]`: the eSpeak NG voices and the configured one.
 enum VoiceCommand: Command {
@@ -21,7 +20,7 @@ enum VoiceCommand: Command {
         switch action {
         case "list":
             try arguments.finish()
-            context.print(VoiceSetting.listing(try ESpeakEngine.shared().catalog))
+            context.print(try VoiceSetting.listing())
         case "get":
             try arguments.finish()
             let config = try context.store.load()
@@ -29,8 +28,7 @@ enum VoiceCommand: Command {
         default:
             let words = [try arguments.required("NAME")] + (try arguments.words())
             try arguments.finish()
-            let config = try VoiceSetting.apply(
-                words.joined(separator: " "), variant: variant, store: context.store, catalog: try ESpeakEngine.shared().catalog)
+            let config = try VoiceSetting.apply(words.joined(separator: " "), variant: variant, store: context.store)
             context.print(
                 "tts.voice = \(config.tts.voice)" + (config.tts.variant.isEmpty ? "" : ", tts.variant = \(config.tts.variant)"))
         }

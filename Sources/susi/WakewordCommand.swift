@@ -1,7 +1,6 @@
 import Foundation
 import SusiCore
 import SusiSpeaker
-import SusiSpeech
 
 /// `susi wakeword calibrate PHRASE...`: fits the keyphrase search to a wake phrase that has no
 /// trained head, and checks it.
@@ -22,7 +21,7 @@ enum WakewordCommand: Command {
         var words = [try arguments.required("PHRASE")]
         while let word = try arguments.positional() { words.append(word) }
         try arguments.finish()
-        let phrase = Keyphrase(words.joined(separator: " ")).phrase
+        let phrase = WakePhraseCheck.normalized(words.joined(separator: " "))
         guard ConfigSchema.isPhrase(phrase) else {
             throw UsageError("PHRASE must be one to four words of letters, not '\(phrase)'")
         }
@@ -42,15 +41,11 @@ enum WakewordCommand: Command {
 
     /// Calibrates `phrase`, saying so first (it takes a few seconds) and printing the result.
     static func calibrate(_ phrase: String, store: ConfigStore, models: String, context: CommandContext) throws
-        -> WakeCalibration
+        -> WakePhraseCalibration
     {
         TerminalOutput.errorLine("checking the keyphrase search for \"\(phrase)\" (a few seconds)...")
-        let calibration = try WakePhraseCheck.calibrate(
-            phrase, config: (try? store.load()) ?? Config(), models: models, directory: WakePhraseCheck.directory(store: store),
-            logger: context.logger)
-        context.print(
-            "wake word \"\(calibration.phrase)\": \(calibration.phones) phones, threshold from them "
-                + "\(WakeCalibration.format(calibration.scaledThreshold)); \(calibration.summary)")
+        let calibration = try WakePhraseCalibration.calibrate(phrase, store: store, models: models, logger: context.logger)
+        context.print(calibration.line)
         return calibration
     }
 }

@@ -48,6 +48,12 @@ public enum LanguageSetting {
         return try store.set([("brain.language", code), ("tts.voice", voice)])
     }
 
+    /// `apply(_:store:catalog:)` with the installed eSpeak NG voices (`susi language set`).
+    /// - Throws: `SynthesisError` when eSpeak NG cannot be loaded, and what `apply` throws.
+    public static func apply(_ language: String, store: ConfigStore) throws -> Config {
+        try apply(language, store: store, catalog: try ESpeakEngine.shared().catalog)
+    }
+
     /// The one-time warning for a `brain.language` other than English: answers come in that
     /// language, and commands are heard in it only by Whisper's multilingual model
     /// (`stt.engine whisper`, `stt.whisper_model base`), else they must be spoken in English.

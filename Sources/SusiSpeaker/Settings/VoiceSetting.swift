@@ -19,6 +19,18 @@ public enum VoiceSetting {
         ]
     }
 
+    /// `listing(_:)` of the installed eSpeak NG voices (`susi voice list`).
+    /// - Throws: `SynthesisError` when eSpeak NG cannot be loaded.
+    public static func listing() throws(SynthesisError) -> [String] {
+        listing(try ESpeakEngine.shared().catalog)
+    }
+
+    /// `apply(_:variant:store:catalog:)` with the installed eSpeak NG voices (`susi voice set`).
+    /// - Throws: `SynthesisError` when eSpeak NG cannot be loaded, and what `apply` throws.
+    public static func apply(_ spoken: String, variant: String?, store: ConfigStore) throws -> Config {
+        try apply(spoken, variant: variant, store: store, catalog: try ESpeakEngine.shared().catalog)
+    }
+
     /// Sets `tts.voice` to the voice `spoken` names (an id such as `en-gb-scotland` or an
     /// accent such as `scottish`), and `tts.variant` when given, in one checked save.
     /// - Throws: `SynthesisError` (`tts-unknown-voice`) when no installed voice answers to

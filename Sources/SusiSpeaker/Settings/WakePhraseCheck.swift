@@ -24,6 +24,12 @@ public enum WakePhraseCheck {
         case unchecked
     }
 
+    /// `phrase` as the wake word search, the heads and the calibrations spell it: lower case,
+    /// its words separated by single spaces (`Keyphrase`).
+    public static func normalized(_ phrase: String) -> String {
+        Keyphrase(phrase).phrase
+    }
+
     /// Where calibrations for the config in `store` are kept: the config's directory.
     public static func directory(store: ConfigStore) -> String { store.directory }
 

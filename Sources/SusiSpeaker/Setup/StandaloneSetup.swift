@@ -35,6 +35,11 @@ public final class StandaloneSetup {
         return "http://\(host):\(server.port ?? UInt16(clamping: configuredPort))/"
     }
 
+    /// Whether the setup routes are open (`SetupStateFile.isInSetupMode`).
+    public var isInSetupMode: Bool {
+        setup.service.setupState.isInSetupMode
+    }
+
     /// Stops the server, then the control's player and speech.
     public func stop() {
         setup.stop()

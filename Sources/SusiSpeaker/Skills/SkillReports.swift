@@ -58,6 +58,34 @@ public enum SkillReports {
         }
     }
 
+    /// `lint` of the skills in `directory` (with `tree`, a skill-data checkout read as SUSI
+    /// does, `DIR/**/LANGUAGE/*.txt`), else of the bundled ones of `environment`'s models
+    /// directory; scripts run in `susi-js` beside this executable.
+    /// - Throws: `BrainError` when the skills cannot be read, `SetupFailure` without a models
+    ///   directory, and what `lint(_:print:)` throws, after the lines went to `print`.
+    public static func lint(
+        directory: String?, tree: Bool, language: String, environment: [String: String], print: (String) -> Void
+    ) throws {
+        let scripts = ProcessScriptRunner.besideExecutable()
+        let brain: Brain
+        if let directory {
+            let options = tree ? SkillLoadOptions.skillData(language: language) : SkillLoadOptions()
+            brain = try Brain(directory: directory, options: options, scripts: scripts)
+        } else {
+            brain = try Assembly.brain(environment: environment, logger: .silent)
+        }
+        try lint(brain, print: print)
+    }
+
+    /// `compat` over the skill-data checkout in `directory` in `language`, with scripts run in
+    /// `susi-js` beside this executable: `compatibility(_:failures:)` of its report.
+    /// - Throws: `BrainError` when the checkout cannot be read.
+    public static func compatibility(directory: String, language: String, failures: Bool) throws(BrainError) -> [String] {
+        let report = try SkillCompatibility.run(
+            directory: directory, language: language, scripts: ProcessScriptRunner.besideExecutable())
+        return compatibility(report, failures: failures)
+    }
+
     /// `compat`: load rate, pass rates (all files together and each alone), leaks and timing;
     /// with `failures`, a `FAIL` line per failing valid example first.
     public static func compatibility(_ report: SkillCompatibilityReport, failures: Bool) -> [String] {
