@@ -17,9 +17,10 @@ kinds (Python's reference, licences, package READMEs and copyright files, man pa
 misses (sushi, juicy, Susan, Tuesday, ...), commands without the name after silence,
 conversation, two or three voices taking turns, sox chords (music-like) with and without
 speech over them (TV-like), and noise of several colours. Augmentation: speaking rate and
-pitch, sox tempo and pitch shift, reverb, band limits, level, and 0-20 dB of white, pink, brown, babble, music or TV noise (a fifth clean).
-With --breadth (issue 54): lower and higher voices, vocal-tract-length warps, synthetic rooms,
-a running tap, a fan and babble of up to 8 voices (the note above `trim`).
+pitch, sox tempo and pitch shift, reverb, band limits, level, and 0-20 dB of white, pink,
+brown, babble, music or TV noise (a fifth clean). With --breadth (issue 54): lower and higher
+voices, vocal-tract-length warps, synthetic rooms, a running tap, a fan and babble of up to 8
+voices (the note above `trim`; measured and not used for the committed head).
 Deterministic for a given seed (sox runs with -R, no random dither): every shard has its own
 seed, so the shards come out the same whichever of the `--jobs` worker processes (default 2)
 makes them, and a shard already written is kept.
