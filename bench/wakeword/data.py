@@ -231,6 +231,8 @@ def coloured(n, colour, rnd):
     return np.fft.irfft(spectrum / f ** power, n + 1)[:n]
 
 
+# band, wobble, running_water and fan_noise are written apart from bench/wake-stages.py's noises
+# on purpose: the head must not be trained on the generator the bench judges it with.
 def band(x, low, high):
     """`x` with everything outside low-high Hz taken out."""
     spectrum = np.fft.rfft(x)
