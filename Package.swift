@@ -20,49 +20,63 @@ let systemLibraries: [Target] = [
 ]
 
 var swiftTargets: [Target] = [
+    // Core is split in three layers. SusiCore: audio buffers and WAV, errors, logging, child
+    // processes, atomic files. SusiModel: what the parts exchange (config, chat answers and
+    // actions, transcripts, Home Assistant's model, the stage protocols, events, status, the
+    // interaction log and planned answers). SusiPipeline: the voice pipeline that runs the stages
+    // (wake gate, endpointer, command listener) and the Wyoming satellite protocol.
     .target(name: "SusiCore"),
-    .target(name: "SusiSpeech", dependencies: ["SusiCore", "CPocketSphinx", "CESpeakNG", "CSpeexDSP", "CWhisper"]),
-    .target(name: "SusiAudio", dependencies: ["SusiCore", "CPortAudio", "CSpeexDSP"]),
-    .target(name: "SusiNet", dependencies: ["SusiCore", "CCurl", "CCrypto"]),
+    .target(name: "SusiModel", dependencies: ["SusiCore"]),
+    .target(name: "SusiPipeline", dependencies: ["SusiCore", "SusiModel"]),
+    .target(name: "SusiSpeech", dependencies: ["SusiCore", "SusiModel", "CPocketSphinx", "CESpeakNG", "CSpeexDSP", "CWhisper"]),
+    .target(name: "SusiAudio", dependencies: ["SusiCore", "SusiModel", "CPortAudio", "CSpeexDSP"]),
+    .target(name: "SusiNet", dependencies: ["SusiCore", "SusiModel", "CCurl", "CCrypto"]),
     // The settings page's files are compiled in as byte arrays (`PackageResources`): nothing to
     // find at run time, nothing for `make install` to copy.
     .target(
-        name: "SusiServer", dependencies: ["SusiCore", "CMicroHTTPD", "CCrypto"],
+        name: "SusiServer", dependencies: ["SusiCore", "SusiModel", "CMicroHTTPD", "CCrypto"],
         resources: [
             .embedInCode("Setup/Page/settings.html"), .embedInCode("Setup/Page/settings.css"),
             .embedInCode("Setup/Page/settings.js"),
         ]),
-    .target(name: "SusiBrain", dependencies: ["SusiCore"]),
-    .target(name: "SusiPlayer", dependencies: ["SusiCore"]),
+    .target(name: "SusiBrain", dependencies: ["SusiCore", "SusiModel"]),
+    .target(name: "SusiPlayer", dependencies: ["SusiCore", "SusiModel"]),
     // The runtime: the components wired into a speaker (pipeline assembly, actions, control,
     // account link, the brain's HTTP glue). The executable only parses arguments and prints.
     .target(
         name: "SusiSpeaker",
-        dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer"]),
-    .executableTarget(name: "susi", dependencies: ["SusiSpeaker", "SusiCore"]),
+        dependencies: [
+            "SusiCore", "SusiModel", "SusiPipeline", "SusiSpeech", "SusiAudio", "SusiNet", "SusiServer", "SusiBrain",
+            "SusiPlayer",
+        ]),
+    .executableTarget(name: "susi", dependencies: ["SusiSpeaker", "SusiCore", "SusiModel"]),
 
     // Runs one skill's !javascript in its own process, so a runaway script can be stopped.
     .executableTarget(name: "susi-js", dependencies: ["CMuJS"]),
     .executableTarget(
-        name: "susi-bench", dependencies: ["SusiCore", "SusiSpeech", "SusiAudio", "SusiBrain"], path: "bench/Sources/susi-bench"),
+        name: "susi-bench", dependencies: ["SusiCore", "SusiModel", "SusiPipeline", "SusiSpeech", "SusiAudio", "SusiBrain"],
+        path: "bench/Sources/susi-bench"),
     // Helpers shared by the test targets (one copy, not one per target).
     .target(
-        name: "SusiTestSupport", dependencies: ["SusiCore", "SusiBrain", "SusiServer", "SusiNet"], path: "Tests/SusiTestSupport"),
-    .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore", "SusiTestSupport"]),
-    .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio"]),
-    .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio"]),
-    .testTarget(name: "SusiNetTests", dependencies: ["SusiNet", "SusiServer", "SusiTestSupport"]),
-    .testTarget(name: "SusiServerTests", dependencies: ["SusiServer", "SusiNet", "SusiTestSupport"]),
-    .testTarget(name: "SusiBrainTests", dependencies: ["SusiBrain", "SusiTestSupport"]),
-    .testTarget(name: "SusiPlayerTests", dependencies: ["SusiPlayer", "SusiTestSupport"]),
+        name: "SusiTestSupport", dependencies: ["SusiCore", "SusiModel", "SusiBrain", "SusiServer", "SusiNet"],
+        path: "Tests/SusiTestSupport"),
+    .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore", "SusiModel", "SusiPipeline", "SusiTestSupport"]),
+    .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio", "SusiCore", "SusiModel"]),
+    .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio", "SusiCore", "SusiModel"]),
+    .testTarget(name: "SusiNetTests", dependencies: ["SusiCore", "SusiModel", "SusiNet", "SusiServer", "SusiTestSupport"]),
+    .testTarget(name: "SusiServerTests", dependencies: ["SusiCore", "SusiModel", "SusiServer", "SusiNet", "SusiTestSupport"]),
+    .testTarget(name: "SusiBrainTests", dependencies: ["SusiCore", "SusiModel", "SusiBrain", "SusiTestSupport"]),
+    .testTarget(name: "SusiPlayerTests", dependencies: ["SusiCore", "SusiModel", "SusiPlayer", "SusiTestSupport"]),
     .testTarget(
         name: "SusiSpeakerTests",
         dependencies: [
-            "SusiSpeaker", "SusiCore", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer", "SusiAudio", "SusiSpeech",
+            "SusiSpeaker", "SusiCore", "SusiModel", "SusiPipeline", "SusiNet", "SusiServer", "SusiBrain", "SusiPlayer",
+            "SusiAudio", "SusiSpeech",
             "SusiTestSupport",
         ]),
     .testTarget(
-        name: "susiTests", dependencies: ["susi", "SusiCore", "SusiAudio", "SusiServer", "SusiSpeaker", "SusiTestSupport"]),
+        name: "susiTests",
+        dependencies: ["susi", "SusiCore", "SusiModel", "SusiAudio", "SusiServer", "SusiSpeaker", "SusiTestSupport"]),
 ]
 
 // One place for the strictness every Swift target shares.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The pipeline's audio source on a real capture device: PortAudio at the device's rate,
 /// converted to 16 kHz mono; `readAvailable` hands out 20 ms chunks.

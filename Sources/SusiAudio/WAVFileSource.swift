@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Reads a WAV file of any rate and channel count as 16 kHz mono chunks for the pipeline.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// The built-in, offline SUSI brain: skills in SUSI's skill language, answered in the

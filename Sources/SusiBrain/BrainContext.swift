@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// What the brain knows about the speaker when it answers: settings, clock and the previous
 /// exchange. The caller builds one per query (from the config and its own memory).

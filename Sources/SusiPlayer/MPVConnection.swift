@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import Synchronization
 
 /// One JSON IPC session with a running mpv: requests matched to replies by `request_id`, and

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// The `MediaPlayer` that drives one long-lived mpv process over its JSON IPC socket.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Turns a SUSI media identifier and its `identifier_type` into what mpv is asked to open.
 ///

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// The external media player the speaker hands music and video to.
 ///

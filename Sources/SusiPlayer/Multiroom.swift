@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// Several speakers playing the same music in sync through Snapcast (Debian's `snapserver`

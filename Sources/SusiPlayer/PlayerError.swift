@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// A failure of the media player stage: the mpv process, its control socket, or what it plays.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The small JSON file that keeps the player's listening volume across restarts of the speaker.
 ///

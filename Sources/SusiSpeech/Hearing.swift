@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Builds the speaker's ears from its config: the skill-aware recogniser and the verified
 /// wake word detector, with the settings measured best on the dev corpus

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import SusiSpeaker
 
 /// `susi ask TEXT [--json] [--local | --server URL]`: one query, printed as it would be spoken.

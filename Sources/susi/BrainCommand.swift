@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi brain serve [--port N]`: the built-in brain as a SUSI-compatible `/susi/chat.json`.

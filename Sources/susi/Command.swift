@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiSpeaker
 
 /// What every command gets from `main`: the logger, the config location and the output.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiSpeaker
 
 /// `susi config path|show|keys|get KEY|set KEY VALUE|validate [FILE]`.

@@ -1,4 +1,3 @@
-import SusiCore
 import SusiSpeaker
 
 /// `susi devices`: the capture and playback devices PortAudio sees.

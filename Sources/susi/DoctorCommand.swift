@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi doctor`: one line per check; exit status 1 when something essential is missing.

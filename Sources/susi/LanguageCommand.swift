@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi language get|set CODE`: the language SUSI answers in and a voice of it, together.

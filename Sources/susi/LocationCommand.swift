@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi location get|set PLACE|clear`: where the speaker is, for SUSI's chat.json.

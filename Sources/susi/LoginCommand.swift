@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi login [--email E] [--password-stdin]`: logs in to the SUSI.AI account of

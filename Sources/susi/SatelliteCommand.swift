@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi satellite serve [--host ADDR] [--port N]`: the speaker as a Home Assistant voice

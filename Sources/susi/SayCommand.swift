@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi say TEXT [--voice NAME] [--output WAV]`: speak with the configured voice.

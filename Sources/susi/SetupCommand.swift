@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import SusiSpeaker
 
 /// `susi setup serve [--port N] [--bind ADDR]` and `susi setup --reset`: the setup and control

@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi skill feedback|ratings|rate|review|report SKILL ...`: the SUSI apps' skill

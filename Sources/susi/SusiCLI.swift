@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The `susi` entry point: global options, command dispatch and the error-to-exit-code mapping.
 enum SusiCLI {

@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi transcribe WAV [--json]`: recognition only, no wake word.

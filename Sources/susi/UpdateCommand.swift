@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi update`: PyPI's newest yt-dlp into the virtualenv beside susi, for when YouTube changed.

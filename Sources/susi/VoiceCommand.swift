@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiSpeaker
 
 /// `susi voice list|get|set NAME [--variant V]`: the eSpeak NG voices and the configured one.

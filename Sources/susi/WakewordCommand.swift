@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import SusiSpeaker
 
 /// `susi wakeword calibrate PHRASE...`: fits the keyphrase search to a wake phrase that has no

@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 
 @testable import SusiBrain
-@testable import SusiCore
 
 /// Device answers follow the speaker's own settings, as the context carries them.
 final class DeviceContextTests: XCTestCase {

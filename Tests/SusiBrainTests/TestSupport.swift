@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 @_exported import SusiTestSupport
 import Synchronization
 import XCTest

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import XCTest
 
 /// The one accent-alias table: whole names, names inside a normalised query, ids.

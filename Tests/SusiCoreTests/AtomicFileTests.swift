@@ -4,6 +4,7 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 /// Whole-file writes under a lock: parallel writers from threads and from other processes
 /// never lose each other's data, and no temporary file is left behind.

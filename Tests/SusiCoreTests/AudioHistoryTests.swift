@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import SusiCore
+@testable import SusiPipeline
 
 final class AudioHistoryTests: XCTestCase {
     /// Frame `f` of the test input holds `f` (wrapped into Int16), so a slice names its frames.

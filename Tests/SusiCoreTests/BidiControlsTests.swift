@@ -3,6 +3,8 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// Bidi controls in outside text (an SSID, an answer, a URL) cannot reorder a log line or
 /// what a terminal shows (issue 50).

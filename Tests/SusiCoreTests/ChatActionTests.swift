@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// Every action type of SUSI's chat.json, decoded from hand-written SUSI-shaped JSON and
 /// written back.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// The open JSON value used for rows, sessions and unknown actions.
 final class ChatJSONValueTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// Whole chat.json replies in the layouts SUSI servers have used.
 final class ChatResponseTests: XCTestCase {

@@ -4,6 +4,7 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 /// Config files and values from outside (a huge file, duplicate keys, a media folder of `/`
 /// that would hand over every file the speaker can read, a server URL with quotes or spaces)

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// `susi config keys` and what `susi config set` prints back.
 final class ConfigSchemaListingTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// The event sinks behind the web page: the interaction log, the wake counters and the
 /// broadcaster for the live view.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiPipeline
 
 final class EndpointerTests: XCTestCase {
     /// Deterministic pseudo-random noise so runs are repeatable.

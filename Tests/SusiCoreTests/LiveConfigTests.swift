@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 final class LiveConfigTests: XCTestCase {
     private let directory = NSTemporaryDirectory() + "susi-live-\(UUID().uuidString)"

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 /// What answers may make the player open: streams, searches and files in the media folders,
 /// never the rest of the file system.

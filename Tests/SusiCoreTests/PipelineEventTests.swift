@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 final class PipelineEventTests: XCTestCase {
     private func object(_ event: PipelineEvent) throws -> [String: Any] {

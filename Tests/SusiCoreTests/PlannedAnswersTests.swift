@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 final class PlannedAnswersTests: XCTestCase {
     private let directory = NSTemporaryDirectory() + "susi-planned-\(UUID().uuidString)"

@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// What Home Assistant learns from `describe`: the room as the satellite's name and area, the
 /// wake phrase, the microphone's format, and a loudspeaker only when one plays.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// The satellite's ears with a wake detector that wakes where it is told: the events Home
 /// Assistant is sent, in order, the audio streamed from the end of the name, and when a

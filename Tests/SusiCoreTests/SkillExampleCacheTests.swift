@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 final class SkillExampleCacheTests: XCTestCase {
     func testRoundTripAndDailyRefresh() throws {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// Every action type the SUSI server sends, as a speaker without a screen says it.
 final class SpokenTextTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,8 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// The pipeline's event sequences with fake stages: what a person would observe.
 final class VoicePipelineTests: XCTestCase {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import SusiCore
+@testable import SusiPipeline
 
 /// The wake phrase as a transcriber writes it, and a command heard whole without it.
 final class WakeNamesTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 
 /// The Wyoming event codec: what `encoded()` writes reads back the same, in pieces of any
 /// size; malformed and oversized input is an error with a stable code, never a crash or an

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import XCTest
 
 @testable import SusiPlayer

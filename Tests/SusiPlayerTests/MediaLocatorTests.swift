@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiPlayer
 import XCTest
 

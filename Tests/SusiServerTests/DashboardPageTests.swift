@@ -3,6 +3,8 @@ import Synchronization
 import XCTest
 
 @testable import SusiCore
+@testable import SusiModel
+@testable import SusiPipeline
 @testable import SusiServer
 
 /// The web page at `/` in a real browser (headless Chromium): the live view fed by

@@ -1,5 +1,7 @@
 import Foundation
 import SusiCore
+import SusiModel
+import SusiPipeline
 import SusiServer
 import Synchronization
 import XCTest

@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiServer
 import XCTest
 

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiSpeaker
 import SusiSpeech
 import XCTest

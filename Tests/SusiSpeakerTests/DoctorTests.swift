@@ -1,6 +1,6 @@
 import Foundation
 import SusiAudio
-import SusiCore
+import SusiModel
 import SusiPlayer
 import SusiServer
 import SusiTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
 import SusiPlayer
 import SusiTestSupport

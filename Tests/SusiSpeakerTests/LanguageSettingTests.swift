@@ -1,4 +1,3 @@
-import SusiCore
 import SusiSpeech
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiPlayer
 import SusiTestSupport
 import XCTest

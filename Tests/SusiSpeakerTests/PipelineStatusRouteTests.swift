@@ -1,6 +1,8 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
+import SusiPipeline
 import SusiServer
 import SusiTestSupport
 import Synchronization

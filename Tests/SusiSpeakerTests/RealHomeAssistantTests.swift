@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiNet
 import SusiTestSupport
 import XCTest

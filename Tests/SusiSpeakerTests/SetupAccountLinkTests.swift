@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import SusiNet
 import SusiServer
 import SusiTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiServer
 import SusiTestSupport
 import XCTest

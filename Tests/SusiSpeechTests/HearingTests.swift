@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import XCTest
 
 @testable import SusiSpeech

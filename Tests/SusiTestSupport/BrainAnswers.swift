@@ -1,5 +1,4 @@
 import SusiBrain
-import SusiCore
 
 /// The spoken text of the answer to `query`, or the error code.
 public func say(_ brain: Brain, _ query: String, context: BrainContext = .examples) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import SusiModel
 import SusiServer
 import SusiTestSupport
 import Synchronization

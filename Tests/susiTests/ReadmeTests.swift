@@ -2,7 +2,7 @@ import Foundation
 import SusiTestSupport
 import XCTest
 
-@testable import SusiCore
+@testable import SusiModel
 
 /// The README must stay true: every config key and every command is documented.
 final class ReadmeTests: XCTestCase {

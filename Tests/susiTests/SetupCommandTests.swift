@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import XCTest
 
 /// `susi setup`: the built binary as the speaker runs it, driven over HTTP with curl.

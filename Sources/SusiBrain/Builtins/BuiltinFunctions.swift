@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// The functions a `!console:` block can call with `"function"` and `"argument"` instead of
 /// fetching a URL. Each returns one data row whose fields the answer and actions use, or fails

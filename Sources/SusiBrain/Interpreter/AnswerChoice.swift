@@ -1,4 +1,5 @@
 import Foundation
+import SusiModel
 
 /// One way an intent may answer: a plain template, or SUSI's conditional form
 /// `?$name$:THEN:ELSE` (or `?$name$=value:THEN:ELSE`), each branch holding `|` alternatives.

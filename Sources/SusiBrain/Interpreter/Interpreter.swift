@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Finds the best intent for a query and renders its answer. Immutable, so one instance
 /// serves any number of threads.

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// The JSONPath subset console blocks use: `$`, `$.a.b`, `$.a[0]`, `$[0]`, `$['a b']`,
 /// negative indexes counting from the end (`$.items[-1]`), and the forms SUSI also accepts:

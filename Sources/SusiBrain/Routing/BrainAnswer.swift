@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// A reply together with where it came from, so the pipeline can report a fallback.
 public struct BrainAnswer: Sendable {

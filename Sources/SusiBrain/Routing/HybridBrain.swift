@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// `brain.mode = hybrid`: device-control and local-only intents are answered by the built-in

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// Decides, from the built-in brain's reply, whether a query is answered on the speaker
 /// (device control and local-only intents) or sent to the SUSI server.

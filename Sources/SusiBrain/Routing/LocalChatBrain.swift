@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// The built-in `Brain` in the pipeline's `ChatBrain` role (`brain.mode = local`, `susi ask
 /// --local`, and the local half of `HybridBrain`).

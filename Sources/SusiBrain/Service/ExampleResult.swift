@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// The outcome of one `!example` run by `Brain.runExamples()` (`susi skills test`).
 public struct ExampleResult: Sendable, Equatable {

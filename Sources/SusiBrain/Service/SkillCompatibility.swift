@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 
 /// How well the built-in brain runs a tree of skills written for SUSI.AI (a checkout of
 /// fossasia/susi_skill_data): what loads, and whether the skills' own examples answer.

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// The compiled body of a `!console:` block.
 ///

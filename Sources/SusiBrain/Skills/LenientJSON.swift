@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// JSON as org.json's `JSONTokener` reads it, which is what SUSI parses console bodies with.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SusiModel
 
 /// Reads the SUSI skill language into a `Skill`, as tolerantly as SUSI's own reader
 /// (`SusiSkillFile` and `SusiSkill` in fossasia/susi_server).

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Home Assistant's REST API (`/api/...` with a long-lived access token as Bearer token):
 /// entity states, service calls, and the template renderer for the areas, which the REST API

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The stored SUSI.AI login: `account.json` beside the config file, mode 0600.
 ///

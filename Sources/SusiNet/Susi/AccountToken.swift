@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// A SUSI.AI access token with its expiry, as stored in `account.json`.
 ///

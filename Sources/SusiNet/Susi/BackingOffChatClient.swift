@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// The remote brain of the voice path: after one timeout or failed connection it stops asking

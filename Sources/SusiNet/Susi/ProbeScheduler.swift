@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 
 /// Runs a server check later, off the caller's thread. The role lets tests decide when a check
 /// runs instead of waiting for the clock.

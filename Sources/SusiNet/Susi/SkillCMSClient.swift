@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The skill features of the SUSI apps over the skill CMS: reviews, ratings, rating,
 /// reviewing and reporting a skill.

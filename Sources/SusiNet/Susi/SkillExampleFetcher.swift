@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Fetches the example queries of SUSI.AI's skills (`/cms/getSkillList.json`, each skill's
 /// `examples`) and keeps them in `SkillExampleCache`, so the recogniser can hear what the

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// The skill features by voice: "rate this skill four stars", "report this skill", "what do
 /// people say about this skill", "how is this skill rated", acting on the last skill that

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// A skill's five-star ratings: how many people gave each number of stars.
 public struct SkillRatings: Sendable, Equatable {

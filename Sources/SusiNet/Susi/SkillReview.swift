@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// One entry of a skill's feedback list (`/cms/getSkillFeedback.json`).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The remote brain: asks a SUSI.AI server's `/susi/chat.json` and decodes the reply.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Logs in to a SUSI.AI server: `/aaa/login.json` with `type=access-token`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// Turns raw HTTP replies of SUSI.AI endpoints into JSON objects or typed errors, the same way
 /// for chat, account and CMS calls: hard failures are non-2xx with an HTML page, soft ones

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// Answers a `websearch` action from DuckDuckGo's instant-answer JSON.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The status and control routes for apps and home automation: `/status`, `/mac`, `/play`,
 /// `/pause`, `/resume`, `/stop`, `/next`, `/previous`, `/restart`, `/shuffle`,

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The web page's data routes beyond settings: `GET /events` (the pipeline's events as
 /// Server-Sent Events), `GET /history` and `POST /history/clear`, `GET /timers` and

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// This speaker's own passphrase for its first-setup hotspot, kept in `hotspot-passphrase`
 /// beside the config (0600), so that no two speakers share one and no guide prints it.

@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 import Synchronization
 
 /// Who may control the speaker: whoever shows the owner token, as `Authorization: Bearer

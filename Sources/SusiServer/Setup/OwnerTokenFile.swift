@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The owner token: the secret that control routes, `/settings` and `/status` details require
 /// once the speaker is set up, kept in `owner-token` beside the config (mode 0600).

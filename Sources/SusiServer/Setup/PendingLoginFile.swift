@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// A SUSI login the apps sent while the speaker was offline, kept until it can be done.
 ///

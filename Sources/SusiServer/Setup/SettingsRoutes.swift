@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// The web page's routes: the page itself (`/`), the installed voices (`/voices`), the
 /// settings it shows and changes (`GET` and `POST /settings`, the owner's only), and

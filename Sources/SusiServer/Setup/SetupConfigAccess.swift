@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// How the route groups read and change the config: reads and changes through one `LiveConfig`

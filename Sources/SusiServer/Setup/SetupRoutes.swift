@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// The first-setup routes the SUSI apps call: `/speaker_config`, `/wifi_credentials`, `/auth`,
 /// `/config` and the old all-in-one `POST /reboot`; and `GET /wifi_networks`, the networks the

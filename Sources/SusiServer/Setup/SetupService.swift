@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The speaker's HTTP API for the SUSI apps, home automation and a phone browser, in three
 /// route groups behind the cross-site checks of `RequestPolicy`: setup (`SetupRoutes`: `/speaker_config`, `/wifi_credentials`, `/auth`,

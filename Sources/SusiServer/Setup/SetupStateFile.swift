@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Whether the speaker is in setup mode, kept in `setup-state.json` beside the config (0600).
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import SusiCore
+import SusiModel
 
 /// What the speaker is doing, as `/status` and the control routes report it.
 public struct SpeakerStatus: Sendable, Equatable {

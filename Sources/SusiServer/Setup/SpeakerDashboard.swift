@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// What the web page shows besides status and settings: the live conversation, the last
 /// interactions, running timers, alarms and reminders, the named lists, what can be said, the microphone level and today's wakes.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The wpa_supplicant configuration file the apps' Wi-Fi network is written to.
 ///

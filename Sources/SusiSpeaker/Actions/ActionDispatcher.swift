@@ -1,6 +1,8 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
+import SusiPipeline
 import SusiPlayer
 
 /// Performs what an answer asks of the speaker besides speech: config changes, timers,

@@ -1,6 +1,8 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
+import SusiPipeline
 import Synchronization
 
 /// The speaker's side of Home Assistant: the names the brain and the recogniser know (fetched

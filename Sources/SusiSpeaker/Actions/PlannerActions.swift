@@ -1,5 +1,7 @@
 import Foundation
 import SusiCore
+import SusiModel
+import SusiPipeline
 
 /// The built-in skills' alarm, reminder and list actions, for `ActionDispatcher`: what each
 /// does to the speaker's planned answers and named lists, and what to say about it.

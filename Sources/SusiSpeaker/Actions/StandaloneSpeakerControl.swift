@@ -1,6 +1,7 @@
 import Foundation
 import SusiAudio
 import SusiCore
+import SusiModel
 import SusiNet
 import SusiPlayer
 import SusiServer

@@ -1,4 +1,3 @@
-import SusiCore
 import SusiPlayer
 
 /// `susi update`: PyPI's newest yt-dlp into the virtualenv beside susi, for when YouTube changed.

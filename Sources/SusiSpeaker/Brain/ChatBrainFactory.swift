@@ -1,5 +1,6 @@
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiNet
 
 /// Builds the `ChatBrain` for `brain.mode` (or for `susi ask --local` / `--server URL`).

@@ -1,5 +1,6 @@
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiServer
 
 extension ChatServerHandler {

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import Synchronization
 
 /// The brain the speaker answers with now: a slot the config observer fills anew when

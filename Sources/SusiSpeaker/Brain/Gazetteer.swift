@@ -1,5 +1,4 @@
 import Foundation
-import SusiCore
 
 /// Places the speaker can be told it is in, looked up offline.
 ///

@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import SusiServer
 
 /// `susi brain serve`: the built-in skills of the models directory answering SUSI's

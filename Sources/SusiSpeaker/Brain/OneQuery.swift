@@ -1,6 +1,8 @@
 import Foundation
 import SusiBrain
 import SusiCore
+import SusiModel
+import SusiPipeline
 
 /// `susi ask`: one query to the brain, answered as the speaker would answer it.
 public enum OneQuery {

@@ -2,6 +2,7 @@ import Foundation
 import SusiAudio
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiNet
 import SusiServer
 import SusiSpeech

@@ -1,5 +1,7 @@
 import Foundation
 import SusiCore
+import SusiModel
+import SusiPipeline
 
 /// The event outputs of `susi run`: JSON Lines (`--events FILE|-`) and the lines for people
 /// (`--conversation`).

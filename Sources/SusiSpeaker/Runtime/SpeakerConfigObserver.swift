@@ -1,4 +1,6 @@
 import SusiCore
+import SusiModel
+import SusiPipeline
 import SusiPlayer
 import Synchronization
 

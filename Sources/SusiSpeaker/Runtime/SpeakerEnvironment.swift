@@ -1,4 +1,6 @@
 import SusiCore
+import SusiModel
+import SusiPipeline
 import SusiSpeech
 
 /// The speaker around `susi run`'s voice pipeline: the configured voice, the actions (one

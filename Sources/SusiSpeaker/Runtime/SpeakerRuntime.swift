@@ -2,7 +2,9 @@ import Foundation
 import SusiAudio
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiNet
+import SusiPipeline
 import SusiPlayer
 import SusiServer
 import SusiSpeech

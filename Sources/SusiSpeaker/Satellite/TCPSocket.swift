@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiPipeline
 import Synchronization
 
 #if canImport(Glibc)

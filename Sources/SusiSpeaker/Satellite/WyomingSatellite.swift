@@ -1,6 +1,8 @@
 import Foundation
 import SusiAudio
 import SusiCore
+import SusiModel
+import SusiPipeline
 import SusiSpeech
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// `susi location set PLACE`: the `location.*` keys SUSI's chat.json gets (`latitude`,
 /// `longitude`, `country_code`, `country_name`, as the apps send from the phone's position),

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// Checks `tts.voice` and `tts.variant` against the installed eSpeak NG voices and the

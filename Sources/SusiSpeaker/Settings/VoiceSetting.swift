@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// `susi voice list|set`: the installed eSpeak NG voices and the configured one (`tts.voice`,

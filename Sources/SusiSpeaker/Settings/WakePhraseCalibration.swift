@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// `susi wakeword calibrate` (and `susi config set hotword.phrase` for a phrase with neither a

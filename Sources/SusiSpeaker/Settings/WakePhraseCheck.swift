@@ -1,6 +1,7 @@
 import Foundation
 import SusiAudio
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// Whether a wake phrase can wake the speaker, and which engine wakes on it how well: a

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
 
 /// `susi login` and `susi logout`: the SUSI.AI account of `brain.server`, its token kept in

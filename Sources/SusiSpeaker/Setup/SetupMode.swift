@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiServer
 
 /// `susi setup --reset|status|token`: the setup mode and the owner token of the config in

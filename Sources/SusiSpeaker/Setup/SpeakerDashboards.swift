@@ -1,6 +1,7 @@
 import Foundation
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiPlayer
 import SusiServer
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiServer
 
 /// `susi setup serve`: the setup/control server for the SUSI apps without the voice pipeline,

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiNet
 
 /// `susi skill ...`: the SUSI apps' skill features against the skill CMS of `brain.server`,

@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import SusiNet
 
 /// `susi skill ACTION SKILL`: one skill's reviews and ratings in the skill CMS of

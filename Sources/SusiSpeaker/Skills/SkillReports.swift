@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 
 /// What `susi skills list|test|lint|compat|bench` print, as lines: the skills and the
 /// measurements of them, worded once here so the command only prints.

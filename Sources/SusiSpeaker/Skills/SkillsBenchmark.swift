@@ -1,5 +1,4 @@
 import SusiBrain
-import SusiCore
 
 /// `susi skills bench`: how long loading the skills and answering their examples takes, in
 /// process, with the fetcher the speaker uses.

@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// The voice an answer is read in when SUSI tagged it with a language (`"language":"de"`):

@@ -1,5 +1,6 @@
 import SusiAudio
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 extension SpeechOutput {

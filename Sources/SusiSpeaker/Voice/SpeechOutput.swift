@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// Speaking one text into a sound device or file, outside the voice pipeline (`susi say`,

@@ -1,5 +1,6 @@
 import SusiAudio
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// `susi transcribe`: a WAV file heard whole by the config's `stt.engine`, with no wake word.

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 extension Transcript {
     /// `susi transcribe --json`: `{"text", "words": [{"word", "start_ms", "end_ms",

@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// The Whisper transcriber for the config in force (`stt.engine`, `stt.whisper_model`,

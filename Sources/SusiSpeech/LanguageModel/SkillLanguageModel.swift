@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// The recogniser's language model and dictionary, generated from the skills and cached.
 ///

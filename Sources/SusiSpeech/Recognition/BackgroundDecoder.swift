@@ -1,5 +1,5 @@
 import Dispatch
-import SusiCore
+import SusiModel
 import Synchronization
 
 /// A `SphinxDecoder` that decodes on a thread of its own: the recogniser's second decoder

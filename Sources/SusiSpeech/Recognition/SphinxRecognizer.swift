@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// Streaming speech recognition with PocketSphinx: an n-gram language model or a JSGF
 /// grammar, as `SphinxConfiguration.search` says.

@@ -1,6 +1,6 @@
 import CWhisper
 import Foundation
-import SusiCore
+import SusiModel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import CESpeakNG
 import Foundation
 import SusiCore
+import SusiModel
 import Synchronization
 
 /// The process-wide eSpeak NG synthesizer; the only Swift file that calls eSpeak NG.

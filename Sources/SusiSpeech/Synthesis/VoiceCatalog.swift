@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 /// The installed voices and variants, and the resolution of what a person calls a voice
 /// (`scottish`, `English (Scotland)`, `en-gb-scotland`) to one of them.

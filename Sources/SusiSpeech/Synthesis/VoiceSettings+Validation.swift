@@ -1,4 +1,4 @@
-import SusiCore
+import SusiModel
 
 extension VoiceSettings {
     /// Throws `tts-invalid-setting` naming the first value outside its range.

@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// Wake word spotting with a trained neural classifier (openWakeWord's recipe): a frozen
 /// front end turns the audio into a 96-value embedding every 80 ms (`WakeWordFrontEnd`,

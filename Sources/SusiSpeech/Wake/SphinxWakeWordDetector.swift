@@ -1,4 +1,5 @@
 import SusiCore
+import SusiModel
 
 /// Wake word spotting with PocketSphinx's keyphrase search.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// A wake word detector that double-checks: each phrase the keyphrase spotter reports is
 /// decoded again, from recent audio, by a recogniser choosing between the phrase and a few

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 
 /// Works out the keyphrase search's threshold for a wake phrase that has no trained head, and
 /// checks it: the phrase said by a few eSpeak NG voices must wake the detector, a few

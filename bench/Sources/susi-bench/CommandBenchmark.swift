@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// Command recognition figures per noise condition.

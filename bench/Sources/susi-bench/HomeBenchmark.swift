@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// Home Assistant commands through the recogniser (`bench/home-assistant.sh`): the corpus of

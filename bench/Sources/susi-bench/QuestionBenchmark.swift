@@ -1,6 +1,6 @@
 import Foundation
 import SusiBrain
-import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// The open-question run of `bench/open-questions.py`: this project's recogniser on each file

@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 
 /// Wake word figures per noise condition, and false wakes on speech without the wake word.
 struct WakeFigures {

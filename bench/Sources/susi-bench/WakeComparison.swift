@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 /// A detector that passes everything through and keeps what its inner detector reported,

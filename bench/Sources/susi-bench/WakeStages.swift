@@ -1,5 +1,6 @@
 import Foundation
-import SusiCore
+import SusiModel
+import SusiPipeline
 import SusiSpeech
 
 /// What each stage of the wake word made of every file of a corpus (`--wake-stages DIR`,

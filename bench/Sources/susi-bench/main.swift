@@ -1,6 +1,7 @@
 import Foundation
 import SusiBrain
 import SusiCore
+import SusiModel
 import SusiSpeech
 
 // The accuracy benchmark: this project's recogniser and wake word (through the SusiSpeech

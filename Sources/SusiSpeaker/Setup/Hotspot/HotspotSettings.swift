@@ -1,5 +1,5 @@
 import Foundation
-import SusiCore
+import SusiModel
 import SusiServer
 
 /// Everything the hotspot's commands and generated files need, checked once.

@@ -1,5 +1,6 @@
 import Foundation
 import SusiCore
+import SusiModel
 import SusiServer
 
 /// Lists the networks wpa_supplicant has seen on the Wi-Fi interface (`wpa_cli scan_results`),
