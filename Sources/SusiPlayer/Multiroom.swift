@@ -39,8 +39,8 @@ public struct Multiroom: Sendable, Equatable {
     /// The address snapserver listens on (`setup.bind`).
     public var bind: String
 
-    /// The group `config` describes, with the pipe in `stateDirectory` (beside the config).
-    public init(config: Config, stateDirectory: String) {
+    /// The group `config` describes, played into `pipe` (`StateDirectory.multiroomPipe`).
+    public init(config: Config, pipe: String) {
         let player = config.player
         if !player.multiroom {
             role = .off
@@ -49,7 +49,7 @@ public struct Multiroom: Sendable, Equatable {
         } else {
             role = .serve(port: player.multiroomPort)
         }
-        pipe = stateDirectory + "/multiroom.pipe"
+        self.pipe = pipe
         room = config.room.isEmpty ? "susi" : config.room
         bind = config.setup.bind
     }

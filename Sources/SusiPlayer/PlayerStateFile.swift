@@ -4,7 +4,7 @@ import SusiModel
 
 /// The small JSON file that keeps the player's listening volume across restarts of the speaker.
 ///
-/// Lives next to the config (`player-state.json`), mode 0600, written atomically (temporary
+/// Lives next to the config (`StateDirectory.playerState`), mode 0600, written atomically (temporary
 /// file, fsync, rename), so a crash leaves the old or the new volume, never half a file.
 /// Content: `{"volume": 55}`.
 public struct PlayerStateFile: Sendable, Equatable {
@@ -16,10 +16,10 @@ public struct PlayerStateFile: Sendable, Equatable {
         self.path = path
     }
 
-    /// The conventional state file in the directory of the config file at `configPath`.
+    /// The conventional state file in the directory of the config file at `configPath`
+    /// (`StateDirectory.playerState`).
     public init(nextToConfig configPath: String) {
-        let directory = (configPath as NSString).deletingLastPathComponent
-        self.path = (directory.isEmpty ? "." : directory) + "/player-state.json"
+        self.path = StateDirectory(configPath: configPath).playerState
     }
 
     /// The saved volume, or nil when no state has been saved yet.

@@ -53,8 +53,8 @@ final class MultiroomTests: XCTestCase {
         }
         let serveConfig = try serving.store.load()
         let joinConfig = try joining.store.load()
-        let server = Multiroom(config: serveConfig, stateDirectory: serving.directory)
-        let client = Multiroom(config: joinConfig, stateDirectory: joining.directory)
+        let server = Multiroom(config: serveConfig, pipe: StateDirectory(path: serving.directory).multiroomPipe)
+        let client = Multiroom(config: joinConfig, pipe: StateDirectory(path: joining.directory).multiroomPipe)
         XCTAssertEqual(server.role, .serve(port: port))
         XCTAssertEqual(client.role, .join(host: "127.0.0.1", port: port))
         XCTAssertEqual(client.playerArguments, [], "a joining speaker plays its own answers itself")
@@ -95,19 +95,19 @@ final class MultiroomTests: XCTestCase {
 
     func testTheRoleComesFromTheConfig() throws {
         var config = Config()
-        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .off)
-        XCTAssertTrue(Multiroom(config: config, stateDirectory: "/s").programs(clientOutput: []).isEmpty)
+        XCTAssertEqual(Multiroom(config: config, pipe: "/s/multiroom.pipe").role, .off)
+        XCTAssertTrue(Multiroom(config: config, pipe: "/s/multiroom.pipe").programs(clientOutput: []).isEmpty)
         config.player.multiroom = true
-        let serve = Multiroom(config: config, stateDirectory: "/s")
+        let serve = Multiroom(config: config, pipe: "/s/multiroom.pipe")
         XCTAssertEqual(serve.role, .serve(port: 1704))
         XCTAssertEqual(serve.programs(clientOutput: []).map(\.program), ["snapserver", "snapclient"])
         XCTAssertTrue(serve.playerArguments.contains("--ao-pcm-file=/s/multiroom.pipe"))
         config.player.multiroomServer = "living-room.local"
-        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "living-room.local", port: 1704))
+        XCTAssertEqual(Multiroom(config: config, pipe: "/s/multiroom.pipe").role, .join(host: "living-room.local", port: 1704))
         config.player.multiroomServer = "[fd00::2]:1800"
-        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "fd00::2", port: 1800))
+        XCTAssertEqual(Multiroom(config: config, pipe: "/s/multiroom.pipe").role, .join(host: "fd00::2", port: 1800))
         config.player.multiroomServer = "fd00::2"
-        XCTAssertEqual(Multiroom(config: config, stateDirectory: "/s").role, .join(host: "fd00::2", port: 1704))
+        XCTAssertEqual(Multiroom(config: config, pipe: "/s/multiroom.pipe").role, .join(host: "fd00::2", port: 1704))
         XCTAssertThrowsError(try serving.store.set("player.multiroom_server", to: "--player=file:filename=/etc/x"))
     }
 }

@@ -188,7 +188,7 @@ final class PipelineStatusRouteTests: XCTestCase {
         let control = StandaloneSpeakerControl(
             configPath: scratch.store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: .silent,
             speaker: { _ in }, pipeline: status)
-        let history = InteractionLog(path: SpeakerDashboards.historyPath(store: scratch.store))
+        let history = InteractionLog(path: scratch.store.state.history)
         let hearing = HearingCounters()
         let broadcaster = EventBroadcaster()
         let setup = SetupServer(

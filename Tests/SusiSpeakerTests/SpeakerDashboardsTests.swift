@@ -34,7 +34,7 @@ final class SpeakerDashboardsTests: XCTestCase {
         let dashboard = SpeakerDashboards.standalone(
             store: store, environment: ["SUSI_MODELS": repositoryRoot + "/models"], logger: .silent)
         XCTAssertEqual(dashboard.timers?.pending.map(\.text), ["stretch"])
-        XCTAssertEqual(SpeakerDashboards.historyPath(store: store), directory + "/history.json")
+        XCTAssertEqual(store.state.history, directory + "/history.json")
         XCTAssertFalse(dashboard.examples().isEmpty)
         XCTAssertNil(dashboard.events, "no pipeline, no live view")
     }

@@ -27,9 +27,9 @@ public struct AccountStore: Sendable {
         self.path = path
     }
 
-    /// The store beside a config file: `ConfigStore.directory + "/account.json"`.
+    /// The store beside a config file (`StateDirectory.account`).
     public init(configStore: ConfigStore) {
-        self.init(path: (configStore.directory as NSString).appendingPathComponent("account.json"))
+        self.init(path: configStore.state.account)
     }
 
     /// The login state; an expired token is removed on the way (that removal may fail

@@ -36,7 +36,7 @@ public struct PendingLoginFile: Sendable, Equatable {
 
     /// The file beside the config file of `store`.
     public init(configStore store: ConfigStore) {
-        self.init(path: (store.directory as NSString).appendingPathComponent("pending-login.json"))
+        self.init(path: store.state.pendingLogin)
     }
 
     /// The stored credentials, or nil when there are none (or the file is unusable).

@@ -20,7 +20,7 @@ public struct SetupStateFile: Sendable, Equatable {
 
     /// The state file beside the config file of `store`.
     public init(configStore store: ConfigStore) {
-        self.init(path: (store.directory as NSString).appendingPathComponent("setup-state.json"))
+        self.init(path: store.state.setupState)
     }
 
     /// Whether setup routes are open now.

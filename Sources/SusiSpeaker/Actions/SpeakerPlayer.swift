@@ -46,8 +46,8 @@ public final class SpeakerPlayer: Sendable {
             // A speaker serving the other rooms plays into Snapcast's pipe.
             let current = config()
             var settings = current.player
-            let stateDirectory = (configPath as NSString).deletingLastPathComponent
-            settings.args += Multiroom(config: current, stateDirectory: stateDirectory).playerArguments
+            let state = StateDirectory(configPath: configPath)
+            settings.args += Multiroom(config: current, pipe: state.multiroomPipe).playerArguments
             let player = MPVPlayer(config: settings, stateFile: PlayerStateFile(nextToConfig: configPath), logger: logger)
             player.setEventHandler { event in
                 if case .failed(let error) = event { onFailure?(error) }

@@ -266,11 +266,11 @@ extension StandaloneSpeakerControl {
         let live = try LiveConfig(store: store) { error in logger.warning("\(error.code): \(error.message)") }
         let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player"))
         let dispatcher = ActionDispatcher(
-            live: live, planned: PlannedAnswers(path: SpeakerDashboards.timersPath(store: store)),
+            live: live, planned: PlannedAnswers(path: store.state.timers),
             player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: AccountStore(configStore: store), logger: logger,
-            lists: NamedLists(path: SpeakerDashboards.listsPath(store: store)),
-            library: SpeakerDashboards.musicLibrary(store: store))
+            lists: NamedLists(path: store.state.lists),
+            library: MusicLibrary(indexPath: store.state.musicLibrary))
         return StandaloneSpeakerControl(
             configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)
     }

@@ -87,7 +87,7 @@ public final class SpeakerRuntime {
         // The history asks the live config about privacy mode; the live config reports through
         // the events, so it is made after them and handed over here.
         let liveForPrivacy = Mutex<LiveConfig?>(nil)
-        let history = InteractionLog(path: SpeakerDashboards.historyPath(store: store)) {
+        let history = InteractionLog(path: store.state.history) {
             liveForPrivacy.withLock { $0?.current.privacy.mode } ?? false
         }
         let broadcaster = EventBroadcaster()
@@ -107,10 +107,10 @@ public final class SpeakerRuntime {
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
-        planned = PlannedAnswers(path: SpeakerDashboards.timersPath(store: store)) {
+        planned = PlannedAnswers(path: store.state.timers) {
             followsAudio ? started.addingTimeInterval(Double(status.audioMs) / 1000) : Date()
         }
-        let lists = NamedLists(path: SpeakerDashboards.listsPath(store: store))
+        let lists = NamedLists(path: store.state.lists)
         let announcements = self.announcements
         @Sendable func playerFailed(_ error: PlayerError) {
             // Said once per failure; the next request starts mpv again if it died.
@@ -131,7 +131,7 @@ public final class SpeakerRuntime {
         dispatcher = ActionDispatcher(
             live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
             account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, lists: lists,
-            library: SpeakerDashboards.musicLibrary(store: store),
+            library: MusicLibrary(indexPath: store.state.musicLibrary),
             home: home)
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
@@ -202,7 +202,7 @@ public final class SpeakerRuntime {
     /// Snapcast's programs when `player.multiroom` is on; a failure is reported and the
     /// speaker plays on its own.
     private func startMultiroom(_ config: Config) {
-        let multiroom = Multiroom(config: config, stateDirectory: store.directory)
+        let multiroom = Multiroom(config: config, pipe: store.state.multiroomPipe)
         guard multiroom.role != .off else { return }
         let processes = MultiroomProcesses(multiroom, logger: logger.child("multiroom"))
         do {

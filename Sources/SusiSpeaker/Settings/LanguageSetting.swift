@@ -74,7 +74,7 @@ struct KeptVoices {
     let path: String
 
     init(store: ConfigStore) {
-        path = (store.directory as NSString).appendingPathComponent("language-voices.json")
+        path = store.state.languageVoices
     }
 
     /// The voice kept for `language`; nil when none is, or the file is unreadable.

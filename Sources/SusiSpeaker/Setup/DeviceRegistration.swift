@@ -47,7 +47,7 @@ public struct DeviceRegistration: Sendable {
     }
 
     /// Where the last successful registration is recorded.
-    public var recordPath: String { (store.directory as NSString).appendingPathComponent("device-registration.json") }
+    public var recordPath: String { store.state.deviceRegistration }
 
     /// Registers when logged in and the registered values differ from the current ones.
     @discardableResult

@@ -9,25 +9,6 @@ import Synchronization
 /// The web page's dashboard parts the speaker keeps: built once per runtime (or per
 /// `susi setup serve`), fed by the pipeline's events.
 public enum SpeakerDashboards {
-    /// Where the last interactions are kept: `history.json` beside the config file.
-    public static func historyPath(store: ConfigStore) -> String {
-        store.directory + "/history.json"
-    }
-
-    /// Where the timers, alarms and reminders are kept: `timers.json` beside the config file.
-    public static func timersPath(store: ConfigStore) -> String {
-        store.directory + "/timers.json"
-    }
-
-    /// Where the named lists (shopping, to-do) are kept: `lists.json` beside the config file.
-    public static func listsPath(store: ConfigStore) -> String {
-        store.directory + "/lists.json"
-    }
-
-    /// The owner's music library index (`MusicLibrary`): `music-library.json` beside the config file.
-    public static func musicLibrary(store: ConfigStore) -> MusicLibrary {
-        MusicLibrary(indexPath: store.directory + "/music-library.json")
-    }
 
     /// Every `!example` of `brain`'s skills, in skill order, each once.
     public static func examples(of brain: Brain) -> [ExampleRequest] {
@@ -51,10 +32,10 @@ public enum SpeakerDashboards {
         let examples = LazyExamples(environment: environment, logger: logger)
         var dashboard = SpeakerDashboard(
             history: InteractionLog(
-                path: historyPath(store: store), isPrivate: { (try? store.load())?.privacy.mode ?? false }),
-            timers: PlannedAnswers(path: timersPath(store: store)),
+                path: store.state.history, isPrivate: { (try? store.load())?.privacy.mode ?? false }),
+            timers: PlannedAnswers(path: store.state.timers),
             examples: { examples.value }, locate: LocationSetting.locator(store: store, environment: environment))
-        dashboard.lists = NamedLists(path: listsPath(store: store))
+        dashboard.lists = NamedLists(path: store.state.lists)
         dashboard.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
         return dashboard
     }
