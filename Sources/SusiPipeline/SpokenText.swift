@@ -71,7 +71,9 @@ public enum SpokenText {
             return "The largest share is \(name), with \(JSONValue.format(share))\(chart.unit.isEmpty ? "" : " " + chart.unit)."
         case .imageShow:
             return "I found an image, but I cannot show it on a speaker."
-        default:
+        case .answer, .websearch, .videoPlay, .audioPlay, .audioVolume, .stop, .pause, .resume, .restart, .next, .previous,
+            .shuffle, .timerSet, .settings, .timerList, .timerCancel, .planner, .homeAssistant, .skillFeedback, .unknown:
+            // Spoken by the answer itself, or by what performing them says.
             return nil
         }
     }
@@ -100,9 +102,9 @@ public enum SpokenText {
                 return "(web search: \(search.query))"
             case .timerSet(let timer):
                 return "(timer at \(timer.spokenTime ?? "an unknown time"))"
-            case .unknown(let unknown):
-                return "(\(unknown.type))"
-            default:
+            case .timerList, .timerCancel, .planner, .homeAssistant, .skillFeedback, .unknown:
+                return "(\(action.type))"
+            case .table, .piechart, .rss, .anchor, .map, .imageShow:
                 return brief(action, data: data)
             }
         }

@@ -485,20 +485,12 @@ public final class VoicePipeline {
         for action in actions {
             var words: String?
             var language: String?
-            switch action {
-            case .answer(let answer):
+            if case .answer(let answer) = action {
                 guard !answer.isPlanned, let text = SpokenText.answer(answer.expression) else { continue }
                 words = text
                 language = answer.language
-            case .audioPlay(let media), .videoPlay(let media):
-                emit(.play(type: action.type, identifier: media.identifier, identifierType: media.identifierType))
-            case .stop, .pause, .resume, .restart, .next, .previous, .shuffle:
-                emit(.player(command: action.type))
-            case .audioVolume(let volume):
-                emit(.player(command: "volume \(volume.volume)"))
-            default:
-                break
             }
+            if let event = action.event { emit(event) }
             if words == nil {
                 let outcome = environment.perform(action, from: response.origin)
                 if let failure = outcome.failure { report(failure) }

@@ -34,11 +34,11 @@ final class ClockTimeTests: XCTestCase {
         let brain = try Brain(directory: bundledSkillsDirectory, fetcher: OfflineSkillDataFetcher(), pick: { _ in 0 })
         func action(_ query: String) throws -> [String: String] {
             let reply = try brain.answer(query)
-            guard case .unknown(let action)? = reply.actions.first else {
+            guard let action = reply.actions.first, case .planner = action else {
                 XCTFail("\(query): \(ExampleResult.describe(reply))")
                 return [:]
             }
-            return action.raw.compactMapValues { $0.stringValue }
+            return action.object.compactMapValues { $0.stringValue }
         }
         XCTAssertEqual(
             try action("set an alarm for 7 am on weekdays"),

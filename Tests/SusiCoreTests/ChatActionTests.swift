@@ -170,4 +170,42 @@ final class ChatActionTests: XCTestCase {
     func testNonObjectActionFailsAlone() {
         XCTAssertThrowsError(try decode(#""answer""#))
     }
+
+    func testTheSpeakersOwnActionsAreTyped() throws {
+        XCTAssertEqual(try decode(#"{"type":"timer_list"}"#), .timerList)
+        XCTAssertEqual(try decode(#"{"type":"Timer_Cancel"}"#), .timerCancel)
+        let alarm = try decode(#"{"type":"alarm_set","hour":"7","repeat":"weekdays"}"#)
+        XCTAssertEqual(alarm, .planner(PlannerAction(.alarmSet, fields: ["hour": "7", "repeat": "weekdays"])))
+        XCTAssertEqual(alarm.type, "alarm_set")
+        try assertRoundTrip(alarm)
+        XCTAssertEqual(try decode(#"{"type":"skill_rate","stars":"4"}"#), .skillFeedback(SkillFeedbackAction(.rate, stars: 4)))
+        try assertRoundTrip(.skillFeedback(SkillFeedbackAction(.rate, stars: 4)))
+        XCTAssertEqual(try decode(#"{"type":"skill_report"}"#), .skillFeedback(SkillFeedbackAction(.report)))
+        // A skill_ type the speaker does not know stays unknown, as any other.
+        guard case .unknown = try decode(#"{"type":"skill_hologram"}"#) else { return XCTFail("expected unknown") }
+
+        let home = try decode(
+            #"{"type":"home_assistant","command":"brightness","entity_id":"light.a,light.b","name":"none","value":"40"}"#)
+        guard case .homeAssistant(let action) = home else { return XCTFail("expected home_assistant") }
+        XCTAssertEqual(action.command, .brightness)
+        XCTAssertEqual(action.entityIDs, "light.a,light.b")
+        XCTAssertNil(action.name)
+        XCTAssertEqual(action.value, 40)
+        XCTAssertNil(HomeAssistantAction(fields: ["command": "explode"]).command)
+        try assertRoundTrip(home)
+    }
+
+    func testEachActionSaysWhetherItControlsTheSpeakerAndWhatEventItRaises() throws {
+        XCTAssertTrue(ChatAction.pause.controlsSpeaker)
+        XCTAssertTrue(ChatAction.timerSet(TimerSetAction(hour: 7)).controlsSpeaker)
+        XCTAssertFalse(ChatAction.timerList.controlsSpeaker)
+        XCTAssertFalse(ChatAction.answer(AnswerAction(expression: "hi")).controlsSpeaker)
+        let play = ChatAction.audioPlay(MediaPlayAction(identifier: "jazz", identifierType: "search"))
+        XCTAssertTrue(play.startsPlayback)
+        XCTAssertFalse(ChatAction.resume.startsPlayback)
+        XCTAssertEqual(play.event, .play(type: "audio_play", identifier: "jazz", identifierType: "search"))
+        XCTAssertEqual(ChatAction.next.event, .player(command: "next"))
+        XCTAssertEqual(ChatAction.audioVolume(VolumeAction(volume: 30)).event, .player(command: "volume 30"))
+        XCTAssertNil(ChatAction.planner(PlannerAction(.listRead)).event)
+    }
 }

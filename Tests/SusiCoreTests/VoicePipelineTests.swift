@@ -964,7 +964,7 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     func testDueAnswersAreSpokenWithTheMusicDownAndOutcomesAreSaid() throws {
-        let brain = ScriptedBrain(["what timers are running": [.unknown(UnknownAction(type: "timer_list", raw: [:]))]])
+        let brain = ScriptedBrain(["what timers are running": [.timerList]])
         let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(2000)])
         let synthesizer = ChunkedSynthesizer()
         let environment = ScriptedEnvironment(perform: { _ in ActionOutcome(say: "One timer is running.") })
@@ -1016,7 +1016,7 @@ final class VoicePipelineTests: XCTestCase {
     /// Issue 53: the wake word cuts a ringing alarm, and the command after it ("snooze") is
     /// heard and performed with the music still down.
     func testTheWakeWordCutsARingingAlarmAndItsCommandIsHeard() throws {
-        let brain = ScriptedBrain(["snooze": [.unknown(UnknownAction(type: "alarm_snooze", raw: [:]))]])
+        let brain = ScriptedBrain(["snooze": [.planner(PlannerAction(.alarmSnooze))]])
         let synthesizer = ChunkedSynthesizer()
         let environment = ScriptedEnvironment(perform: { action in
             action.type == "alarm_snooze" ? ActionOutcome(say: "Okay, I'll ring again in 9 minutes.") : .done

@@ -27,11 +27,6 @@ public struct HybridRoutingPolicy: Sendable, Equatable {
     ]
     /// The bundled catch-all skill.
     public static let defaultCatchAllSkills: Set<String> = ["fallback"]
-    /// Action types that change the speaker itself.
-    public static let deviceControlActions: Set<String> = [
-        "stop", "pause", "resume", "restart", "next", "previous", "shuffle", "audio_volume", "settings", "timer_set",
-    ]
-
     /// A policy from explicit sets.
     public init(
         localSkills: Set<String> = HybridRoutingPolicy.defaultLocalSkills,
@@ -70,7 +65,7 @@ public struct HybridRoutingPolicy: Sendable, Equatable {
         if localSkills.contains(skill) { return true }
         return reply.actions.contains { action in
             if case .answer(let answer) = action { return answer.isPlanned }
-            return Self.deviceControlActions.contains(action.type)
+            return action.controlsSpeaker
         }
     }
 }

@@ -45,16 +45,17 @@ public struct ExampleResult: Sendable, Equatable {
                 parts.append("[audio_volume \(volume.volume)]")
             case .settings(let setting):
                 parts.append("[settings \(setting.key)=\(setting.value)]")
-            case .unknown(let other) where other.type == "home_assistant":
-                let fields = ["command", "entity_id", "value", "asked"].compactMap { other.raw[$0]?.stringValue }
-                parts.append("[home_assistant \(fields.filter { $0 != "none" }.joined(separator: " "))]")
-            case .unknown(let unknown):
+            case .homeAssistant(let home):
+                let fields = [home.field("command"), home.entityIDs, home.field("value"), home.asked].compactMap { $0 }
+                parts.append("[home_assistant \(fields.joined(separator: " "))]")
+            case .planner, .skillFeedback, .unknown:
                 // The speaker's own actions with their fields: `[alarm_set hour=7 minute=0]`.
-                let fields = unknown.raw.filter { $0.key != "type" }.sorted { $0.key < $1.key }.map { key, value in
+                let fields = action.object.filter { $0.key != "type" }.sorted { $0.key < $1.key }.map { key, value in
                     "\(key)=\(value.stringValue ?? value.intValue.map(String.init) ?? "\(value)")"
                 }
                 parts.append("[" + ([action.type] + fields).joined(separator: " ") + "]")
-            default:
+            case .table, .piechart, .rss, .websearch, .anchor, .map, .stop, .pause, .resume, .restart, .next, .previous,
+                .shuffle, .timerSet, .imageShow, .timerList, .timerCancel:
                 parts.append("[\(action.type)]")
             }
         }

@@ -44,13 +44,33 @@ public enum ChatAction: Sendable, Equatable, Codable {
     case imageShow(ImageShowAction)
     /// `settings`: change a config key of this speaker.
     case settings(SettingsAction)
+    /// `timer_list`: say the timers set.
+    case timerList
+    /// `timer_cancel`: cancel the soonest timer.
+    case timerCancel
+    /// `alarm_*`, `reminder_*`, `list_*`: the built-in skills' alarms, reminders and lists.
+    case planner(PlannerAction)
+    /// `home_assistant`: the home skill's command for Home Assistant.
+    case homeAssistant(HomeAssistantAction)
+    /// `skill_rate`, `skill_report`, `skill_reviews`, `skill_ratings`: the apps' skill
+    /// features by voice.
+    case skillFeedback(SkillFeedbackAction)
     /// Any other type, kept verbatim.
     case unknown(UnknownAction)
 
     /// Builds an action from its JSON object; never fails (see the type's documentation).
     public init(object: [String: JSONValue]) {
         let type = object.lenientString("type") ?? ""
-        switch type.lowercased() {
+        let known = type.lowercased()
+        if let kind = PlannerAction.Kind(rawValue: known) {
+            self = .planner(PlannerAction(kind, fields: object))
+            return
+        }
+        if let kind = SkillFeedbackAction.Kind(rawValue: known) {
+            self = .skillFeedback(SkillFeedbackAction(kind, stars: object.lenientInt("stars")))
+            return
+        }
+        switch known {
         case "answer": self = .answer(AnswerAction(object: object))
         case "table": self = .table(TableAction(object: object))
         case "piechart": self = .piechart(PieChartAction(object: object))
@@ -71,6 +91,9 @@ public enum ChatAction: Sendable, Equatable, Codable {
         case "timer_set": self = .timerSet(TimerSetAction(object: object))
         case "image_show": self = .imageShow(ImageShowAction(object: object))
         case "settings": self = .settings(SettingsAction(object: object))
+        case "timer_list": self = .timerList
+        case "timer_cancel": self = .timerCancel
+        case "home_assistant": self = .homeAssistant(HomeAssistantAction(object: object))
         default: self = .unknown(UnknownAction(type: type, raw: object))
         }
     }
@@ -98,6 +121,11 @@ public enum ChatAction: Sendable, Equatable, Codable {
         case .timerSet: return "timer_set"
         case .imageShow: return "image_show"
         case .settings: return "settings"
+        case .timerList: return "timer_list"
+        case .timerCancel: return "timer_cancel"
+        case .planner(let action): return action.kind.rawValue
+        case .homeAssistant: return "home_assistant"
+        case .skillFeedback(let action): return action.kind.rawValue
         case .unknown(let action): return action.type
         }
     }
@@ -118,7 +146,10 @@ public enum ChatAction: Sendable, Equatable, Codable {
         case .timerSet(let payload): result = payload.object
         case .imageShow(let payload): result = payload.object
         case .settings(let payload): result = payload.object
-        case .stop, .pause, .resume, .restart, .next, .previous, .shuffle: result = [:]
+        case .planner(let payload): result = payload.object
+        case .homeAssistant(let payload): result = payload.object
+        case .skillFeedback(let payload): result = payload.object
+        case .stop, .pause, .resume, .restart, .next, .previous, .shuffle, .timerList, .timerCancel: result = [:]
         case .unknown(let action): return action.raw
         }
         result["type"] = .string(type)

@@ -87,25 +87,25 @@ public final class ActionDispatcher: Sendable {
                 } else if let text = answer.planDate, let date = Timestamp.date(iso8601: text) {
                     try planned.add(answer.expression, at: date)
                 }
-            case .unknown(let unknown) where unknown.type == "timer_list":
+            case .timerList:
                 return ActionOutcome(say: planned.describe())
-            case .unknown(let unknown) where unknown.type == "timer_cancel":
+            case .timerCancel:
                 let cancelled = try planned.cancelNext()
                 return ActionOutcome(say: cancelled == nil ? "There is no timer to cancel." : "Okay, I cancelled the timer.")
-            case .unknown(let unknown) where PlannerActions.types.contains(unknown.type):
-                return try planner.perform(unknown)
+            case .planner(let action):
+                return try planner.perform(action)
             case .stop where planned.ringing != nil:
                 // "susi stop" while an alarm rings is for the alarm; the music plays on.
                 return planner.stopRinging() ?? .done
-            case .unknown(let unknown) where unknown.type == "home_assistant":
+            case .homeAssistant(let action):
                 guard let home else {
                     return ActionOutcome(
                         say: HomeAssistantErrorKind.notConfigured.spoken,
                         failure: HomeAssistantError(.notConfigured, "this speaker has no link to Home Assistant"))
                 }
-                return home.perform(unknown, from: origin)
-            case .unknown(let unknown) where unknown.type.hasPrefix("skill_"):
-                return skillFeedback(unknown)
+                return home.perform(action, from: origin)
+            case .skillFeedback(let action):
+                return skillFeedback(action)
             case .timerSet(let timer):
                 return try setTimer(timer)
             case .websearch(let search):
@@ -119,7 +119,8 @@ public final class ActionDispatcher: Sendable {
             case .next: try player.player().next()
             case .previous: try player.player().previous()
             case .shuffle: try player.player().shuffle()
-            default:
+            case .answer, .table, .piechart, .rss, .anchor, .map, .imageShow, .unknown:
+                // Spoken or shown, not performed; an action of an unknown type is ignored.
                 break
             }
             return .done
@@ -216,20 +217,20 @@ public final class ActionDispatcher: Sendable {
 
     /// "rate this skill four stars", "report this skill", "what do people say about this
     /// skill", "how is this skill rated": the apps' skill features, by voice.
-    private func skillFeedback(_ action: UnknownAction) -> ActionOutcome {
+    private func skillFeedback(_ action: SkillFeedbackAction) -> ActionOutcome {
         let service = SkillFeedbackService(
             client: SkillCMSClient(server: live.current.brain.server, http: http), account: account)
         let skill = lastSkill().flatMap { SkillReference(answerSkill: $0) }
         let outcome: SkillFeedbackService.Outcome
-        switch action.type {
-        case "skill_rate":
-            let stars = action.raw["stars"]?.intValue ?? 0
-            guard (1...5).contains(stars) else { return ActionOutcome(say: "Please give one to five stars.") }
+        switch action.kind {
+        case .rate:
+            guard let stars = action.stars, (1...5).contains(stars) else {
+                return ActionOutcome(say: "Please give one to five stars.")
+            }
             outcome = service.rate(skill, stars: stars)
-        case "skill_report": outcome = service.report(skill)
-        case "skill_reviews": outcome = service.reviews(skill)
-        case "skill_ratings": outcome = service.ratings(skill)
-        default: return .done
+        case .report: outcome = service.report(skill)
+        case .reviews: outcome = service.reviews(skill)
+        case .ratings: outcome = service.ratings(skill)
         }
         return ActionOutcome(say: outcome.text, failure: outcome.error)
     }

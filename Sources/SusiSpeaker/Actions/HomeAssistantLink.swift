@@ -101,40 +101,36 @@ public final class HomeAssistantLink: Sendable {
     /// Carries out a `home_assistant` action of the home skill: what to say, and the failure
     /// to report. Only the built-in skills may ask: an answer from the network must not open
     /// the garage door.
-    public func perform(_ action: UnknownAction, from origin: AnswerOrigin) -> ActionOutcome {
+    public func perform(_ action: HomeAssistantAction, from origin: AnswerOrigin) -> ActionOutcome {
         guard origin == .builtIn else {
             return ActionOutcome(
                 say: "Sorry, I am not allowed to do that.",
                 failure: HomeAssistantError(.failed, "only the built-in skills may control Home Assistant, not the server"))
         }
-        let raw = action.raw
-        func field(_ name: String) -> String? {
-            guard let text = raw[name]?.stringValue, !text.isEmpty, text != "none" else { return nil }
-            return text
-        }
-        guard let command = field("command").flatMap(HomeCommand.init(rawValue:)) else {
+        guard let command = action.command else {
             return ActionOutcome(
                 say: HomeAssistantErrorKind.failed.spoken,
-                failure: HomeAssistantError(.failed, "unknown home_assistant command \(raw["command"]?.jsonText ?? "none")"))
+                failure: HomeAssistantError(
+                    .failed, "unknown home_assistant command \(action.fields["command"]?.jsonText ?? "none")"))
         }
         do throws(HomeAssistantError) {
             let client = try HomeAssistantClient(config: config(), store: store, http: http, logger: logger)
             let target: HomeTarget
             do throws(HomeAssistantError) {
-                target = try self.target(ids: field("entity_id"), name: field("name"), area: field("area"), command: command)
+                target = try self.target(ids: action.entityIDs, name: action.name, area: action.area, command: command)
             } catch {
                 // No name found may mean no names fetched: a server that is down or refuses the
                 // token says so, rather than "nothing by that name".
                 try client.check()
                 throw error
             }
-            let value = field("value").flatMap(Double.init)
+            let value = action.value
             switch command {
             case .state:
                 let states = try target.entities.prefix(8).map { entity throws(HomeAssistantError) in
                     try client.state(of: entity.id)
                 }
-                return ActionOutcome(say: HomeCommand.describe(states, asked: field("asked")))
+                return ActionOutcome(say: HomeCommand.describe(states, asked: action.asked))
             case .reading:
                 let states = try target.entities.prefix(8).map { entity throws(HomeAssistantError) in
                     try client.state(of: entity.id)

@@ -20,12 +20,6 @@ import SusiPipeline
 /// `either` ("true") marks an hour said without am or pm: the sooner of the morning's and the
 /// evening's is meant. Clock times are read in `calendar`.
 struct PlannerActions: Sendable {
-    /// The action types this handles.
-    static let types: Set<String> = [
-        "alarm_set", "alarm_list", "alarm_cancel", "alarm_snooze", "reminder_set", "reminder_list", "reminder_cancel",
-        "list_add", "list_read", "list_remove", "list_clear",
-    ]
-
     let planned: PlannedAnswers
     /// Nil where no lists are kept (a dispatcher made without them).
     let lists: NamedLists?
@@ -33,27 +27,28 @@ struct PlannerActions: Sendable {
     let snoozeMinutes: @Sendable () -> Int
     let logger: Logger
 
-    /// Performs `action` (one of `types`): what to say about it.
-    func perform(_ action: UnknownAction) throws(ConfigError) -> ActionOutcome {
-        let fields = action.raw
-        switch action.type {
-        case "alarm_set": return try setAlarm(fields)
-        case "alarm_list": return ActionOutcome(say: planned.describe(.alarm))
-        case "alarm_cancel": return try cancelAlarm(fields)
-        case "alarm_snooze": return try snooze(fields)
-        case "reminder_set": return try setReminder(fields)
-        case "reminder_list": return ActionOutcome(say: planned.describe(.reminder))
-        case "reminder_cancel": return try cancelReminder(fields)
-        case "list_add", "list_read", "list_remove", "list_clear":
-            guard let lists else { return ActionOutcome(say: "Sorry, I keep no lists here.") }
-            switch action.type {
-            case "list_add": return try addToList(fields, in: lists)
-            case "list_read": return readList(fields, in: lists)
-            case "list_remove": return try removeFromList(fields, in: lists)
-            default: return try clearList(fields, in: lists)
-            }
-        default: return .done
+    /// Performs `action`: what to say about it.
+    func perform(_ action: PlannerAction) throws(ConfigError) -> ActionOutcome {
+        let fields = action.fields
+        switch action.kind {
+        case .alarmSet: return try setAlarm(fields)
+        case .alarmList: return ActionOutcome(say: planned.describe(.alarm))
+        case .alarmCancel: return try cancelAlarm(fields)
+        case .alarmSnooze: return try snooze(fields)
+        case .reminderSet: return try setReminder(fields)
+        case .reminderList: return ActionOutcome(say: planned.describe(.reminder))
+        case .reminderCancel: return try cancelReminder(fields)
+        case .listAdd: return try withLists { lists throws(ConfigError) in try addToList(fields, in: lists) }
+        case .listRead: return try withLists { lists in readList(fields, in: lists) }
+        case .listRemove: return try withLists { lists throws(ConfigError) in try removeFromList(fields, in: lists) }
+        case .listClear: return try withLists { lists throws(ConfigError) in try clearList(fields, in: lists) }
         }
+    }
+
+    /// `body` over the named lists; an apology where none are kept.
+    private func withLists(_ body: (NamedLists) throws(ConfigError) -> ActionOutcome) throws(ConfigError) -> ActionOutcome {
+        guard let lists else { return ActionOutcome(say: "Sorry, I keep no lists here.") }
+        return try body(lists)
     }
 
     /// "stop" while an alarm rings stops the alarm, not the music; nil when none rings.

@@ -50,11 +50,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
 
     /// Media asked for is watched until it loads or fails (`outcomeWords`).
     func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome {
-        let plays: Bool
-        switch action {
-        case .audioPlay, .videoPlay: plays = true
-        default: plays = false
-        }
+        let plays = action.startsPlayback
         if plays { player.watch.expect() }
         let outcome = dispatcher.perform(action, from: origin)
         if plays {
