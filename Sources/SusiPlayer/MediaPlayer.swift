@@ -59,10 +59,3 @@ public protocol MediaPlayer: AnyObject {
     /// late call from another thread cannot leave an orphaned process behind.
     func shutdown()
 }
-
-extension MediaPlayer {
-    /// Plays the media of a `video_play` or `audio_play` action (sound only on a speaker).
-    public func play(_ action: MediaPlayAction) throws(PlayerError) {
-        try play(identifier: action.identifier, type: action.identifierType)
-    }
-}

@@ -208,4 +208,13 @@ final class ChatActionTests: XCTestCase {
         XCTAssertEqual(ChatAction.audioVolume(VolumeAction(volume: 30)).event, .player(command: "volume 30"))
         XCTAssertNil(ChatAction.planner(PlannerAction(.listRead)).event)
     }
+
+    func testAMediaActionCarriesAQueue() throws {
+        let action = try decode(
+            #"{"type":"audio_play","identifier":"http://a/1.mp3","identifier_type":"url","queue":["http://a/2.mp3"]}"#)
+        guard case .audioPlay(let media) = action else { return XCTFail("expected audio_play") }
+        XCTAssertEqual(media.queue, ["http://a/2.mp3"])
+        try assertRoundTrip(action)
+        XCTAssertNil(MediaPlayAction(identifier: "x").object["queue"], "one item has no queue member")
+    }
 }

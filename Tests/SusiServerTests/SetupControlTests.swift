@@ -60,7 +60,7 @@ final class SetupControlTests: XCTestCase {
             fixture.control.commands,
             [
                 "play youtube dQw4w9WgXcQ", "play url https://example.org/radio.mp3", "pause", "resume", "next", "previous",
-                "volume 35", "volume +10", "volume -10", "volume -10", "say Hello there", "restart", "shuffle", "stop",
+                "volume 35", "volume 45", "volume 35", "volume 25", "say Hello there", "restart", "shuffle", "stop",
             ])
         XCTAssertEqual(try fixture.get("/status").json["volume"] as? Int, 25)
         XCTAssertEqual(try fixture.post("/status").json["volume"] as? Int, 25, "susi_linux's clients POST /status")

@@ -40,20 +40,19 @@ final class RecordingSpeakerControl: SpeakerControl, Sendable {
                 lastInteraction: loaded == nil ? nil : Date())
         }
     }
-    func play(identifier: String, type: String) throws { try record("play \(type) \(identifier)") { $0.playback = "playing" } }
-    func enqueue(identifier: String, type: String) throws { try record("enqueue \(type) \(identifier)") }
-    func pause() throws { try record("pause") { $0.playback = "paused" } }
-    func restart() throws { try record("restart") }
-    func shuffle() throws { try record("shuffle") }
-    func resume() throws { try record("resume") { $0.playback = "playing" } }
-    func stop() throws { try record("stop") { $0.playback = "idle" } }
-    func next() throws { try record("next") }
-    func previous() throws { try record("previous") }
-    func setVolume(_ volume: Int) throws { try record("volume \(volume)") { $0.volume = volume } }
-    func changeVolume(by delta: Int) throws {
-        try record("volume \(delta > 0 ? "+" : "")\(delta)") { $0.volume = min(max($0.volume + delta, 0), 100) }
+    func perform(_ action: ChatAction) throws {
+        switch action {
+        case .audioPlay(let media), .videoPlay(let media):
+            try record("play \(media.identifierType) \(media.identifier)") { $0.playback = "playing" }
+            for entry in media.queue { try record("enqueue \(media.identifierType) \(entry)") }
+        case .pause: try record("pause") { $0.playback = "paused" }
+        case .resume: try record("resume") { $0.playback = "playing" }
+        case .stop: try record("stop") { $0.playback = "idle" }
+        case .audioVolume(let volume): try record("volume \(volume.volume)") { $0.volume = volume.volume }
+        case .answer(let answer): try record("say \(answer.expression)")
+        default: try record(action.type)
+        }
     }
-    func say(_ text: String) throws { try record("say \(text)") }
 }
 
 /// An `AccountLinking` that answers as told and records what it was given.

@@ -39,7 +39,7 @@ final class StandaloneSpeakerControlTests: XCTestCase {
         XCTAssertEqual(before.state, "idle")
         XCTAssertEqual(before.playback, "idle")
         XCTAssertNil(before.lastInteraction)
-        try control.setVolume(25)
+        try control.perform(.audioVolume(VolumeAction(volume: 25)))
         XCTAssertEqual(fake.calls, [], "no player is made to remember a volume")
         XCTAssertEqual(try PlayerStateFile(nextToConfig: scratch.store.path).loadVolume(), 25)
         XCTAssertEqual(control.status().volume, 25)
@@ -49,31 +49,40 @@ final class StandaloneSpeakerControlTests: XCTestCase {
     func testPlayAndControlsDriveThePlayer() throws {
         let fake = FakePlayer(volume: 50)
         let (control, _) = try makeControl(fake)
-        try control.play(identifier: "http://127.0.0.1/song.ogg", type: "url")
+        try control.perform(
+            .audioPlay(
+                MediaPlayAction(
+                    identifier: "http://127.0.0.1/song.ogg", identifierType: MediaPlayAction.url,
+                    queue: ["http://127.0.0.1/next.ogg"])))
         var status = control.status()
         XCTAssertEqual(status.playback, "playing")
         XCTAssertEqual(status.media, "http://127.0.0.1/song.ogg")
-        try control.pause()
+        try control.perform(.pause)
         XCTAssertEqual(control.status().playback, "paused")
-        try control.resume()
-        try control.changeVolume(by: 15)
+        try control.perform(.resume)
+        try control.perform(.audioVolume(VolumeAction(volume: control.status().volume + 15)))
         XCTAssertEqual(control.status().volume, 65)
-        try control.next()
-        try control.previous()
-        try control.stop()
+        try control.perform(.next)
+        try control.perform(.previous)
+        try control.perform(.stop)
         status = control.status()
         XCTAssertEqual(status.playback, "idle")
         XCTAssertNil(status.media, "nothing is named while nothing plays")
         XCTAssertEqual(
             fake.calls,
-            ["play url:http://127.0.0.1/song.ogg", "pause", "resume", "volume 65", "next", "previous", "stop"])
+            [
+                "play url:http://127.0.0.1/song.ogg", "enqueue url:http://127.0.0.1/next.ogg", "pause", "resume", "volume 65",
+                "next", "previous", "stop",
+            ])
     }
 
     func testPlayerFailuresReachTheRoute() throws {
         let fake = FakePlayer()
         fake.fail(with: PlayerError(.missing, "no mpv"))
         let (control, _) = try makeControl(fake)
-        XCTAssertThrowsError(try control.play(identifier: "a.ogg", type: "url")) { error in
+        XCTAssertThrowsError(
+            try control.perform(.audioPlay(MediaPlayAction(identifier: "a.ogg", identifierType: MediaPlayAction.url)))
+        ) { error in
             XCTAssertEqual((error as? PlayerError)?.code, "player-missing")
         }
     }
@@ -82,20 +91,22 @@ final class StandaloneSpeakerControlTests: XCTestCase {
         let fake = FakePlayer()
         let said = Mutex<[String]>([])
         let (control, player) = try makeControl(fake) { text in said.withLock { $0.append(text) } }
-        try control.say("hello there")
+        try control.perform(.answer(AnswerAction(expression: "hello there")))
         XCTAssertEqual(said.withLock { $0 }, ["hello there"])
-        try control.play(identifier: "a.ogg", type: "url")
+        try control.perform(.audioPlay(MediaPlayAction(identifier: "a.ogg", identifierType: MediaPlayAction.url)))
         control.shutdown()
         XCTAssertTrue(fake.isShutDown)
         XCTAssertNil(player.current)
-        XCTAssertThrowsError(try control.play(identifier: "a.ogg", type: "url"), "no player after shutdown")
+        XCTAssertThrowsError(
+            try control.perform(.audioPlay(MediaPlayAction(identifier: "a.ogg", identifierType: MediaPlayAction.url))),
+            "no player after shutdown")
         control.shutdown()
     }
 
     func testSayWithoutASoundDeviceIsTheRoutesError() throws {
         _ = try scratch.store.set("audio.output", to: "no-such-device-\(UUID().uuidString.prefix(6))")
         let (control, _) = try makeControl(FakePlayer())
-        XCTAssertThrowsError(try control.say("hello")) { error in
+        XCTAssertThrowsError(try control.perform(.answer(AnswerAction(expression: "hello")))) { error in
             XCTAssertTrue(error is any SusiError, "\(error)")
         }
         XCTAssertEqual(control.status().state, "idle")

@@ -37,11 +37,11 @@ struct ControlRoutes: Sendable {
             return .json(object: ["macid": mac])
         }
         router.add(command, "/play") { [self] in try route($0, play) }
-        for (name, action) in simpleCommands {
-            router.add(command, "/" + name) { [self] in
+        for action in Self.simpleCommands {
+            router.add(command, "/" + action.type) { [self] in
                 try route($0) { _ throws in
-                    try action()
-                    return name
+                    try control.perform(action)
+                    return action.type
                 }
             }
         }
@@ -75,15 +75,8 @@ struct ControlRoutes: Sendable {
         let state: String
     }
 
-    private var simpleCommands: [(String, @Sendable () throws -> Void)] {
-        let control = self.control
-        return [
-            ("pause", { try control.pause() }), ("resume", { try control.resume() }),
-            ("stop", { try control.stop() }), ("next", { try control.next() }),
-            ("previous", { try control.previous() }), ("restart", { try control.restart() }),
-            ("shuffle", { try control.shuffle() }),
-        ]
-    }
+    /// The routes named after the player's controls (`/pause` ... `/shuffle`).
+    private static let simpleCommands: [ChatAction] = [.pause, .resume, .stop, .next, .previous, .restart, .shuffle]
 
     /// Runs a control action (which returns the command's name) for the owner and answers with
     /// the status.
@@ -110,35 +103,34 @@ struct ControlRoutes: Sendable {
     /// `ytb` (a YouTube id), `url`, or susi_linux's `mrl`: one http(s) URL, or several separated
     /// by `;`, which become a playlist.
     private func play(_ request: ServerRequest) throws -> String {
+        let media: MediaPlayAction
         if let id = request.parameter("ytb") {
-            try control.play(identifier: SetupParameters.youtubeID(id), type: "youtube")
+            media = MediaPlayAction(identifier: try SetupParameters.youtubeID(id), identifierType: MediaPlayAction.youtube)
         } else if let url = request.parameter("url") {
-            try control.play(identifier: SetupParameters.mediaURL(url), type: "url")
+            media = MediaPlayAction(identifier: try SetupParameters.mediaURL(url), identifierType: MediaPlayAction.url)
         } else if let list = request.parameter("mrl") {
             let urls = try SetupParameters.playlist(list)
-            try control.play(identifier: urls[0], type: "url")
-            for url in urls.dropFirst() {
-                try control.enqueue(identifier: url, type: "url")
-            }
+            media = MediaPlayAction(identifier: urls[0], identifierType: MediaPlayAction.url, queue: Array(urls.dropFirst()))
         } else {
             throw SetupError.bad("ytb", "give ytb (a YouTube video id), url or mrl (http(s) URLs separated by ;)")
         }
+        try control.perform(.audioPlay(media))
         return "play"
     }
 
     private func setVolume(_ request: ServerRequest) throws -> String {
-        try control.setVolume(SetupParameters.volume(request.pathParameters["level"] ?? ""))
+        try control.perform(.audioVolume(VolumeAction(volume: SetupParameters.volume(request.pathParameters["level"] ?? ""))))
         return "volume"
     }
 
     private func changeVolume(up: Bool) throws -> String {
         let step = config.current.player.volumeStep
-        try control.changeVolume(by: up ? step : -step)
+        try control.perform(.audioVolume(VolumeAction(volume: control.status().volume + (up ? step : -step))))
         return up ? "volume-up" : "volume-down"
     }
 
     private func say(_ request: ServerRequest) throws -> String {
-        try control.say(SetupParameters.speech(SetupParameters.required(request, "text")))
+        try control.perform(.answer(AnswerAction(expression: SetupParameters.speech(SetupParameters.required(request, "text")))))
         return "say"
     }
 }

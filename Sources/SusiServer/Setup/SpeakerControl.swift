@@ -28,38 +28,19 @@ public struct SpeakerStatus: Sendable, Equatable {
     }
 }
 
-/// The speaker's player and voice, as the control routes drive them.
+/// The speaker's player and voice, as the control routes drive them: each route is one
+/// `ChatAction`, performed as the same action in an answer would be.
 ///
 /// The executable provides the implementation (mpv, eSpeak NG and the sound device; the daemon
 /// its pipeline's own). Every method may be called from any server thread at the same time and
-/// should return promptly: `say` starts speaking and returns, it does not wait for the end.
-/// Failures are thrown as `SusiError`s (`player-missing`, `audio-no-device`, ...) and become a
-/// JSON error reply with that code; they must never crash the server.
+/// should return promptly: an `answer` starts speaking and returns, it does not wait for the
+/// end. Failures are thrown as `SusiError`s (`player-missing`, `audio-no-device`, ...) and
+/// become a JSON error reply with that code; they must never crash the server.
 public protocol SpeakerControl: AnyObject, Sendable {
     /// The current status; must not throw or block for long.
     func status() -> SpeakerStatus
-    /// Plays `identifier` per `type` (`youtube` for a video id, `url` for a stream or file URL).
-    func play(identifier: String, type: String) throws
-    /// Appends `identifier` (same types as `play`) to the playlist; starts it when nothing plays.
-    func enqueue(identifier: String, type: String) throws
-    /// Pauses playback; nothing happens when nothing plays.
-    func pause() throws
-    /// Resumes paused playback.
-    func resume() throws
-    /// Stops playback and speech.
-    func stop() throws
-    /// Skips to the next playlist entry.
-    func next() throws
-    /// Goes back to the previous playlist entry.
-    func previous() throws
-    /// Starts the current entry again from its beginning.
-    func restart() throws
-    /// Shuffles the playlist.
-    func shuffle() throws
-    /// Sets the listening volume, 0-100 (already validated).
-    func setVolume(_ volume: Int) throws
-    /// Raises (positive) or lowers the volume by `delta` points, clamped to 0-100.
-    func changeVolume(by delta: Int) throws
-    /// Speaks `text` with the configured voice; returns once speaking has started.
-    func say(_ text: String) throws
+    /// Performs `action`: the player's controls, `audio_play` (with its `queue`),
+    /// `audio_volume` (remembered for the next start when nothing plays), and `answer`
+    /// (speaks its expression with the configured voice; returns once speaking has started).
+    func perform(_ action: ChatAction) throws
 }

@@ -152,21 +152,32 @@ public final class ActionDispatcher: Sendable {
         return ActionOutcome(say: "Okay, a timer for \(spoken)\(day). I'll tell you when the time is up.")
     }
 
-    /// Plays `media` if `MediaSourcePolicy` allows where it leads; a refused source is
-    /// reported as `player-source-refused` with an apology, and the player is not asked.
+    /// Plays `media`, then queues its `queue`, each if `MediaSourcePolicy` allows where it
+    /// leads; a refused source is reported as `player-source-refused` with an apology, and the
+    /// player is not asked for it or anything after it.
     private func play(_ media: MediaPlayAction) throws(PlayerError) -> ActionOutcome {
         if media.isLibrary { return try playFromLibrary(media) }
-        let location = try MediaLocator.location(identifier: media.identifier, type: media.identifierType)
-        switch MediaSourcePolicy(config: live.current).check(location) {
-        case .allowed(let playable) where playable == location:
-            try player.player().play(media)
-        case .allowed(let file):
-            // The resolved path, so a symlink changed after the check leads nowhere else.
-            try player.player().play(identifier: file, type: MediaPlayAction.url)
-        case .refused(let reason):
-            logger.warning("refused to play \(location): \(reason)")
-            return ActionOutcome(
-                say: "Sorry, I can't play that.", failure: PlayerError(.sourceRefused, "refused to play \(location): \(reason)"))
+        let policy = MediaSourcePolicy(config: live.current)
+        for (index, identifier) in ([media.identifier] + media.queue).enumerated() {
+            let location = try MediaLocator.location(identifier: identifier, type: media.identifierType)
+            var entry = (identifier: identifier, type: media.identifierType)
+            switch policy.check(location) {
+            case .allowed(let playable) where playable == location:
+                break
+            case .allowed(let file):
+                // The resolved path, so a symlink changed after the check leads nowhere else.
+                entry = (file, MediaPlayAction.url)
+            case .refused(let reason):
+                logger.warning("refused to play \(location): \(reason)")
+                return ActionOutcome(
+                    say: "Sorry, I can't play that.",
+                    failure: PlayerError(.sourceRefused, "refused to play \(location): \(reason)"))
+            }
+            if index == 0 {
+                try player.player().play(identifier: entry.identifier, type: entry.type)
+            } else {
+                try player.player().enqueue(identifier: entry.identifier, type: entry.type)
+            }
         }
         return .done
     }

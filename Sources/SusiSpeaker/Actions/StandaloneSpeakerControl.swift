@@ -108,43 +108,31 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
             media: playback == PlayerState.idle.rawValue ? nil : media, volume: volume, lastInteraction: last)
     }
 
-    public func play(identifier: String, type: String) throws {
-        try dispatch(.audioPlay(MediaPlayAction(identifier: identifier, identifierType: type)))
-        touch(media: identifier)
-    }
-
-    public func enqueue(identifier: String, type: String) throws {
-        try player.player().enqueue(identifier: identifier, type: type)
-        touch()
-    }
-
-    public func pause() throws { try dispatch(.pause) }
-    public func restart() throws { try dispatch(.restart) }
-    public func shuffle() throws { try dispatch(.shuffle) }
-    public func resume() throws { try dispatch(.resume) }
-    public func next() throws { try dispatch(.next) }
-    public func previous() throws { try dispatch(.previous) }
-
-    public func stop() throws {
-        state.withLock { $0.utterance += 1 }
-        try dispatch(.stop)
-    }
-
-    public func setVolume(_ volume: Int) throws {
-        // Without a player the level is remembered for the next start.
-        if player.current != nil {
-            try dispatch(.audioVolume(VolumeAction(volume: volume)))
-        } else {
-            try volumeFile.save(volume: min(max(volume, 0), 100))
+    /// Performs `action` through the dispatcher as an answer from the server would be (no
+    /// setting changes, no Home Assistant); `answer` speaks, `stop` also cuts speech, and a
+    /// volume with nothing playing is remembered for the next start.
+    public func perform(_ action: ChatAction) throws {
+        switch action {
+        case .answer(let answer):
+            try say(answer.expression)
+        case .audioPlay(let media), .videoPlay(let media):
+            try dispatch(action)
+            touch(media: media.identifier)
+        case .audioVolume(let volume) where player.current == nil:
+            try volumeFile.save(volume: volume.volume)
             touch()
+        case .stop:
+            state.withLock { $0.utterance += 1 }
+            try dispatch(.stop)
+        case .audioVolume, .pause, .resume, .restart, .next, .previous, .shuffle, .table, .piechart, .rss, .websearch,
+            .anchor, .map, .timerSet, .imageShow, .settings, .timerList, .timerCancel, .planner, .homeAssistant,
+            .skillFeedback, .unknown:
+            try dispatch(action)
         }
     }
 
-    public func changeVolume(by delta: Int) throws {
-        try setVolume(min(max(status().volume + delta, 0), 100))
-    }
-
-    public func say(_ text: String) throws {
+    /// Speaks `text` with the configured voice; returns once speaking has started.
+    private func say(_ text: String) throws {
         touch()
         if let speaker { return speaker(text) }
         let settings = config()
@@ -242,7 +230,7 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
     // MARK: Helpers
 
     private func dispatch(_ action: ChatAction) throws {
-        // The control routes make only media actions themselves; none changes a setting.
+        // As from the server: a setting or a Home Assistant command is refused.
         if let failure = dispatcher.perform(action, from: .server).failure { throw failure }
         touch()
     }

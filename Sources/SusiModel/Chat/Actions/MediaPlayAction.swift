@@ -6,6 +6,9 @@ public struct MediaPlayAction: ChatActionPayload {
     /// one of the owner's library types (`library`, `library_shuffle`, `library_artist`,
     /// `library_album`).
     public var identifierType: String
+    /// More media of the same type to play after it, in order (`queue`, the speaker's own
+    /// member: the apps' `mrl` playlist); empty for one item.
+    public var queue: [String]
 
     /// SUSI's type for a YouTube video id.
     public static let youtube = "youtube"
@@ -29,17 +32,25 @@ public struct MediaPlayAction: ChatActionPayload {
     }
 
     /// Creates a media action.
-    public init(identifier: String, identifierType: String = MediaPlayAction.youtube) {
+    public init(identifier: String, identifierType: String = MediaPlayAction.youtube, queue: [String] = []) {
         self.identifier = identifier
         self.identifierType = identifierType
+        self.queue = queue
     }
 
     public init(object: [String: JSONValue]) {
         identifier = object.lenientString("identifier") ?? ""
         identifierType = object.lenientString("identifier_type") ?? MediaPlayAction.youtube
+        if case .array(let items) = object["queue"] {
+            queue = items.compactMap(\.stringValue)
+        } else {
+            queue = []
+        }
     }
 
     public var object: [String: JSONValue] {
-        ["identifier": .string(identifier), "identifier_type": .string(identifierType)]
+        var result: [String: JSONValue] = ["identifier": .string(identifier), "identifier_type": .string(identifierType)]
+        if !queue.isEmpty { result["queue"] = .array(queue.map(JSONValue.string)) }
+        return result
     }
 }
