@@ -1,14 +1,33 @@
 import SusiCore
 import SusiModel
 
-/// What the voice pipeline asks of the speaker around it: the voice to speak with, the actions
-/// that are not speech, the music's volume while it listens, planned answers, and a second
-/// hearing of commands no skill understood.
+/// The speaker around the voice pipeline, in three parts: its voice (how it speaks and hears),
+/// the actions of answers that are not speech, and what asks for its attention besides the
+/// wake word (planned answers, alarms) and gives way while it attends (the music).
 ///
-/// Called from the pipeline's thread only, one call at a time. Every requirement but `voice`
-/// and `perform` has a default that does nothing, for speakers without music, timers, alarms
-/// or a second recogniser.
-public protocol PipelineEnvironment: AnyObject {
+/// Called from the pipeline's thread only, one call at a time. The parts may be one object
+/// (`init(_:)`).
+public struct PipelineEnvironment {
+    public var voice: any PipelineVoice
+    public var actions: any PipelineActions
+    public var attention: any PipelineAttention
+
+    public init(voice: any PipelineVoice, actions: any PipelineActions, attention: any PipelineAttention) {
+        self.voice = voice
+        self.actions = actions
+        self.attention = attention
+    }
+
+    /// One object that is all three parts.
+    public init(_ speaker: any PipelineVoice & PipelineActions & PipelineAttention) {
+        self.init(voice: speaker, actions: speaker, attention: speaker)
+    }
+}
+
+/// How the speaker speaks and hears: its voice, the second hearings of a command, and the
+/// settings changed since the pipeline last reconfigured. Every requirement but `voice` has a
+/// default, for speakers without a second recogniser or settings that change.
+public protocol PipelineVoice: AnyObject {
     /// The voice to speak with now; asked before every sentence, so a settings action (or a
     /// config edit) is heard in the next one.
     var voice: VoiceSettings { get }
@@ -16,32 +35,6 @@ public protocol PipelineEnvironment: AnyObject {
     /// The voice for an answer SUSI tagged with `language`: `voice` when it speaks that
     /// language, else a voice of that language with the same variant and prosody.
     func voice(forAnswerIn language: String) -> VoiceSettings
-
-    /// Performs an action that is not speech (settings, media, timers, web search) of an
-    /// answer from `origin`: what to say about it, or the failure to report. A settings
-    /// action outside `SettingsAction.allowedKeys(from: origin)` must change nothing.
-    func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome
-
-    /// Told true when an interaction (or a planned answer) begins and false once it is over,
-    /// errors included, so music can be turned down while the speaker listens and talks.
-    func attentionChanged(to attending: Bool)
-
-    /// What the actions just performed still have to say before their interaction ends (a
-    /// stream that would not load: "Sorry, I could not play that."): nil while their outcome
-    /// is still to come, then the words (usually none). Asked after the last action, and
-    /// again as input arrives, for at most `VoicePipeline.outcomeWaitMs`; an outcome later
-    /// than that is for `dueAnnouncements`.
-    func outcomeWords() -> [String]?
-
-    /// Planned answers (timers) and announcements due now; asked once per
-    /// `VoicePipeline.idleAskingMs` of input while idle, and after each interaction.
-    func dueAnnouncements() -> [String]
-
-    /// An alarm due now: the words to say between its rings. Asked just before
-    /// `dueAnnouncements`; the pipeline rings it with the music down (`attentionChanged`) until
-    /// the wake word cuts it (the command after it is heard, "stop" or "snooze") or
-    /// `VoicePipeline.ringCycles` have rung. Nil when none is due.
-    func dueAlarm() -> String?
 
     /// The command's words as a second recogniser heard them, for commands no skill is sure
     /// of (open questions). The second recogniser decodes the command beside the first one as
@@ -53,37 +46,16 @@ public protocol PipelineEnvironment: AnyObject {
     /// asked once per command after it ended. Nil keeps the streaming recogniser's reading.
     var wholeHearing: WholeHearing? { get }
 
-    /// The endpointing for the next command, asked as each command begins (after
-    /// `attentionChanged(to: true)`), so a change of the `stt.*` keys counts from the next
-    /// interaction. Nil keeps the settings the pipeline was made with.
-    var endpointing: EndpointerSettings? { get }
-
-    /// A wake word detector to listen with from now on instead of the current one; asked
-    /// before each chunk while idle, so a change of the `hotword.*` keys counts from the next
-    /// wake word. Nil keeps the current one; a failure is reported and the current one kept.
-    func replacementWakeDetector() throws -> (any WakeWordDetector)?
-
-    /// Whether to listen for the wake word now (`hotword.enabled`); asked before each chunk
-    /// while idle. While false nothing wakes the speaker by voice, and the detector hears
-    /// nothing; planned answers are still said.
-    var listensForWakeWord: Bool { get }
+    /// Applies the settings changed since the last call and says what the pipeline is to
+    /// change: the pipeline's `reconfiguring` step, taken as it starts, while idle (once per
+    /// `VoicePipeline.idleAskingMs` of input, and after each interaction) and as each command
+    /// begins, never in the middle of an interaction.
+    func reconfigure() -> Reconfiguration
 }
 
-extension PipelineEnvironment {
+extension PipelineVoice {
     /// `voice`, switched by its name's language (`VoiceSettings.speaking`).
     public func voice(forAnswerIn language: String) -> VoiceSettings { voice.speaking(language) }
-
-    /// No music to turn down.
-    public func attentionChanged(to attending: Bool) {}
-
-    /// Actions have nothing more to say.
-    public func outcomeWords() -> [String]? { [] }
-
-    /// Nothing is ever planned.
-    public func dueAnnouncements() -> [String] { [] }
-
-    /// No alarms.
-    public func dueAlarm() -> String? { nil }
 
     /// No second recogniser.
     public func transcribeAgain() throws -> String? { nil }
@@ -91,14 +63,82 @@ extension PipelineEnvironment {
     /// No transcriber of whole commands.
     public var wholeHearing: WholeHearing? { nil }
 
-    /// The endpointing the pipeline was made with, always.
-    public var endpointing: EndpointerSettings? { nil }
+    /// Nothing ever changes.
+    public func reconfigure() -> Reconfiguration { Reconfiguration() }
+}
 
-    /// The same wake word detector, always.
-    public func replacementWakeDetector() throws -> (any WakeWordDetector)? { nil }
+/// What the pipeline changes when the speaker's settings have changed (`PipelineVoice.reconfigure`).
+public struct Reconfiguration {
+    /// The endpointing for commands from now on (`stt.*`); nil keeps the current one.
+    public var endpointing: EndpointerSettings?
+    /// A wake word detector to listen with from now on (`hotword.*`); nil keeps the current one.
+    public var wakeDetector: (any WakeWordDetector)?
+    /// Why a new detector could not be made (reported; the current one is kept).
+    public var wakeFailure: (any SusiError)?
+    /// Whether to listen for the wake word (`hotword.enabled`); nil keeps listening as it is.
+    /// While false nothing wakes the speaker by voice, and the detector hears nothing;
+    /// planned answers are still said.
+    public var listensForWakeWord: Bool?
 
-    /// Always listening.
-    public var listensForWakeWord: Bool { true }
+    public init(
+        endpointing: EndpointerSettings? = nil, wakeDetector: (any WakeWordDetector)? = nil,
+        wakeFailure: (any SusiError)? = nil, listensForWakeWord: Bool? = nil
+    ) {
+        self.endpointing = endpointing
+        self.wakeDetector = wakeDetector
+        self.wakeFailure = wakeFailure
+        self.listensForWakeWord = listensForWakeWord
+    }
+}
+
+/// The actions of an answer that are not speech.
+public protocol PipelineActions: AnyObject {
+    /// Performs an action that is not speech (settings, media, timers, web search) of an
+    /// answer from `origin`: what to say about it, or the failure to report. A settings
+    /// action outside `SettingsAction.allowedKeys(from: origin)` must change nothing.
+    func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome
+
+    /// What the actions just performed still have to say before their interaction ends (a
+    /// stream that would not load: "Sorry, I could not play that."): nil while their outcome
+    /// is still to come, then the words (usually none). Asked after the last action, and
+    /// again as input arrives, for at most `VoicePipeline.outcomeWaitMs`; an outcome later
+    /// than that is for `PipelineAttention.dueAnnouncements`.
+    func outcomeWords() -> [String]?
+}
+
+extension PipelineActions {
+    /// Actions have nothing more to say.
+    public func outcomeWords() -> [String]? { [] }
+}
+
+/// What asks for the speaker's attention besides the wake word, and what gives way while it
+/// attends. Every requirement has a default that does nothing, for speakers without music,
+/// timers or alarms.
+public protocol PipelineAttention: AnyObject {
+    /// Told true when an interaction (or a planned answer) begins and false once it is over,
+    /// errors included, so music can be turned down while the speaker listens and talks.
+    func attentionChanged(to attending: Bool)
+
+    /// Planned answers (timers) and announcements due now; asked once per
+    /// `VoicePipeline.idleAskingMs` of input while idle, and after each interaction.
+    func dueAnnouncements() -> [String]
+
+    /// An alarm due now: the words to say between its rings. Asked just before
+    /// `dueAnnouncements`; the pipeline rings it with the music down (`attentionChanged`) until
+    /// the wake word cuts it (the command after it is heard, "stop" or "snooze") or
+    /// `VoicePipeline.ringCycles` have rung. Nil when none is due.
+    func dueAlarm() -> String?
+}
+
+extension PipelineAttention {
+    /// No music to turn down.
+    public func attentionChanged(to attending: Bool) {}
+
+    /// Nothing is ever planned.
+    public func dueAnnouncements() -> [String] { [] }
+
+    /// No alarms.
+    public func dueAlarm() -> String? { nil }
 }
 
 /// What performing a non-speech action led to: words to say instead of the action's own

@@ -35,7 +35,11 @@ public final class VoicePipeline {
     }
 
     /// What the pipeline does next: the states of its machine.
-    private enum Step {
+    private indirect enum Step {
+        /// The settings changed since last asked are applied (`PipelineVoice.reconfigure`):
+        /// as the pipeline starts, while idle, after each interaction and as each begins; then
+        /// `then`, or with nil what is due (an alarm, planned answers) or idle.
+        case reconfiguring(then: Step?)
         /// Idle: waiting for the wake word.
         case waiting
         /// Planned answers are due: say them, music down.
@@ -65,7 +69,9 @@ public final class VoicePipeline {
     }
 
     private let stages: Stages
-    private let environment: any PipelineEnvironment
+    private let environment: PipelineEnvironment
+    /// Whether the wake word is listened for (`Reconfiguration.listensForWakeWord`).
+    private var listensForWakeWord = true
     private let events: any EventSink
     private let logger: Logger
     private let clock: () -> Int
@@ -82,9 +88,9 @@ public final class VoicePipeline {
     private var attending = false
     /// Most input chunks read between two chunks of speech.
     private static let catchUpChunks = 25
-    /// While idle, the environment is asked for planned answers (which applies config changes
-    /// too) once per this much input rather than on every chunk: an asking costs as much as
-    /// the rest of a quiet room's chunk.
+    /// While idle, the pipeline reconfigures and asks for planned answers once per this much
+    /// input rather than on every chunk: an asking costs as much as the rest of a quiet room's
+    /// chunk.
     static let idleAskingMs = 100
     /// Input read at once while idle and the wake word detector hears nothing (no voice): the
     /// neural front end's step. Each read wakes the thread, and a step's models run slower
@@ -110,7 +116,7 @@ public final class VoicePipeline {
     /// channel count are mixed down; chunks at another rate need `resampler` (SusiAudio's
     /// `SpeexResampler.make`), without which they end the run with `audio-invalid-format`.
     public init(
-        stages: Stages, environment: any PipelineEnvironment, events: any EventSink, endpointing: EndpointerSettings,
+        stages: Stages, environment: PipelineEnvironment, events: any EventSink, endpointing: EndpointerSettings,
         logger: Logger, clock: @escaping () -> Int, status: PipelineStatus = PipelineStatus(),
         resampler: SampleRateConverterMaker? = nil
     ) {
@@ -127,7 +133,7 @@ public final class VoicePipeline {
         wakeGate = WakeGate(detector: stages.wake)
         listener = CommandListener(
             recognizer: stages.recognizer, brain: stages.brain, settings: endpointing, logger: logger,
-            hearAgain: { [environment] in try environment.transcribeAgain() })
+            hearAgain: { [voice = environment.voice] in try voice.transcribeAgain() })
     }
 
     /// Position in the input, in ms; safe to read from any thread.
@@ -153,20 +159,22 @@ public final class VoicePipeline {
     public func run() throws {
         emit(.ready)
         defer { status.enter(.idle) }
-        var step = Step.waiting
+        var step = Step.reconfiguring(then: .waiting)
         while !status.isStopRequested {
             switch step {
+            case .reconfiguring(let next):
+                reconfigure()
+                step = next ?? announcements()
             case .waiting:
                 status.enter(.idle)
-                replaceWakeDetectorIfAsked()
-                let listening = environment.listensForWakeWord
+                let listening = listensForWakeWord
                 let readMs =
                     listening
                     ? wakeGate.nextReadMilliseconds(otherwise: Self.idleReadMs, longest: Self.longestIdleReadMs)
                     : Self.idleReadMs
                 guard let chunk = try read(waitingFor: readMs) else { return }
                 let wake = listening ? try hearWake(in: chunk) : nil
-                step = wake.map { .listening(after: $0) } ?? idleAnnouncements()
+                step = wake.map { .reconfiguring(then: .listening(after: $0)) } ?? idleAsking()
             case .announcing(let texts):
                 step = try announce(texts)
             case .ringing(let text):
@@ -181,7 +189,7 @@ public final class VoicePipeline {
                 step = try settle(until: deadline)
             case .finishing:
                 finishInteraction()
-                step = announcements()
+                step = .reconfiguring(then: nil)
             }
         }
         if attending { finishInteraction() }
@@ -212,17 +220,15 @@ public final class VoicePipeline {
         return converted.samples
     }
 
-    /// Listens with the environment's new wake word detector, if it has one (a failure to make
-    /// it is reported, and the current one kept).
-    private func replaceWakeDetectorIfAsked() {
-        do {
-            guard let detector = try environment.replacementWakeDetector() else { return }
-            wakeGate.replace(detector, at: history.end)
-        } catch let error as any SusiError {
-            report(error)
-        } catch {
-            report(PipelineError(stage: .wake, code: "wake-init-failed", message: "\(error)"))
-        }
+    /// Applies what the environment says has changed in the settings: the endpointing of
+    /// the commands from now on, the wake word detector (a failure to make it is reported, and
+    /// the current one kept), and whether to listen for the wake word.
+    private func reconfigure() {
+        let change = environment.voice.reconfigure()
+        if let endpointing = change.endpointing { listener.settings = endpointing }
+        if let detector = change.wakeDetector { wakeGate.replace(detector, at: history.end) }
+        if let failure = change.wakeFailure { report(failure) }
+        if let listens = change.listensForWakeWord { listensForWakeWord = listens }
     }
 
     /// The wake word in the newest chunk, if it ended there; a detector failure is reported.
@@ -241,13 +247,13 @@ public final class VoicePipeline {
     private func attend() {
         guard !attending else { return }
         attending = true
-        environment.attentionChanged(to: true)
+        environment.attention.attentionChanged(to: true)
     }
 
     private func release() {
         guard attending else { return }
         attending = false
-        environment.attentionChanged(to: false)
+        environment.attention.attentionChanged(to: false)
     }
 
     private func finishInteraction() {
@@ -260,18 +266,18 @@ public final class VoicePipeline {
 
     /// An alarm due now, else planned answers due now, else idle.
     private func announcements() -> Step {
-        if let alarm = environment.dueAlarm() { return .ringing(alarm) }
-        let texts = environment.dueAnnouncements()
+        if let alarm = environment.attention.dueAlarm() { return .ringing(alarm) }
+        let texts = environment.attention.dueAnnouncements()
         return texts.isEmpty ? .waiting : .announcing(texts)
     }
 
-    /// Planned answers due now, else idle; asked once per `idleAskingMs` of input.
-    private func idleAnnouncements() -> Step {
+    /// Once per `idleAskingMs` of input: the settings changed, then what is due; else idle.
+    private func idleAsking() -> Step {
         guard history.end.frames(since: askedAt) >= SamplePosition.format.frames(milliseconds: Self.idleAskingMs) else {
             return .waiting
         }
         askedAt = history.end
-        return announcements()
+        return .reconfiguring(then: nil)
     }
 
     /// Says planned answers with the music down; a barge-in starts an interaction.
@@ -364,7 +370,6 @@ public final class VoicePipeline {
         let command: HeardCommand
         var text: String
         do {
-            if let endpointing = environment.endpointing { listener.settings = endpointing }
             // The command may have begun in the chunk that ended the wake word.
             // The second before it (the wake word) lets the recogniser adapt to the room first:
             // fewer command word errors in noise (bench/RESULTS.md).
@@ -377,7 +382,7 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
-            let hearing = environment.wholeHearing
+            let hearing = environment.voice.wholeHearing
             let whole = hearing.flatMap { hearWhole(command, after: wake, with: $0) }
             if case .withoutName(let heard) = whole {
                 // A false wake (in conversation): nothing is said, the music comes back up.
@@ -387,7 +392,7 @@ public final class VoicePipeline {
             if case .command(let heard) = whole, !heard.isEmpty, !command.isSure || hearing?.replacesSure == true {
                 logger.debug("\(command.isSure ? "sure" : "unsure") \"\(text)\"; heard whole as \"\(heard)\"")
                 text = heard
-            } else if !command.isSure, let again = try environment.transcribeAgain() {
+            } else if !command.isSure, let again = try environment.voice.transcribeAgain() {
                 logger.debug("no skill is sure of \"\(text)\"; second pass heard \"\(again)\"")
                 if !again.isEmpty { text = again }
             }
@@ -477,7 +482,7 @@ public final class VoicePipeline {
         // Planned answers count from when the answer came, not from when the words before
         // them have been spoken.
         for case .answer(let answer) in actions where answer.isPlanned {
-            if let failure = environment.perform(.answer(answer), from: response.origin).failure { report(failure) }
+            if let failure = environment.actions.perform(.answer(answer), from: response.origin).failure { report(failure) }
         }
         // What performing said ("Sorry, I am not allowed to change that."), once per answer
         // however many of its actions it was said for.
@@ -492,7 +497,7 @@ public final class VoicePipeline {
             }
             if let event = action.event { emit(event) }
             if words == nil {
-                let outcome = environment.perform(action, from: response.origin)
+                let outcome = environment.actions.perform(action, from: response.origin)
                 if let failure = outcome.failure { report(failure) }
                 if let say = outcome.say, !outcomesSaid.insert(say).inserted { continue }
                 words = outcome.say ?? SpokenText.brief(action, data: data)
@@ -511,7 +516,7 @@ public final class VoicePipeline {
     /// play that."), so it belongs to the interaction and comes before `idle`; meanwhile the
     /// input is read and the wake word heard. Past `deadline` the interaction ends without it.
     private func settle(until deadline: ContinuousClock.Instant) throws -> Step {
-        if let owed = environment.outcomeWords() {
+        if let owed = environment.actions.outcomeWords() {
             for text in owed {
                 switch try say(text) {
                 case .finished: continue
@@ -527,14 +532,14 @@ public final class VoicePipeline {
             Thread.sleep(forTimeInterval: Double(Self.commandReadMs) / 1000)
             return .settling(until: deadline)
         }
-        if environment.listensForWakeWord, let wake = try hearWake(in: chunk) { return .listening(after: wake) }
+        if listensForWakeWord, let wake = try hearWake(in: chunk) { return .listening(after: wake) }
         return .settling(until: deadline)
     }
 
     /// Speaks `text`, listening for the wake word meanwhile; in a voice of `language` when the
     /// answer was tagged with one the configured voice does not speak.
     private func say(_ text: String, language: String? = nil) throws -> Spoken {
-        let voice = language.map { environment.voice(forAnswerIn: $0) } ?? environment.voice
+        let voice = language.map { environment.voice.voice(forAnswerIn: $0) } ?? environment.voice.voice
         let before = status.phase
         status.enter(.speaking)
         defer { status.enter(before) }

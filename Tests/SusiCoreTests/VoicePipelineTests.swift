@@ -251,7 +251,7 @@ final class VoicePipelineTests: XCTestCase {
     }
 
     /// The speaker around the pipeline, as closures each test sets.
-    final class ScriptedEnvironment: PipelineEnvironment {
+    final class ScriptedEnvironment: PipelineVoice, PipelineActions, PipelineAttention {
         var speakingVoice: () -> VoiceSettings = { VoiceSettings() }
         var performing: (ChatAction) -> ActionOutcome = { _ in .done }
         /// The origin of the answer of every action performed, in order.
@@ -265,12 +265,14 @@ final class VoicePipelineTests: XCTestCase {
         /// An alarm to ring, asked before `dueAnswers`.
         var alarms: () -> String? = { nil }
         var secondPass: (() throws -> String)?
-        /// Endpointing handed out as commands begin, first to last; nil once used up.
-        var endpointings: [EndpointerSettings] = []
+        /// The endpointing in force, handed out at every reconfiguring; nil: none.
+        var endpointing: EndpointerSettings?
         /// A wake word detector to switch to, handed out once (or a failure to make one).
         var replacement: (() throws -> any WakeWordDetector)?
-        /// `hotword.enabled`, asked before each idle chunk.
+        /// `hotword.enabled`, asked at every reconfiguring.
         var listening: () -> Bool = { true }
+        /// How often the pipeline reconfigured.
+        private(set) var reconfigurings = 0
 
         init(
             voice: @escaping () -> VoiceSettings = { VoiceSettings() },
@@ -290,12 +292,19 @@ final class VoicePipelineTests: XCTestCase {
         func dueAnnouncements() -> [String] { dueAnswers() }
         func dueAlarm() -> String? { alarms() }
         func transcribeAgain() throws -> String? { try secondPass?() }
-        var endpointing: EndpointerSettings? { endpointings.isEmpty ? nil : endpointings.removeFirst() }
-        func replacementWakeDetector() throws -> (any WakeWordDetector)? {
-            defer { replacement = nil }
-            return try replacement?()
+        func reconfigure() -> Reconfiguration {
+            reconfigurings += 1
+            var change = Reconfiguration(endpointing: endpointing, listensForWakeWord: listening())
+            if let make = replacement {
+                replacement = nil
+                do {
+                    change.wakeDetector = try make()
+                } catch {
+                    change.wakeFailure = error as? any SusiError
+                }
+            }
+            return change
         }
-        var listensForWakeWord: Bool { listening() }
     }
 
     // MARK: Harness
@@ -367,7 +376,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: wake, recognizer: recognizer ?? ScriptedRecognizer(transcripts), brain: brain,
                 synthesizer: synthesizer, sink: sink),
-            environment: environment, events: recorder, endpointing: endpointing, logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: endpointing, logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         return Run(
             events: recorder.events, synthesizer: synthesizer, sink: sink, performed: performed, origins: environment.origins)
@@ -737,7 +747,8 @@ final class VoicePipelineTests: XCTestCase {
                 source: ScriptedSource([.noise(1300), .wake, .voice(900), .noise(1500)]), wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain, synthesizer: synthesizer,
                 sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
+            environment: PipelineEnvironment(environment), events: recorder,
+            endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
             logger: .silent, clock: { 0 })
         try pipeline.run()
         return (
@@ -811,7 +822,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(800)]), wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["take over"]), brain: refused, synthesizer: synthesizer, sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
+            environment: PipelineEnvironment(environment), events: recorder,
+            endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
             clock: { 0 })
         try pipeline.run()
         XCTAssertEqual(synthesizer.spoken, ["Not allowed.", "Done."])
@@ -953,7 +965,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: brain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
+            environment: PipelineEnvironment(environment), events: recorder,
+            endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500), logger: .silent,
             clock: { 0 })
         var attention: [(Bool, [String])] = []
         environment.onAttention = { attention.append(($0, recorder.events.map(\.name))) }
@@ -972,7 +985,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what timers are running"]), brain: brain,
                 synthesizer: synthesizer, sink: RecordingSink()),
-            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(environment), events: RecordingEventSink(), endpointing: EndpointerSettings(),
+            logger: .silent,
             clock: { 0 })
         var due = ["Time is up!"]
         var attention: [Bool] = []
@@ -1003,7 +1017,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: ScriptedSource([.noise(1000)]), wake: ScriptedWake(), recognizer: ScriptedRecognizer([]),
                 brain: timeBrain, synthesizer: synthesizer, sink: sink),
-            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(environment), events: RecordingEventSink(), endpointing: EndpointerSettings(),
+            logger: .silent,
             clock: { 0 })
         try pipeline.run()
         let sayings = (VoicePipeline.ringCycles + VoicePipeline.ringSpeechEvery - 1) / VoicePipeline.ringSpeechEvery
@@ -1037,7 +1052,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["snooze"]), brain: brain,
                 synthesizer: synthesizer, sink: sink),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         XCTAssertEqual(synthesizer.spoken, ["Wake up!", "Okay, I'll ring again in 9 minutes."], "cut after the wake word")
         XCTAssertEqual(attention, [true, false], "the music stayed down from the ringing through the command")
@@ -1055,7 +1071,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: ScriptedSource([.noise(2000)]), wake: ScriptedWake(), recognizer: ScriptedRecognizer([]),
                 brain: timeBrain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(environment), events: RecordingEventSink(), endpointing: EndpointerSettings(),
+            logger: .silent,
             clock: { 0 })
         environment.dueAnswers = {
             askedAt.append(pipeline.audioMs)
@@ -1088,7 +1105,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(2000)]), wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["play slash"]), brain: brain, synthesizer: synthesizer, sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         let errors = recorder.events.compactMap { event -> String? in
             if case .error(let stage, let code, _) = event.kind { return "\(stage.rawValue) \(code)" } else { return nil }
@@ -1114,7 +1132,8 @@ final class VoicePipelineTests: XCTestCase {
                 source: ScriptedSource([.noise(300), .wake, .voice(600), .noise(3000)]), wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["play some jazz"]), brain: timeBrain, synthesizer: synthesizer,
                 sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         let names = recorder.events.map(\.name)
         let play = try XCTUnwrap(names.firstIndex(of: "play"), "\(names)")
@@ -1134,7 +1153,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it", "who road romeo and"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         var passes = 0
         environment.secondPass = {
             passes += 1
@@ -1162,7 +1182,8 @@ final class VoicePipelineTests: XCTestCase {
                 source: source, wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["play some jazz", "what is the rolling stone"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         var passes = 0
         environment.secondPass = {
             passes += 1
@@ -1183,13 +1204,14 @@ final class VoicePipelineTests: XCTestCase {
         var asked = 0
         environment.listening = {
             asked += 1
-            return asked > 40  // off for the first 800 ms, then turned on
+            return asked > 9  // asked as the run starts and per 100 ms of idle input: off for 800 ms
         }
         let pipeline = VoicePipeline(
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         let wakes = recorder.events.filter { $0.name == "wake" }
         XCTAssertEqual(wakes.map(\.audioMs), [2440], "only the wake word said once it was on")
@@ -1205,7 +1227,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 })
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
         try pipeline.run()
         XCTAssertEqual(recorder.events.filter { $0.name == "wake" }.count, 1, "the wake word is still heard")
         XCTAssertLessThan(wake.position, 3000, "ten seconds of background hiss were not searched for the wake word")
@@ -1224,7 +1247,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: wake, recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
+            environment: PipelineEnvironment(environment), events: recorder,
+            endpointing: EndpointerSettings(noSpeechTimeoutMs: 1500),
             logger: .silent, clock: { 0 })
         return (pipeline, environment, recorder)
     }
@@ -1232,7 +1256,11 @@ final class VoicePipelineTests: XCTestCase {
     func testEachCommandIsEndpointedWithTheSettingsOfItsBeginning() throws {
         let source = ScriptedSource([.noise(300), .wake, .noise(4000), .wake, .noise(4000), .wake, .noise(4000)])
         let (pipeline, environment, recorder) = livePipeline(source)
-        environment.endpointings = [EndpointerSettings(noSpeechTimeoutMs: 3000), EndpointerSettings(noSpeechTimeoutMs: 800)]
+        environment.endpointing = EndpointerSettings(noSpeechTimeoutMs: 3000)
+        // Changed during the first command (as `stt.*` would be): for the next one on.
+        environment.onAttention = { attending in
+            if attending { environment.endpointing = EndpointerSettings(noSpeechTimeoutMs: 800) }
+        }
         try pipeline.run()
         let wakes = recorder.events.filter { $0.name == "wake" }.map(\.audioMs)
         let gaveUp = recorder.events.filter { $0.name == "error" }.map(\.audioMs)
@@ -1241,7 +1269,8 @@ final class VoicePipelineTests: XCTestCase {
         let waited = zip(wakes, gaveUp).map { $1 - $0 }
         XCTAssertEqual(waited[0], 3000, accuracy: 40, "the first command's settings")
         XCTAssertEqual(waited[1], 800, accuracy: 40, "the second's")
-        XCTAssertEqual(waited[2], 800, accuracy: 40, "kept until the environment has new ones")
+        XCTAssertEqual(waited[2], 800, accuracy: 40, "and the third's")
+        XCTAssertGreaterThan(environment.reconfigurings, 3, "as the run starts, while idle, and as each command begins")
     }
 
     func testAReplacementWakeDetectorListensFromTheNextChunkOn() throws {
@@ -1333,7 +1362,8 @@ final class VoicePipelineTests: XCTestCase {
                     return chunk
                 }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(ScriptedEnvironment()), events: RecordingEventSink(),
+            endpointing: EndpointerSettings(), logger: .silent,
             clock: { 0 }, status: status)
         try pipeline.run()
         let seen = levels.withLock { $0 }
@@ -1352,7 +1382,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(ScriptedEnvironment()), events: RecordingEventSink(),
+            endpointing: EndpointerSettings(), logger: .silent,
             clock: { 0 })
         try pipeline.run()
         // 15 chunks of noise and the wake word's, then the command.
@@ -1426,7 +1457,8 @@ final class VoicePipelineTests: XCTestCase {
                     return chunk
                 }, wake: ScriptedWake(), recognizer: recognizer, brain: NotingBrain(timeBrain) { log.note() },
                 synthesizer: ChunkedSynthesizer(), sink: sink),
-            environment: ScriptedEnvironment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(ScriptedEnvironment()), events: RecordingEventSink(),
+            endpointing: EndpointerSettings(), logger: .silent,
             clock: { 0 }, status: status)
         try pipeline.run()
         XCTAssertEqual(log.seen, [.idle, .listening, .thinking, .speaking, .idle])
@@ -1447,7 +1479,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: source, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: sink),
-            environment: environment, events: recorder, endpointing: EndpointerSettings(), logger: .silent, clock: { 0 },
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 },
             status: status)
         try pipeline.run()
         XCTAssertEqual(sink.chunks, 2, "the sentence stopped at the next chunk")
@@ -1472,7 +1505,8 @@ final class VoicePipelineTests: XCTestCase {
             stages: .init(
                 source: counting, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: ScriptedEnvironment(), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(ScriptedEnvironment()), events: recorder, endpointing: EndpointerSettings(),
+            logger: .silent,
             clock: { 0 },
             status: status)
         try pipeline.run()
@@ -1503,7 +1537,7 @@ final class VoicePipelineTests: XCTestCase {
                 source: source, wake: ScriptedWake(),
                 recognizer: ScriptedRecognizer(["what time is it", "stop", "stop", "stop"]),
                 brain: brain, synthesizer: ChunkedSynthesizer(), sink: sink),
-            environment: environment, events: recorder,
+            environment: PipelineEnvironment(environment), events: recorder,
             endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500),
             logger: .silent, clock: { 0 })
         try pipeline.run()
@@ -1528,7 +1562,7 @@ final class VoicePipelineTests: XCTestCase {
                     AudioChunk(format: stereo, samples: chunk.samples.flatMap { [$0, $0] })
                 }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                 synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-            environment: ScriptedEnvironment(), events: recorder,
+            environment: PipelineEnvironment(ScriptedEnvironment()), events: recorder,
             endpointing: EndpointerSettings(endSilenceMs: 500, shortSilenceMs: 200, noSpeechTimeoutMs: 1500), logger: .silent,
             clock: { 0 })
         try pipeline.run()
@@ -1563,7 +1597,8 @@ final class VoicePipelineTests: XCTestCase {
                         AudioChunk(format: fast, samples: chunk.samples.flatMap { [$0, $0, $0] })
                     }, wake: ScriptedWake(), recognizer: ScriptedRecognizer(["what time is it"]), brain: timeBrain,
                     synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
-                environment: ScriptedEnvironment(), events: events, endpointing: endpointing, logger: .silent, clock: { 0 },
+                environment: PipelineEnvironment(ScriptedEnvironment()), events: events, endpointing: endpointing,
+                logger: .silent, clock: { 0 },
                 resampler: resampler)
         }
         let recorder = RecordingEventSink()

@@ -130,7 +130,7 @@ final class PipelineStatusRouteTests: XCTestCase {
         func drain() throws {}
     }
 
-    final class Environment: PipelineEnvironment {
+    final class Environment: PipelineVoice, PipelineActions, PipelineAttention {
         var voice: VoiceSettings { VoiceSettings() }
         func perform(_ action: ChatAction, from origin: AnswerOrigin) -> ActionOutcome { .done }
     }
@@ -161,7 +161,8 @@ final class PipelineStatusRouteTests: XCTestCase {
             stages: .init(
                 source: Source(listening: listening), wake: Wake(), recognizer: Recognizer(), brain: Brain(thinking: thinking),
                 synthesizer: Synthesizer(), sink: Sink(speaking: speaking)),
-            environment: Environment(), events: RecordingEventSink(), endpointing: EndpointerSettings(), logger: .silent,
+            environment: PipelineEnvironment(Environment()), events: RecordingEventSink(), endpointing: EndpointerSettings(),
+            logger: .silent,
             clock: { 0 }, status: status)
         XCTAssertEqual(state(), "idle")
         // The pipeline runs here; another thread asks the server while it holds at each phase.
@@ -208,7 +209,7 @@ final class PipelineStatusRouteTests: XCTestCase {
             stages: .init(
                 source: Source(listening: listening), wake: Wake(), recognizer: Recognizer(), brain: Brain(thinking: thinking),
                 synthesizer: Synthesizer(), sink: Sink(speaking: speaking)),
-            environment: Environment(), events: FanOutEventSink([history, hearing, broadcaster]),
+            environment: PipelineEnvironment(Environment()), events: FanOutEventSink([history, hearing, broadcaster]),
             endpointing: EndpointerSettings(), logger: .silent, clock: { 0 }, status: status)
         let level = Mutex<[String: Any]?>(nil)
         let asker = Thread {

@@ -3,11 +3,12 @@ import SusiModel
 import SusiPipeline
 import SusiSpeech
 
-/// The speaker around `susi run`'s voice pipeline: the configured voice, the actions (one
-/// `ActionDispatcher`), music turned down while it listens, talks and rings, timers, alarms and
-/// `/say` requests, the open-question pass, and the config observer's changes between interactions
-/// (endpointing, a new wake word detector).
-final class SpeakerEnvironment: PipelineEnvironment {
+/// The speaker around `susi run`'s voice pipeline, all three parts of its environment: the
+/// voice (the configured voice, the open-question pass, Whisper, and the config observer's
+/// changes applied in the pipeline's reconfiguring step: endpointing, a new wake word
+/// detector), the actions (one `ActionDispatcher`), and the attention (music turned down while
+/// it listens, talks and rings; timers, alarms and `/say` requests).
+final class SpeakerEnvironment: PipelineVoice, PipelineActions, PipelineAttention {
     private let live: LiveConfig
     private let observer: SpeakerConfigObserver
     private let dispatcher: ActionDispatcher
@@ -21,7 +22,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
     /// This interaction asked the player for media whose outcome it has not yet had.
     private var awaitingPlay = false
 
-    /// `observer` is updated as each interaction begins and in `dueAnnouncements`;
+    /// `observer` is updated in `reconfigure`;
     /// `openQuestions` (the pipeline's own recogniser, with its open-question search; nil in
     /// `local` mode or with `stt.open_questions` off at start) hears commands no skill
     /// understood again while `stt.open_questions` is on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
@@ -69,14 +70,12 @@ final class SpeakerEnvironment: PipelineEnvironment {
         return announcements.take()
     }
 
-    /// Config changes are applied as an interaction begins. Music turns down to
+    /// Music turns down to
     /// `player.duck_volume` while the speaker listens, talks or rings an alarm; a player that
     /// has not started stays so. An alarm's ringing is over with the attention it held (rung
     /// out, or the command that cut it answered).
     func attentionChanged(to attending: Bool) {
-        if attending {
-            observer.update()
-        } else {
+        if !attending {
             awaitingPlay = false
             planned.stopRinging()
         }
@@ -84,9 +83,7 @@ final class SpeakerEnvironment: PipelineEnvironment {
         if attending { current.duck(to: live.current.player.duckVolume) } else { current.unduck() }
     }
 
-    /// Config changes are applied here too, as often as the idle pipeline asks.
     func dueAnnouncements() -> [String] {
-        observer.update()
         do throws(ConfigError) {
             return try planned.takeDue() + announcements.take()
         } catch {
@@ -125,15 +122,19 @@ final class SpeakerEnvironment: PipelineEnvironment {
             checksName: config.hotword.nameCheck)
     }
 
-    /// The `stt.*` endpointing in force as the command begins.
-    var endpointing: EndpointerSettings? { EndpointerSettings(observer.config.stt) }
-
-    /// `hotword.enabled` as last applied (`dueAnnouncements` applies changes while idle).
-    var listensForWakeWord: Bool { observer.listensForWakeWord }
-
-    /// A detector for the `hotword.*` settings, once after they changed.
-    func replacementWakeDetector() throws -> (any WakeWordDetector)? {
-        guard let config = observer.takeWakeChange() else { return nil }
-        return try makeWakeDetector(config)
+    /// Applies the config changes noticed since the last call (`SpeakerConfigObserver`):
+    /// the `stt.*` endpointing and `hotword.enabled` in force, and a detector for the
+    /// `hotword.*` settings once after they changed.
+    func reconfigure() -> Reconfiguration {
+        let config = observer.update()
+        var change = Reconfiguration(endpointing: EndpointerSettings(config.stt), listensForWakeWord: observer.listensForWakeWord)
+        if let wakeConfig = observer.takeWakeChange() {
+            do throws(SpeechError) {
+                change.wakeDetector = try makeWakeDetector(wakeConfig)
+            } catch {
+                change.wakeFailure = error
+            }
+        }
+        return change
     }
 }

@@ -262,7 +262,8 @@ public final class SpeakerRuntime {
             },
             report: report)
         return VoicePipeline(
-            stages: stages, environment: environment, events: events, endpointing: EndpointerSettings(config.stt),
+            stages: stages, environment: PipelineEnvironment(environment), events: events,
+            endpointing: EndpointerSettings(config.stt),
             logger: logger, clock: ProcessClock.milliseconds, status: status, resampler: SpeexResampler.make)
     }
 
