@@ -246,20 +246,3 @@ public final class StandaloneSpeakerControl: SpeakerControl, Sendable {
         }
     }
 }
-
-extension StandaloneSpeakerControl {
-    /// The control of `susi setup serve`: its own mpv and its own sound device, reading the
-    /// config live from `store` (an invalid edit is logged and the last good config kept).
-    public static func standalone(store: ConfigStore, logger: Logger) throws -> StandaloneSpeakerControl {
-        let live = try LiveConfig(store: store) { error in logger.warning("\(error.code): \(error.message)") }
-        let player = SpeakerPlayer.mpv(config: { live.current }, configPath: store.path, logger: logger.child("player"))
-        let dispatcher = ActionDispatcher(
-            live: live, planned: PlannedAnswers(path: store.state.timers),
-            player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
-            account: AccountStore(configStore: store), logger: logger,
-            lists: NamedLists(path: store.state.lists),
-            library: MusicLibrary(indexPath: store.state.musicLibrary))
-        return StandaloneSpeakerControl(
-            configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player, logger: logger)
-    }
-}

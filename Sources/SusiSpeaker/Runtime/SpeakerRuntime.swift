@@ -48,11 +48,9 @@ public final class SpeakerRuntime {
     /// events raised outside it, for `/status` and for SIGTERM. Outlives each pipeline.
     private let status = PipelineStatus()
     private let report: @Sendable (any SusiError) -> Void
-    private let live: LiveConfig
-    private let player: SpeakerPlayer
-    private let planned: PlannedAnswers
-    private let announcements = Announcements()
-    private let dispatcher: ActionDispatcher
+    /// The config, player, timers, lists and actions, shared with the setup server.
+    private let parts: SpeakerServices
+    private var live: LiveConfig { parts.live }
     private let brain: CurrentChatBrain
     private let observer: SpeakerConfigObserver
     private let models: String
@@ -98,53 +96,38 @@ public final class SpeakerRuntime {
         let report = Self.reporter(logger: logger, events: events, status: status)
         self.report = report
 
-        let live = try LiveConfig(store: store) { error in report(error) }
-        self.live = live
-        liveForPrivacy.withLock { $0 = live }
-        let config = live.current
         models = try Assembly.modelsDirectory(environment: environment)
         whisper = WhisperSlot(directory: models + "/whisper", logger: logger.child("hearing"))
         // Timers follow the audio when a file is read faster than real time.
         let started = Date()
         let followsAudio = options.input != nil && !options.realtime
-        planned = PlannedAnswers(path: store.state.timers) {
-            followsAudio ? started.addingTimeInterval(Double(status.audioMs) / 1000) : Date()
-        }
-        let lists = NamedLists(path: store.state.lists)
-        let announcements = self.announcements
-        @Sendable func playerFailed(_ error: PlayerError) {
-            // Said once per failure; the next request starts mpv again if it died.
-            report(error)
-            announcements.add(error.code == "player-died" ? "Sorry, the music player stopped." : "Sorry, I could not play that.")
-        }
-        let player = SpeakerPlayer.mpv(
-            config: { live.current }, configPath: store.path, logger: logger.child("player"), onFailure: playerFailed)
-        self.player = player
+        let parts = try SpeakerServices(
+            store: store, logger: logger, report: report,
+            clock: { followsAudio ? started.addingTimeInterval(Double(status.audioMs) / 1000) : Date() },
+            homeCache: Assembly.cacheDirectory(environment: environment),
+            lastSkill: { memory.lastSkill })
+        self.parts = parts
+        let live = parts.live
+        liveForPrivacy.withLock { $0 = live }
+        let config = live.current
+        let player = parts.player
         services.player = player
-        let account = AccountStore(configStore: store)
-        let home = HomeAssistantLink(
-            config: { live.current }, store: store, cacheDirectory: Assembly.cacheDirectory(environment: environment),
-            http: CurlHTTPClient(stage: .brain, logger: logger.child("http")), logger: logger.child("home"))
         // Asked once now, so a Home Assistant's names are fetched (in the background) before the
         // first command rather than at it.
-        _ = home.names
-        dispatcher = ActionDispatcher(
-            live: live, planned: planned, player: player, http: CurlHTTPClient(stage: .brain, logger: logger.child("http")),
-            account: account, logger: logger.child("actions"), lastSkill: { memory.lastSkill }, lists: lists,
-            library: MusicLibrary(indexPath: store.state.musicLibrary),
-            home: home)
+        let home = parts.home
+        _ = home?.names
         let builtBrain = try Assembly.brain(environment: environment, logger: logger)
         let examples = SpeakerDashboards.examples(of: builtBrain)
-        var parts = SpeakerDashboard(
-            events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: planned,
+        var page = SpeakerDashboard(
+            events: broadcaster, history: history, hearing: hearing, pipeline: status, timers: parts.planned,
             examples: { examples }, locate: LocationSetting.locator(store: store, environment: environment))
-        parts.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
-        parts.lists = lists
-        dashboard = parts
+        page.wakeEngine = WakePhraseCheck.pageLine(store: store, environment: environment)
+        page.lists = parts.lists
+        dashboard = page
         let localBrain = LocalChatBrain(brain: builtBrain) {
             let volume = player.current?.volume ?? live.current.player.volume
             return Assembly.brainContext(
-                live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill, home: home.names)
+                live.current, volume: volume, lastAnswer: memory.lastAnswer, lastSkill: memory.lastSkill, home: home?.names)
         }
         let languageNotice = LanguageNotice()
         @Sendable func makeBrain(_ config: Config) -> any ChatBrain & Sendable {
@@ -254,8 +237,8 @@ public final class SpeakerRuntime {
         // Loaded now (once), not when the first command ends.
         _ = whisper.transcriber(for: config)
         let environment = SpeakerEnvironment(
-            live: live, observer: observer, dispatcher: dispatcher, player: player, planned: planned,
-            announcements: announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
+            live: live, observer: observer, dispatcher: parts.dispatcher, player: parts.player, planned: parts.planned,
+            announcements: parts.announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
             whisper: whisper,
             makeWakeDetector: { [recognizer = ears.recognizer] config throws(SpeechError) in
                 try Assembly.wakeDetector(config, models: models, calibrations: calibrations, host: recognizer, logger: hearing)
@@ -280,14 +263,10 @@ public final class SpeakerRuntime {
     /// The setup/control server for the SUSI apps beside the pipeline, sharing its player; a
     /// server that cannot start is reported and the speaker carries on without it.
     private func startServer() {
-        let store = self.store
-        let live = self.live
-        let announcements = self.announcements
         let logger = self.logger.child("setup")
         // One mpv, and one sound device: `/say` is spoken by the pipeline.
-        let control = StandaloneSpeakerControl(
-            configPath: store.path, config: { live.current }, dispatcher: dispatcher, player: player,
-            logger: logger.child("control"), speaker: { announcements.add($0) }, pipeline: status)
+        let announcements = parts.announcements
+        let control = parts.control(speaker: { announcements.add($0) }, pipeline: status)
         let setup = SetupServer(
             store: store, live: live, control: control,
             hotspot: .forSpeaker(store: store, logger: logger.child("hotspot")), logger: logger, dashboard: dashboard)

@@ -4,7 +4,8 @@ import SusiModel
 import SusiServer
 
 /// `susi setup serve`: the setup/control server for the SUSI apps without the voice pipeline,
-/// over a control with its own player and sound device (`StandaloneSpeakerControl.standalone`).
+/// over the speaker's `SpeakerServices` with their own player, and a control that opens the
+/// sound device itself for `/say`.
 public final class StandaloneSetup {
     /// The server and its setup state.
     public let setup: SetupServer
@@ -16,7 +17,10 @@ public final class StandaloneSetup {
     /// - Throws: `ConfigError` when the config cannot be read or made.
     public init(store: ConfigStore, port: UInt16?, host: String?, hotspot: Bool, logger: Logger) throws {
         configuredPort = try store.loadOrCreate().setup.port
-        control = try StandaloneSpeakerControl.standalone(store: store, logger: logger.child("control"))
+        // An invalid config edit is logged and the last good config kept.
+        control = try SpeakerServices(store: store, logger: logger) { error in
+            logger.warning("\(error.code): \(error.message)")
+        }.control()
         setup = SetupServer(
             store: store, control: control, port: port, host: host,
             hotspot: hotspot ? .forSpeaker(store: store, logger: logger.child("hotspot")) : nil, logger: logger)
