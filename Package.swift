@@ -60,7 +60,9 @@ var swiftTargets: [Target] = [
     .target(
         name: "SusiTestSupport", dependencies: ["SusiCore", "SusiModel", "SusiBrain", "SusiServer", "SusiNet"],
         path: "Tests/SusiTestSupport"),
-    .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore", "SusiModel", "SusiPipeline", "SusiTestSupport"]),
+    .testTarget(name: "SusiCoreTests", dependencies: ["SusiCore", "SusiTestSupport"]),
+    .testTarget(name: "SusiModelTests", dependencies: ["SusiModel", "SusiCore", "SusiTestSupport"]),
+    .testTarget(name: "SusiPipelineTests", dependencies: ["SusiPipeline", "SusiModel", "SusiCore", "SusiTestSupport"]),
     .testTarget(name: "SusiSpeechTests", dependencies: ["SusiSpeech", "SusiAudio", "SusiCore", "SusiModel"]),
     .testTarget(name: "SusiAudioTests", dependencies: ["SusiAudio", "SusiCore", "SusiModel"]),
     .testTarget(name: "SusiNetTests", dependencies: ["SusiCore", "SusiModel", "SusiNet", "SusiServer", "SusiTestSupport"]),

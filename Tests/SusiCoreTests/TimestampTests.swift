@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 
 @testable import SusiCore
-@testable import SusiModel
 
 #if canImport(Glibc)
     import Glibc
@@ -98,17 +97,5 @@ final class TimestampTests: XCTestCase {
             tzset()
         }
         assertLocalClock(is: calendar)
-    }
-
-    func testAHistoryWrittenWithFoundationsISO8601DatesStillLoads() throws {
-        let directory = NSTemporaryDirectory() + "susi-timestamp-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let started = Date(timeIntervalSince1970: 1_796_204_514)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        let old = [InteractionLog.Interaction(started: started, heard: "what time is it", answers: ["Noon."])]
-        try encoder.encode(old).write(to: URL(fileURLWithPath: directory + "/history.json"))
-        XCTAssertEqual(InteractionLog(path: directory + "/history.json").interactions, old)
     }
 }

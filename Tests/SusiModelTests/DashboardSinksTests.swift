@@ -116,4 +116,16 @@ final class DashboardSinksTests: XCTestCase {
         XCTAssertEqual(second.withLock { $0 }, ["listening", "idle"])
         XCTAssertEqual(broadcaster.subscriberCount, 0)
     }
+
+    func testAHistoryWrittenWithFoundationsISO8601DatesStillLoads() throws {
+        let directory = NSTemporaryDirectory() + "susi-timestamp-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let started = Date(timeIntervalSince1970: 1_796_204_514)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let old = [InteractionLog.Interaction(started: started, heard: "what time is it", answers: ["Noon."])]
+        try encoder.encode(old).write(to: URL(fileURLWithPath: directory + "/history.json"))
+        XCTAssertEqual(InteractionLog(path: directory + "/history.json").interactions, old)
+    }
 }
