@@ -29,8 +29,8 @@ public final class SphinxWakeWordDetector: WakeWordDetector {
     private let restartAfter: Int
 
     /// Prior of the phone loop that keyphrases compete against (`-kws_plp`), used unless the
-    /// configuration's `extraOptions` set it. PocketSphinx's 1e-1 with a looser threshold
-    /// gave more false wakes for the same detections (see `models/hotword/README.md`).
+    /// configuration's `extraOptions` set it. PocketSphinx's own default is 1e-1; the keyphrase
+    /// threshold was chosen with this one (`models/hotword/README.md`, "The keyphrase engine").
     public static let defaultPhoneLoopProbability = 1e-2
 
     /// Loads the model, adds the words of `dictionaries`, and starts spotting `keyphrases`.
