@@ -15,6 +15,11 @@ public func waitForTermination() {
 
 /// Runs a closure on a background thread when SIGINT or SIGTERM arrives, while the caller's
 /// thread goes on (e.g. blocked in the audio loop). Keep the watch alive as long as needed.
+///
+/// The signals are set to be ignored only until each dispatch source is resumed, which catches
+/// them with libdispatch's own handler: a caught signal is reset to its default in the children
+/// the speaker starts (hooks, yt-dlp, snapclient), so they can still be stopped with SIGTERM
+/// (`TerminationWatchTests`).
 final class TerminationWatch {
     private var sources: [any DispatchSourceSignal] = []
 
