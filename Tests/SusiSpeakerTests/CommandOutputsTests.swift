@@ -50,6 +50,7 @@ final class CommandOutputsTests: XCTestCase {
         XCTAssertFalse(line.contains("\n"))
         let object = try jsonObject(Data(line.utf8))
         XCTAssertEqual(object["text"] as? String, "what time")
+        XCTAssertEqual(object["engine"] as? String, "pocketsphinx", "as Whisper's says \"whisper\"")
         let words = try XCTUnwrap(object["words"] as? [[String: Any]])
         XCTAssertEqual(words.map { $0["word"] as? String }, ["what", "time"])
         XCTAssertEqual(words[1]["start_ms"] as? Int, 200)

@@ -13,7 +13,7 @@ public enum TranscribeFile {
         let transcript: Transcript?
 
         /// `--json`: `{"text", "engine": "whisper"}` from Whisper, else PocketSphinx's
-        /// `{"text", "words"}` (`Transcript.jsonLine`), on one line.
+        /// `{"text", "engine": "pocketsphinx", "words"}` (`Transcript.jsonLine`), on one line.
         public func jsonLine() throws -> String {
             guard let transcript else {
                 return JSONValue.object(["text": .string(text), "engine": .string("whisper")]).jsonText
