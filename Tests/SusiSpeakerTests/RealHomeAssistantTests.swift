@@ -62,7 +62,7 @@ final class RealHomeAssistantTests: XCTestCase {
         child.executableURL = URL(fileURLWithPath: Self.virtualenv + "/bin/hass")
         // --skip-pip: nothing is installed at run time; `make home-assistant` put in what it needs.
         child.arguments = ["-c", configDirectory, "--skip-pip"]
-        FileManager.default.createFile(atPath: scratch.directory + "/hass.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.directory + "/hass.log", contents: nil)
         let log = try XCTUnwrap(FileHandle(forWritingAtPath: scratch.directory + "/hass.log"))
         child.standardOutput = log
         child.standardError = log

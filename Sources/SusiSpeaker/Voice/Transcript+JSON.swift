@@ -8,7 +8,8 @@ extension Transcript {
         let words: [[String: Any]] = words.map {
             ["word": $0.text, "start_ms": $0.startMilliseconds, "end_ms": $0.endMilliseconds, "confidence": $0.confidence]
         }
-        let data = try JSONSerialization.data(withJSONObject: ["engine": "pocketsphinx", "text": text, "words": words], options: [.sortedKeys])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["engine": "pocketsphinx", "text": text, "words": words], options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -153,7 +153,7 @@ final class TensorFlowLiteModel {
         }
         inputCount = library.byteSize(library.inputTensor(interpreter, 0)) / MemoryLayout<Float>.size
         outputCount = library.byteSize(library.outputTensor(interpreter, 0)) / MemoryLayout<Float>.size
-        guard inputCount == inputShape.reduce(1) { $0 * Int($1) }, outputCount > 0 else {
+        guard inputCount == inputShape.reduce(1, { $0 * Int($1) }), outputCount > 0 else {
             throw SpeechError(.wakeInitFailed, "\(path) is not a float model of input \(inputShape)")
         }
     }
