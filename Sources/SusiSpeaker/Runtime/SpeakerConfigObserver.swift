@@ -9,9 +9,9 @@ import Synchronization
 /// concerns between interactions.
 ///
 /// Changes are collected as they are noticed, on any thread; `update()` applies them. The
-/// runtime calls it on the pipeline's thread when an interaction begins and whenever the
-/// idle pipeline asks for planned answers (`VoicePipeline.idleAskingMs`), so a change takes
-/// effect on the next interaction and never in the middle of one. What reads the config
+/// pipeline's reconfiguring step calls it on the pipeline's thread (as the pipeline starts,
+/// while idle once per `VoicePipeline.idleAskingMs`, as each interaction begins and after it
+/// ends), so a change takes effect on the next interaction and never in the middle of one. What reads the config
 /// afresh on every use (the voice before each sentence, the room and volume step in the
 /// brain's context, `player.duck_volume`, web search, the setup server's routes) needs no
 /// rebuilding; what is built from it is:
@@ -19,8 +19,8 @@ import Synchronization
 /// - the player (`player.command`, `player.args`): made anew once nothing is loaded in it;
 ///   `player.volume` sets the music volume;
 /// - the wake word detector (`hotword.*`): the pipeline's environment makes it anew on the
-///   pipeline's thread when `takeWakeChange()` says so, and gives each command the endpointing
-///   of `config.stt`.
+///   pipeline's thread when `takeWakeChange()` says so, and hands the pipeline the endpointing
+///   of `config.stt` (`Reconfiguration`).
 public final class SpeakerConfigObserver: Sendable {
     private struct State {
         /// The config the components were last built or updated from.

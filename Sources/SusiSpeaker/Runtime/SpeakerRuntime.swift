@@ -221,9 +221,9 @@ public final class SpeakerRuntime {
     // MARK: Wiring
 
     /// The one place the voice pipeline is built: its stages, events, voice, actions and
-    /// what it says unasked (timers, announcements). The config observer is updated when an
-    /// interaction begins and whenever the idle pipeline asks for planned answers, so config
-    /// changes take effect on the next interaction.
+    /// what it says unasked (timers, announcements). The config observer is updated in the
+    /// pipeline's reconfiguring step (`SpeakerEnvironment.reconfigure`), so config changes
+    /// take effect on the next interaction.
     private func makePipeline(_ source: any AudioSource) throws -> VoicePipeline {
         let config = observer.update()
         let calibrations = WakePhraseCheck.directory(store: store)
