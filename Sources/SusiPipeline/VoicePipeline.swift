@@ -107,7 +107,7 @@ public final class VoicePipeline {
     /// enough for yt-dlp to find a stream and mpv to open it (or fail to) on a small board.
     /// Real time, whatever the input's pace: the player keeps the world's clock.
     static let outcomeWaitMs = 10_000
-    /// Where the environment was last asked for planned answers while idle.
+    /// Where the idle pipeline last reconfigured and asked for planned answers.
     private var askedAt = SamplePosition(frames: Int.min / 2)
 
     /// `clock` returns milliseconds since the process started (`wall_ms`); `environment` is
