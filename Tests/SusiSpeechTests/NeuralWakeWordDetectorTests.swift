@@ -161,8 +161,11 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         _ = try detector()
         let fast = try WakeWordFrontEnd(directory: files.frontEnd)
         let reference = try WakeWordFrontEnd(directory: files.frontEnd, accelerated: false)
-        XCTAssertTrue(fast.isAccelerated, "the pinned library has XNNPACK")
+        // The pinned library has XNNPACK; it is refused where it computes otherwise (one
+        // model, on an AMD EPYC virtual machine), and the embeddings below are right either way.
+        XCTAssertTrue(fast.isAccelerated || fast.acceleratorDisagreed)
         XCTAssertFalse(reference.isAccelerated)
+        XCTAssertFalse(reference.acceleratorDisagreed, "not asked for")
         let audio = [Int16](repeating: 0, count: 8000) + (try TestAudio.spoken("susi, what time is it"))
         var embeddings: [[Float]] = [[], []]
         for (index, frontEnd) in [fast, reference].enumerated() {
@@ -180,9 +183,17 @@ final class NeuralWakeWordDetectorTests: XCTestCase {
         // And the detector on either wakes at the same place with the same score.
         let plain = try NeuralWakeWordDetector(frontEndDirectory: files.frontEnd, headPath: files.head, accelerated: false)
         let accelerated = try detector()
-        XCTAssertTrue(accelerated.isAccelerated)
+        XCTAssertEqual(accelerated.isAccelerated, fast.isAccelerated)
         XCTAssertEqual(try detections(plain, audio), try detections(accelerated, audio))
         XCTAssertEqual(plain.highestScore, accelerated.highestScore, accuracy: 1e-4)
+    }
+
+    func testAnAcceleratorMustGiveTheReferenceKernelsValues() {
+        XCTAssertTrue(TensorFlowLiteModel.agree([20.0004, -3, 0.5], [20, -3.01, 0.5]), "within a thousandth of 20")
+        XCTAssertFalse(TensorFlowLiteModel.agree([2.14, 19.8], [-11.8, 21.7]), "the embeddings XNNPACK gave on one machine")
+        XCTAssertFalse(TensorFlowLiteModel.agree([0.002, 0], [0, 0]), "at least 1 as the scale")
+        XCTAssertFalse(TensorFlowLiteModel.agree([1, 2], [1, 2, 3]))
+        XCTAssertFalse(TensorFlowLiteModel.agree([.nan], [1]), "NaN is never right")
     }
 
     func testAStrideFindsWhatEveryStepFindsWithFewerEmbeddings() throws {

@@ -179,7 +179,11 @@ public final class NeuralWakeWordDetector: WakeWordDetector {
         warmUpSamples = Self.warmUpLength
         logger.debug(
             "listening for \"\(phrase)\" with the neural detector at \(self.threshold)"
-                + (frontEnd.isAccelerated ? " (XNNPACK)" : " (TensorFlow Lite's reference kernels)"))
+                + (frontEnd.isAccelerated
+                    ? " (XNNPACK)"
+                    : frontEnd.acceleratorDisagreed
+                        ? " (TensorFlow Lite's reference kernels: XNNPACK computed otherwise on this machine)"
+                        : " (TensorFlow Lite's reference kernels)"))
     }
 
     /// Whether the front end runs on XNNPACK's kernels.

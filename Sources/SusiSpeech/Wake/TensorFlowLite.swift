@@ -98,18 +98,24 @@ final class TensorFlowLiteModel {
     private let delegate: OpaquePointer?
     /// Whether the model runs on XNNPACK's kernels.
     var isAccelerated: Bool { delegate != nil }
+    /// Whether XNNPACK was refused because it did not compute what the reference kernels do
+    /// (seen on an AMD EPYC virtual machine: one input at a time, its embeddings were wrong).
+    let acceleratorDisagreed: Bool
     /// Values the model returns per run.
     let outputCount: Int
     /// Values the model takes per run.
     let inputCount: Int
 
     /// Loads the `.tflite` file at `path` and fixes its first input to `inputShape`; with
-    /// `accelerated`, on XNNPACK's kernels when the library has them (else, or when XNNPACK
-    /// refuses the model, on the reference kernels).
+    /// `accelerated`, on XNNPACK's kernels when the library has them, and when on `probe`
+    /// (an input the model is made for) they give what the reference kernels give; else on
+    /// the reference kernels.
     ///
     /// - Throws: `wake-model-missing` (no such file), `wake-init-failed` (TensorFlow Lite
     ///   refused the model or the shape).
-    init(library: TensorFlowLite, path: String, inputShape: [Int32], accelerated: Bool = true) throws(SpeechError) {
+    init(
+        library: TensorFlowLite, path: String, inputShape: [Int32], accelerated: Bool = true, probe: [Float]? = nil
+    ) throws(SpeechError) {
         self.library = library
         guard FileManager.default.fileExists(atPath: path) else {
             throw SpeechError(.wakeModelMissing, "no wake word model at \(path)")
@@ -117,45 +123,92 @@ final class TensorFlowLiteModel {
         guard let model = library.modelCreateFromFile(path) else {
             throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot read \(path)")
         }
-        /// An interpreter on one thread, with `delegate` if one is given.
-        func interpreter(delegate: OpaquePointer?) -> OpaquePointer? {
+        /// An interpreter on one thread, with `delegate` if one is given, its input shaped.
+        func makeInterpreter(delegate: OpaquePointer?) -> OpaquePointer? {
             let options = library.optionsCreate()
             defer { library.optionsDelete(options) }
             library.optionsSetNumThreads(options, 1)
             if let delegate, let xnnpack = library.xnnpack { xnnpack.add(options, delegate) }
-            return library.interpreterCreate(model, options)
+            guard let made = library.interpreterCreate(model, options) else { return nil }
+            let resized = inputShape.withUnsafeBufferPointer { dims -> Int32 in
+                guard let first = dims.baseAddress else { return 1 }
+                return library.resizeInputTensor(made, 0, first, Int32(dims.count))
+            }
+            guard resized == 0, library.allocateTensors(made) == 0 else {
+                library.interpreterDelete(made)
+                return nil
+            }
+            return made
         }
         // TensorFlow Lite says "INFO: Created TensorFlow Lite XNNPACK delegate for CPU." on
         // standard error as it makes the delegate, on every command that loads the wake word;
         // its warnings and errors are kept.
         var (delegate, made) = StandardErrorFilter.run(dropping: StandardErrorFilter.isTensorFlowLiteInfo) {
             let delegate = accelerated ? library.xnnpack?.create(nil) : nil
-            return (delegate, interpreter(delegate: delegate))
+            return (delegate, makeInterpreter(delegate: delegate))
         }
         if made == nil, let unused = delegate {
             library.xnnpack?.delete(unused)
             delegate = nil
-            made = StandardErrorFilter.run(dropping: StandardErrorFilter.isTensorFlowLiteInfo) { interpreter(delegate: nil) }
+            made = makeInterpreter(delegate: nil)
         }
-        guard let interpreter = made else {
+        guard var interpreter = made else {
             library.modelDelete(model)
-            throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot run \(path)")
+            throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot run \(path) with input \(inputShape)")
+        }
+        inputCount = library.byteSize(library.inputTensor(interpreter, 0)) / MemoryLayout<Float>.size
+        outputCount = library.byteSize(library.outputTensor(interpreter, 0)) / MemoryLayout<Float>.size
+        var disagreed = false
+        if let used = delegate, let probe, probe.count == inputCount, let reference = makeInterpreter(delegate: nil) {
+            let fast = Self.outputs(of: interpreter, on: probe, library: library, count: outputCount)
+            let slow = Self.outputs(of: reference, on: probe, library: library, count: outputCount)
+            if let slow, let fast, Self.agree(fast, slow) {
+                library.interpreterDelete(reference)
+            } else {
+                library.interpreterDelete(interpreter)
+                library.xnnpack?.delete(used)
+                (interpreter, delegate, disagreed) = (reference, nil, true)
+            }
         }
         self.model = model
         self.interpreter = interpreter
         self.delegate = delegate
-        let resized = inputShape.withUnsafeBufferPointer { dims -> Int32 in
-            guard let first = dims.baseAddress else { return 1 }
-            return library.resizeInputTensor(interpreter, 0, first, Int32(dims.count))
-        }
-        guard resized == 0, library.allocateTensors(interpreter) == 0 else {
-            throw SpeechError(.wakeInitFailed, "TensorFlow Lite cannot shape \(path)'s input as \(inputShape)")
-        }
-        inputCount = library.byteSize(library.inputTensor(interpreter, 0)) / MemoryLayout<Float>.size
-        outputCount = library.byteSize(library.outputTensor(interpreter, 0)) / MemoryLayout<Float>.size
+        acceleratorDisagreed = disagreed
         guard inputCount == inputShape.reduce(1, { $0 * Int($1) }), outputCount > 0 else {
             throw SpeechError(.wakeInitFailed, "\(path) is not a float model of input \(inputShape)")
         }
+    }
+
+    /// Whether `values` are what `reference` holds, to TensorFlow Lite's rounding: within a
+    /// thousandth of the largest reference value (at least 1). XNNPACK and the reference
+    /// kernels differ by under 1e-4 on the wake word's models where both are right.
+    static func agree(_ values: [Float], _ reference: [Float]) -> Bool {
+        guard values.count == reference.count else { return false }
+        let scale = max(1, reference.map(abs).max() ?? 0)
+        return zip(values, reference).allSatisfy { abs($0 - $1) <= scale / 1000 }
+    }
+
+    /// `interpreter`'s `count` outputs for `input`; nil when TensorFlow Lite fails.
+    private static func outputs(of interpreter: OpaquePointer, on input: [Float], library: TensorFlowLite, count: Int)
+        -> [Float]?
+    {
+        var output = [Float](repeating: 0, count: count)
+        let done = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { invoke(interpreter, library: library, input: source, output: $0) }
+        }
+        return done ? output : nil
+    }
+
+    /// Copies `input` in, runs `interpreter`, copies its output into `output`; false when
+    /// TensorFlow Lite reports an error.
+    private static func invoke(
+        _ interpreter: OpaquePointer, library: TensorFlowLite, input: UnsafeRawBufferPointer,
+        output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard let source = input.baseAddress, let target = output.baseAddress else { return false }
+        return library.copyFromBuffer(library.inputTensor(interpreter, 0), source, input.count) == 0
+            && library.invoke(interpreter) == 0
+            && library.copyToBuffer(library.outputTensor(interpreter, 0), target, output.count) == 0
     }
 
     deinit {
@@ -173,9 +226,11 @@ final class TensorFlowLiteModel {
         else {
             throw SpeechError(.wakeDecodeFailed, "wake word model given \(input.count) values, expects \(inputCount)")
         }
-        guard library.copyFromBuffer(library.inputTensor(interpreter, 0), source, inputCount * MemoryLayout<Float>.size) == 0,
-            library.invoke(interpreter) == 0,
-            library.copyToBuffer(library.outputTensor(interpreter, 0), target, outputCount * MemoryLayout<Float>.size) == 0
+        guard
+            Self.invoke(
+                interpreter, library: library,
+                input: UnsafeRawBufferPointer(start: source, count: inputCount * MemoryLayout<Float>.size),
+                output: UnsafeMutableRawBufferPointer(start: target, count: outputCount * MemoryLayout<Float>.size))
         else { throw SpeechError(.wakeDecodeFailed, "TensorFlow Lite failed while listening") }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SusiCore
 
 /// The neural wake word's frozen audio front end: openWakeWord's melspectrogram model, then
@@ -46,6 +47,9 @@ final class WakeWordFrontEnd {
 
     /// Whether both models run on XNNPACK's kernels (`TensorFlowLiteModel`).
     var isAccelerated: Bool { melModel.isAccelerated && embeddingModel.isAccelerated }
+    /// Whether XNNPACK was asked for but refused: it did not compute what the reference
+    /// kernels do on this machine.
+    var acceleratorDisagreed: Bool { melModel.acceleratorDisagreed || embeddingModel.acceleratorDisagreed }
 
     /// Loads `libtensorflowlite_c.so`, `melspectrogram.tflite` and `embedding_model.tflite`
     /// from `directory`; `accelerated` runs them on XNNPACK when the library has it. `reach`:
@@ -55,12 +59,21 @@ final class WakeWordFrontEnd {
     ///   Lite refuses it.
     init(directory: String, accelerated: Bool = true, reach: Int = 0) throws(SpeechError) {
         let library = try TensorFlowLite(path: directory + "/" + Self.libraryFile)
+        // Each model is checked on XNNPACK against the reference kernels with an input like
+        // its own: a voiced sound's samples, and mel values around 2.
+        let voiced = (0..<Self.melInputLength).map { index in
+            let t = Double(index)
+            return Float(4000 * sin(t * 0.21) * sin(t * 0.0031) + 1500 * sin(t * 1.7))
+        }
+        let frames = (0..<(Self.melWindow * Self.bands)).map { index in
+            Float(2 + sin(Double(index) * 0.37) + 0.5 * cos(Double(index) * 1.3))
+        }
         melModel = try TensorFlowLiteModel(
             library: library, path: directory + "/" + Self.melspectrogramFile, inputShape: [1, Int32(Self.melInputLength)],
-            accelerated: accelerated)
+            accelerated: accelerated, probe: voiced)
         embeddingModel = try TensorFlowLiteModel(
             library: library, path: directory + "/" + Self.embeddingFile,
-            inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1], accelerated: accelerated)
+            inputShape: [1, Int32(Self.melWindow), Int32(Self.bands), 1], accelerated: accelerated, probe: frames)
         guard melModel.outputCount == Self.melFramesPerChunk * Self.bands, embeddingModel.outputCount == Self.features
         else {
             throw SpeechError(
