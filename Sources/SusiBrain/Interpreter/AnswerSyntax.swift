@@ -63,46 +63,50 @@ enum AnswerSyntax {
         return (String(characters[(index + 1)..<end]), end)
     }
 
+    /// `^text^>_name`: the text is stored and goes from the answer.
     private static func blindAssignments(_ characters: [Character], _ assignments: inout [Assignment]) -> [Character] {
-        var output: [Character] = []
-        var index = 0
-        while index < characters.count {
-            if characters[index] == "^",
+        scan(characters, &assignments) { index, _ in
+            guard characters[index] == "^",
                 let close = characters[(index + 1)...].firstIndex(of: "^"),
                 close + 1 < characters.count, characters[close + 1] == ">",
                 let (name, end) = name(after: close + 1, in: characters)
-            {
-                let value = String(characters[(index + 1)..<close]).trimmedBlanks
-                assignments.append(Assignment(name: name, value: value))
-                index = end
-                continue
-            }
-            output.append(characters[index])
-            index += 1
+            else { return nil }
+            return (Assignment(name: name, value: String(characters[(index + 1)..<close]).trimmedBlanks), end)
         }
-        return output
     }
 
+    /// `word>_name`: the word before `>` is stored and stays in the answer.
     private static func visibleAssignments(_ characters: [Character], _ assignments: inout [Assignment])
         -> [Character]
     {
+        scan(characters, &assignments) { index, output in
+            guard characters[index] == ">", index > 0, !isSeparator(characters[index - 1]),
+                let (name, end) = name(after: index, in: characters)
+            else { return nil }
+            var start = output.count
+            while start > 0, !isSeparator(output[start - 1]) { start -= 1 }
+            let value = String(output[start...])
+            guard !value.isEmpty, !value.contains("^") else { return nil }
+            return (Assignment(name: name, value: value), end)
+        }
+    }
+
+    /// `characters` without what `match` takes: at each index, given what is kept so far, it
+    /// returns an assignment and the index after its syntax, or nil to keep the character.
+    private static func scan(
+        _ characters: [Character], _ assignments: inout [Assignment],
+        match: (Int, [Character]) -> (Assignment, end: Int)?
+    ) -> [Character] {
         var output: [Character] = []
         var index = 0
         while index < characters.count {
-            if characters[index] == ">", index > 0, !isSeparator(characters[index - 1]),
-                let (name, end) = name(after: index, in: characters)
-            {
-                var start = output.count
-                while start > 0, !isSeparator(output[start - 1]) { start -= 1 }
-                let value = String(output[start...])
-                if !value.isEmpty, !value.contains("^") {
-                    assignments.append(Assignment(name: name, value: value))
-                    index = end
-                    continue
-                }
+            if let (assignment, end) = match(index, output) {
+                assignments.append(assignment)
+                index = end
+            } else {
+                output.append(characters[index])
+                index += 1
             }
-            output.append(characters[index])
-            index += 1
         }
         return output
     }
