@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SusiCore
 
 #if canImport(Glibc)
     import Glibc
@@ -9,9 +9,8 @@ import Synchronization
 
 /// A connected `AF_UNIX` stream socket: the one place this module calls the C socket API.
 ///
-/// Reads happen on one thread (the connection's reader). Sends, `shutdown` and `close` hold the
-/// descriptor's mutex, so a descriptor number is never used after it was closed and possibly
-/// reused.
+/// Reads happen on one thread (the connection's reader); the descriptor is shared with the
+/// senders as `SocketDescriptor` says.
 final class UnixSocket: Sendable {
     /// Why a socket could not be connected.
     struct Failure: Error, Sendable {
@@ -19,15 +18,10 @@ final class UnixSocket: Sendable {
         let reason: String
     }
 
-    /// The open descriptor, -1 once closed.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: SocketDescriptor
 
     private init(descriptor: Int32) {
-        self.descriptor = Mutex(descriptor)
-    }
-
-    deinit {
-        close()
+        self.descriptor = SocketDescriptor(descriptor)
     }
 
     /// Connects to the socket at `path`, or says why it cannot (yet).
@@ -66,61 +60,23 @@ final class UnixSocket: Sendable {
 
     /// Sends all of `data`; false when the peer is gone or the socket is closed.
     func send(_ data: Data) -> Bool {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return false }
-            return Self.send(data, to: fd)
-        }
-    }
-
-    private static func send(_ data: Data, to fd: Int32) -> Bool {
-        data.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                // MSG_NOSIGNAL: a dead peer must give EPIPE here, not kill the whole speaker.
-                let count = Foundation.send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return false }
-                offset += count
-            }
-            return true
-        }
+        data.withUnsafeBytes { descriptor.send($0) }
     }
 
     /// Blocks until bytes arrive and appends them to `buffer`; false at end of stream or error.
     ///
-    /// Only the reader thread calls this, so it reads without the mutex (a blocking read must
-    /// not hold it); `close` is only called by that same thread once it stops reading.
+    /// Only the reader thread calls this; `close` is only called by that same thread once it
+    /// stops reading.
     func receive(into buffer: inout [UInt8]) -> Bool {
-        let fd = descriptor.withLock { $0 }
-        guard fd >= 0 else { return false }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                recv(fd, raw.baseAddress, raw.count, 0)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
-        }
+        guard let bytes = descriptor.receive() else { return false }
+        buffer += bytes
+        return true
     }
 
     /// Wakes a blocked `receive` (it returns false) and stops further sends; does not free the
     /// descriptor, so the reader can still finish with it.
-    func shutdown() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            _ = Foundation.shutdown(fd, Int32(SHUT_RDWR))
-        }
-    }
+    func shutdown() { descriptor.shutdown() }
 
     /// Frees the descriptor; afterwards every call fails quietly.
-    func close() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            _ = Foundation.close(fd)
-            fd = -1
-        }
-    }
+    func close() { descriptor.close() }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import SusiCore
 import SusiPipeline
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,26 +11,21 @@ import Synchronization
 /// A TCP socket, listening or connected: the one place the satellite calls the C socket API.
 ///
 /// Reads and accepts happen on one thread each and wait at most `pollMilliseconds` at a time,
-/// so the thread can see that it was asked to stop. Sends, `shutdown` and `close` hold the
-/// descriptor's mutex, so a descriptor number is never used after it was closed and reused.
+/// so the thread can see that it was asked to stop; the descriptor is shared with the senders
+/// as `SocketDescriptor` says.
 final class TCPSocket: Sendable {
     /// How long a blocked `accept` or `receive` waits before it looks whether to stop.
     static let pollMilliseconds: Int32 = 200
     /// How long a send may wait for a peer that does not read before it fails.
     static let sendTimeoutSeconds = 5
 
-    /// The open descriptor, -1 once closed.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: SocketDescriptor
     /// The peer's address for logs (`host:port`); the bound address for a listening socket.
     let address: String
 
     private init(descriptor: Int32, address: String) {
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = SocketDescriptor(descriptor)
         self.address = address
-    }
-
-    deinit {
-        close()
     }
 
     /// A socket listening on `host` (an IPv4 or IPv6 literal, or `localhost`) and `port`
@@ -39,37 +34,23 @@ final class TCPSocket: Sendable {
     /// - Throws: `satellite-cannot-listen` naming the address and the system's reason.
     static func listen(host: String, port: UInt16) throws(WyomingError) -> TCPSocket {
         let literal = host == "localhost" ? "127.0.0.1" : host
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if literal.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, literal, &address.sin6_addr) == 1 else {
-                throw WyomingError(.cannotListen, "'\(host)' is not an IP address")
-            }
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, literal, &address.sin_addr) == 1 else {
-                throw WyomingError(.cannotListen, "'\(host)' is not an IP address")
-            }
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
+        // A numeric host only: no name is looked up.
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(literal, String(port), &hints, &found) == 0, let info = found?.pointee else {
+            throw WyomingError(.cannotListen, "'\(host)' is not an IP address")
         }
+        defer { freeaddrinfo(found) }
+        let (family, length) = (info.ai_family, info.ai_addrlen)
         // The descriptor must not leak into processes the speaker starts (the player).
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw WyomingError(.cannotListen, "cannot create a socket: \(Self.reason())") }
         var one: Int32 = 1
         // A restarted speaker can listen again at once, while its old connections linger in TIME_WAIT.
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) }
-        }
+        let bound = Glibc.bind(fd, info.ai_addr, length)
         guard bound == 0, Glibc.listen(fd, 4) == 0 else {
             let reason = Self.reason()
             _ = Glibc.close(fd)
@@ -80,8 +61,7 @@ final class TCPSocket: Sendable {
 
     /// The local port (the one picked for port 0); nil once closed.
     var port: UInt16? {
-        descriptor.withLock { fd -> UInt16? in
-            guard fd >= 0 else { return nil }
+        descriptor.withOpen { fd -> UInt16? in
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let result = withUnsafeMutablePointer(to: &storage) { pointer in
@@ -89,12 +69,12 @@ final class TCPSocket: Sendable {
             }
             guard result == 0 else { return nil }
             return Self.port(of: storage)
-        }
+        } ?? nil
     }
 
     /// The next connection; nil when none came within `pollMilliseconds` or the socket is closed.
     func accept() -> TCPSocket? {
-        let fd = descriptor.withLock { $0 }
+        let fd = descriptor.current
         guard fd >= 0, Self.waitReadable(fd) else { return nil }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -116,53 +96,22 @@ final class TCPSocket: Sendable {
     /// What arrived; empty when nothing came within `pollMilliseconds`, nil at the end of the
     /// stream, on an error or once the socket is shut down.
     func receive() -> [UInt8]? {
-        let fd = descriptor.withLock { $0 }
+        let fd = descriptor.current
         guard fd >= 0 else { return nil }
         guard Self.waitReadable(fd) else { return [] }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress, raw.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            return Array(chunk[0..<count])
-        }
+        return descriptor.receive()
     }
 
     /// Sends all of `bytes`; false when the peer is gone or the socket is closed.
     func send(_ bytes: [UInt8]) -> Bool {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return false }
-            return bytes.withUnsafeBytes { buffer -> Bool in
-                guard let base = buffer.baseAddress else { return true }
-                var offset = 0
-                while offset < buffer.count {
-                    // MSG_NOSIGNAL: a vanished Home Assistant gives EPIPE here, not SIGPIPE.
-                    let count = Glibc.send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { return false }
-                    offset += count
-                }
-                return true
-            }
-        }
+        bytes.withUnsafeBytes { descriptor.send($0) }
     }
 
     /// Ends the connection both ways: a blocked `receive` returns nil; sends fail.
-    func shutdown() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        }
-    }
+    func shutdown() { descriptor.shutdown() }
 
     /// Frees the descriptor; afterwards every call fails quietly. Safe to call twice.
-    func close() {
-        descriptor.withLock { fd in
-            guard fd >= 0 else { return }
-            _ = Glibc.close(fd)
-            fd = -1
-        }
-    }
+    func close() { descriptor.close() }
 
     private static func waitReadable(_ fd: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
