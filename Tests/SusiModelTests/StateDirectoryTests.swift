@@ -11,6 +11,7 @@ final class StateDirectoryTests: XCTestCase {
         let files = [
             state.history, state.timers, state.lists, state.musicLibrary, state.playerState, state.multiroomPipe,
             state.languageVoices, state.deviceRegistration, state.setupState, state.pendingLogin, state.account,
+            state.ownerToken, state.hotspotPassphrase, state.wpaSupplicant,
         ]
         XCTAssertEqual(Set(files).count, files.count, "no two files share a name")
         XCTAssertTrue(files.allSatisfy { ($0 as NSString).deletingLastPathComponent == "/etc/susi" })

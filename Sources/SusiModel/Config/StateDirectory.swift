@@ -41,6 +41,36 @@ public struct StateDirectory: Sendable, Equatable {
     public var pendingLogin: String { file("pending-login.json") }
     /// The SUSI.AI account's token.
     public var account: String { file("account.json") }
+    /// The owner token the control routes require.
+    public var ownerToken: String { file("owner-token") }
+    /// This speaker's own passphrase for its setup hotspot.
+    public var hotspotPassphrase: String { file("hotspot-passphrase") }
+    /// The Wi-Fi networks joined, where `setup.wpa_supplicant_file` names no other file.
+    public var wpaSupplicant: String { file("wpa_supplicant.conf") }
+}
+
+/// A file the speaker keeps in its state directory, under the name `StateDirectory` gives it.
+public protocol StateFile {
+    /// The file's name in a `StateDirectory`.
+    static var location: KeyPath<StateDirectory, String> { get }
+    /// The file's path.
+    var path: String { get }
+    /// The file at `path`.
+    init(path: String)
+}
+
+extension StateFile {
+    /// The file in the state directory beside the config file of `store`.
+    public init(configStore store: ConfigStore) {
+        self.init(path: store.state[keyPath: Self.location])
+    }
+
+    /// The file's text without the blanks and newlines around it; nil when it cannot be read.
+    public var trimmedText: String? {
+        FileManager.default.contents(atPath: path).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
 }
 
 extension ConfigStore {

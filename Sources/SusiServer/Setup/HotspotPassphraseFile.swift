@@ -9,18 +9,15 @@ import SusiModel
 /// 0/o, 1/l/i), in four groups of four ("k7mq-3xfp-9tcw-h2rd", about 79 bits), short enough
 /// to print on the box's label and type on a phone. `susi setup hotspot status` prints it; the
 /// web page shows it to the owner.
-public struct HotspotPassphraseFile: Sendable, Equatable {
+public struct HotspotPassphraseFile: StateFile, Sendable, Equatable {
+    public static var location: KeyPath<StateDirectory, String> { \.hotspotPassphrase }
+
     /// The file's path.
     public let path: String
 
     /// A passphrase file at `path`.
     public init(path: String) {
         self.path = path
-    }
-
-    /// The passphrase file beside the config file of `store`.
-    public init(configStore store: ConfigStore) {
-        self.init(path: (store.directory as NSString).appendingPathComponent("hotspot-passphrase"))
     }
 
     /// The letters passphrases are made of.
@@ -38,9 +35,7 @@ public struct HotspotPassphraseFile: Sendable, Equatable {
 
     /// The stored passphrase; nil when there is none or the file holds no usable one.
     public var passphrase: String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return ConfigSchema.isHotspotPassphrase(text) && !text.isEmpty ? text : nil
+        trimmedText.flatMap { ConfigSchema.isHotspotPassphrase($0) && !$0.isEmpty ? $0 : nil }
     }
 
     /// The stored passphrase, made first when there is none. Made by root (the hotspot's

@@ -10,7 +10,9 @@ import SusiModel
 /// it and `--rotate` replaces it. The file is read on every check, so a rotation by another
 /// process counts at once. A token is 32 random bytes from the system's generator, written
 /// as 43 characters of unpadded base64url.
-public struct OwnerTokenFile: Sendable, Equatable {
+public struct OwnerTokenFile: StateFile, Sendable, Equatable {
+    public static var location: KeyPath<StateDirectory, String> { \.ownerToken }
+
     /// The file's path.
     public let path: String
 
@@ -19,17 +21,10 @@ public struct OwnerTokenFile: Sendable, Equatable {
         self.path = path
     }
 
-    /// The token file beside the config file of `store`.
-    public init(configStore store: ConfigStore) {
-        self.init(path: (store.directory as NSString).appendingPathComponent("owner-token"))
-    }
-
     /// The stored token; nil when there is none, or the file does not hold a well-formed one
     /// (then nothing matches it, so access stays closed rather than open).
     public var token: String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return Self.isWellFormed(text) ? text : nil
+        trimmedText.flatMap { Self.isWellFormed($0) ? $0 : nil }
     }
 
     /// Whether a file exists at all (well-formed or not).

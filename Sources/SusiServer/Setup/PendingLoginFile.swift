@@ -8,7 +8,9 @@ import SusiModel
 /// the same protection as the Wi-Fi passphrase in the wpa_supplicant file and the token in
 /// `account.json`. It is removed as soon as the login succeeds or the server refuses it, and
 /// its content never goes into a reply or a log line.
-public struct PendingLoginFile: Sendable, Equatable {
+public struct PendingLoginFile: StateFile, Sendable, Equatable {
+    public static var location: KeyPath<StateDirectory, String> { \.pendingLogin }
+
     /// One stored login.
     public struct Credentials: Sendable, Equatable, CustomStringConvertible {
         /// The account's email address.
@@ -32,11 +34,6 @@ public struct PendingLoginFile: Sendable, Equatable {
     /// A file at `path`.
     public init(path: String) {
         self.path = path
-    }
-
-    /// The file beside the config file of `store`.
-    public init(configStore store: ConfigStore) {
-        self.init(path: store.state.pendingLogin)
     }
 
     /// The stored credentials, or nil when there are none (or the file is unusable).

@@ -31,8 +31,7 @@ public struct WPASupplicantFile: Sendable, Equatable {
     public init(config: Config, store: ConfigStore) {
         let configured = config.setup.wpaSupplicantFile
         self.init(
-            path: configured.isEmpty
-                ? (store.directory as NSString).appendingPathComponent("wpa_supplicant.conf") : configured)
+            path: configured.isEmpty ? store.state.wpaSupplicant : configured)
     }
 
     /// The header of a new file; `country` (ISO 3166 alpha-2) is added when known, since

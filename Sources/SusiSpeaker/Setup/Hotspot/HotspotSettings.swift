@@ -52,7 +52,6 @@ public struct HotspotSettings: Sendable, Equatable {
         throws(HotspotError)
     {
         let hotspot = config.setup.hotspot
-        let configured = config.setup.wpaSupplicantFile
         let passphrase: String?
         do throws(SetupError) {
             passphrase = try HotspotPassphraseFile.passphrase(for: config, store: store)
@@ -62,8 +61,7 @@ public struct HotspotSettings: Sendable, Equatable {
         try self.init(
             ssid: hotspot.ssid, passphrase: passphrase ?? "", interface: hotspot.interface, channel: hotspot.channel,
             country: config.location.countryCode, runDirectory: runDirectory,
-            wifiFile: configured.isEmpty
-                ? (store.directory as NSString).appendingPathComponent("wpa_supplicant.conf") : configured,
+            wifiFile: WPASupplicantFile(config: config, store: store).path,
             waitSeconds: hotspot.waitSeconds, joinTimeoutSeconds: hotspot.joinTimeoutSeconds, auto: hotspot.auto,
             setupPort: config.setup.port)
     }
