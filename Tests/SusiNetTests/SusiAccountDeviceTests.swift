@@ -5,7 +5,7 @@ import SusiTestSupport
 import XCTest
 
 /// `/aaa/addNewDevice.json` against a loopback server that checks what SUSI's servlet checks.
-final class SusiDeviceClientTests: XCTestCase {
+final class SusiAccountDeviceTests: XCTestCase {
     private let token = AccountToken(
         accessToken: "tok-abc", expiresAt: Date().addingTimeInterval(3600), email: "mario@example.com", server: "")
 
@@ -37,7 +37,7 @@ final class SusiDeviceClientTests: XCTestCase {
         let seen = QueryLog()
         let (server, base) = try deviceServer(seen: seen)
         defer { server.stop() }
-        let client = SusiDeviceClient(server: base + "/", http: CurlHTTPClient())
+        let client = SusiAccountClient(server: base + "/", http: CurlHTTPClient())
         try client.add(
             DeviceEntry(
                 macid: "b8:27:eb:12:34:56", name: "SUSI.AI Speaker", room: "Living room & kitchen", latitude: 52.52,
@@ -59,7 +59,7 @@ final class SusiDeviceClientTests: XCTestCase {
     func testRefusalsAndOfflineAreTypedAndNeverShowTheToken() throws {
         let seen = QueryLog()
         let (server, base) = try deviceServer(seen: seen)
-        let client = SusiDeviceClient(server: base, http: CurlHTTPClient(), timeout: 3)
+        let client = SusiAccountClient(server: base, http: CurlHTTPClient(), timeout: 3)
         var stale = token
         stale.accessToken = "expired"
         XCTAssertThrowsError(try client.add(DeviceEntry(macid: "b8:27:eb:12:34:56", name: "n", room: "r"), token: stale)) {
@@ -82,7 +82,7 @@ final class SusiDeviceClientTests: XCTestCase {
         let seen = QueryLog()
         let (server, base) = try deviceServer(seen: seen)
         defer { server.stop() }
-        let client = SusiDeviceClient(server: base, http: CurlHTTPClient(), timeout: 3)
+        let client = SusiAccountClient(server: base, http: CurlHTTPClient(), timeout: 3)
         try client.remove(macid: "b8:27:eb:12:34:56", token: token)
         XCTAssertEqual(seen.all, [["macid": "b8:27:eb:12:34:56", "access_token": "tok-abc"]])
         var stale = token

@@ -44,7 +44,7 @@ final class SusiAccountTests: XCTestCase {
         let (server, base) = try loginServer(seen: seen)
         defer { server.stop() }
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let token = try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(
+        let token = try SusiAccountClient(server: base, http: CurlHTTPClient()).logIn(
             email: " mario@example.com ", password: "s3cret & more", now: now)
         XCTAssertEqual(token.accessToken, "tok-abc")
         XCTAssertEqual(token.expiresAt, now.addingTimeInterval(604_800))
@@ -64,7 +64,7 @@ final class SusiAccountTests: XCTestCase {
         let (server, base) = try loginServer()
         defer { server.stop() }
         XCTAssertThrowsError(
-            try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(
+            try SusiAccountClient(server: base, http: CurlHTTPClient()).logIn(
                 email: "mario@example.com", password: "wrong-pw")
         ) { error in
             let error = error as? SusiAPIError
@@ -77,14 +77,14 @@ final class SusiAccountTests: XCTestCase {
     }
 
     func testRefusalsNameTheirCause() {
-        XCTAssertEqual(SusiLoginClient.cause(status: 422, reason: "Unprocessable Entity"), "wrong email or password")
-        XCTAssertEqual(SusiLoginClient.cause(status: 422, reason: "Error 422 Invalid credentials"), "wrong email or password")
-        XCTAssertEqual(SusiLoginClient.cause(status: 401, reason: nil), "wrong email or password")
+        XCTAssertEqual(SusiAccountClient.cause(status: 422, reason: "Unprocessable Entity"), "wrong email or password")
+        XCTAssertEqual(SusiAccountClient.cause(status: 422, reason: "Error 422 Invalid credentials"), "wrong email or password")
+        XCTAssertEqual(SusiAccountClient.cause(status: 401, reason: nil), "wrong email or password")
         XCTAssertTrue(
-            SusiLoginClient.cause(status: 401, reason: "Your Account is not verified. Please verify it.")
+            SusiAccountClient.cause(status: 401, reason: "Your Account is not verified. Please verify it.")
                 .hasPrefix("the account is not activated yet"))
         XCTAssertTrue(
-            SusiLoginClient.cause(status: 422, reason: "Too many invalid login attempts").hasPrefix("too many failed logins"))
+            SusiAccountClient.cause(status: 422, reason: "Too many invalid login attempts").hasPrefix("too many failed logins"))
     }
 
     func testAnUnprocessableEntityPageSaysWrongEmailOrPassword() throws {
@@ -95,7 +95,7 @@ final class SusiAccountTests: XCTestCase {
         }
         defer { server.stop() }
         XCTAssertThrowsError(
-            try SusiLoginClient(server: base, http: CurlHTTPClient()).logIn(email: "mario@example.com", password: "x")
+            try SusiAccountClient(server: base, http: CurlHTTPClient()).logIn(email: "mario@example.com", password: "x")
         ) { error in
             let message = (error as? SusiAPIError)?.message ?? ""
             XCTAssertEqual((error as? SusiAPIError)?.code, "account-unauthorized")
@@ -107,7 +107,7 @@ final class SusiAccountTests: XCTestCase {
     func testSoftFailureAndMissingTokenAndRefusedServer() throws {
         let (server, base) = try loginServer()
         defer { server.stop() }
-        let client = SusiLoginClient(server: base, http: CurlHTTPClient())
+        let client = SusiAccountClient(server: base, http: CurlHTTPClient())
         XCTAssertThrowsError(try client.logIn(email: "soft@example.com", password: "x")) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-rejected")
             XCTAssertTrue("\($0)".contains("Account not activated"))
@@ -120,13 +120,13 @@ final class SusiAccountTests: XCTestCase {
         }
         defer { empty.stop() }
         XCTAssertThrowsError(
-            try SusiLoginClient(server: emptyBase, http: CurlHTTPClient()).logIn(email: "a@b.c", password: "x")
+            try SusiAccountClient(server: emptyBase, http: CurlHTTPClient()).logIn(email: "a@b.c", password: "x")
         ) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-bad-json")
         }
         let closed = try RawSocket()
         XCTAssertThrowsError(
-            try SusiLoginClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).logIn(
+            try SusiAccountClient(server: "http://127.0.0.1:\(closed.port)", http: CurlHTTPClient()).logIn(
                 email: "a@b.c", password: "x")
         ) {
             XCTAssertEqual(($0 as? SusiAPIError)?.code, "account-connection-refused")

@@ -5,7 +5,7 @@ import SusiNet
 import SusiServer
 
 /// Puts the speaker in its owner's SUSI device list once the account is linked, as susi_linux
-/// did: `SusiDeviceClient` with the primary interface's MAC, the device name, the room the apps
+/// did: `SusiAccountClient` with the primary interface's MAC, the device name, the room the apps
 /// set and the configured location.
 ///
 /// What was registered is kept in `device-registration.json` beside the config, so the call is
@@ -70,7 +70,7 @@ public struct DeviceRegistration: Sendable {
             return .upToDate
         }
         do throws(SusiAPIError) {
-            try SusiDeviceClient(server: config.brain.server, http: http(), timeout: timeout, logger: logger).add(
+            try SusiAccountClient(server: config.brain.server, http: http(), timeout: timeout, logger: logger).add(
                 entry, token: token)
         } catch {
             logger.info("adding the speaker to the SUSI account failed (\(error.code)); trying again later")
@@ -109,7 +109,7 @@ public struct DeviceRegistration: Sendable {
             return
         }
         do throws(SusiAPIError) {
-            try SusiDeviceClient(server: server, http: http(), timeout: min(timeout, 4), logger: logger).remove(
+            try SusiAccountClient(server: server, http: http(), timeout: min(timeout, 4), logger: logger).remove(
                 macid: macid, token: token)
             logger.info("the speaker was taken off the SUSI account\(account)")
         } catch {

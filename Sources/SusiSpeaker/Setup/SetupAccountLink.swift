@@ -99,7 +99,7 @@ public struct SetupAccountLink: AccountLinking {
     @discardableResult
     public func logIn(email: String, password: String) throws(SusiAPIError) -> AccountToken {
         let server = ((try? store.load()) ?? Config()).brain.server
-        let client = SusiLoginClient(server: server, http: http(), timeout: timeout, logger: logger)
+        let client = SusiAccountClient(server: server, http: http(), timeout: timeout, logger: logger)
         let token = try client.logIn(email: email, password: password)
         try AccountStore(configStore: store).save(token)
         return token
