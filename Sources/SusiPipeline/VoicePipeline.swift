@@ -109,6 +109,8 @@ public final class VoicePipeline {
     static let outcomeWaitMs = 10_000
     /// Where the idle pipeline last reconfigured and asked for planned answers.
     private var askedAt = SamplePosition(frames: Int.min / 2)
+    /// Where the interaction's own audio ended: the wake word and command, or the last thing said.
+    private var interactionAudioEnd = SamplePosition.start
 
     /// `clock` returns milliseconds since the process started (`wall_ms`); `environment` is
     /// asked for the voice and performs non-speech actions; `status` may be shared with the
@@ -181,6 +183,7 @@ public final class VoicePipeline {
                 step = try ring(text)
             case .listening(let wake):
                 step = try listen(after: wake)
+                interactionAudioEnd = history.end
             case .thinking(let query):
                 step = think(about: query)
             case .acting(let response):
@@ -259,7 +262,7 @@ public final class VoicePipeline {
     private func finishInteraction() {
         release()
         // The detector starts afresh after the interaction, not with its audio.
-        wakeGate.restart(at: history.end)
+        wakeGate.restart(at: history.end, interactionEnd: interactionAudioEnd)
         status.enter(.idle)
         emit(.idle)
     }
@@ -336,7 +339,10 @@ public final class VoicePipeline {
     private func chime() throws -> Spoken {
         let before = status.phase
         status.enter(.speaking)
-        defer { status.enter(before) }
+        defer {
+            status.enter(before)
+            interactionAudioEnd = history.end
+        }
         let step = SamplePosition.format.frames(milliseconds: 100)
         var start = 0
         do {
@@ -542,7 +548,10 @@ public final class VoicePipeline {
         let voice = language.map { environment.voice.voice(forAnswerIn: $0) } ?? environment.voice.voice
         let before = status.phase
         status.enter(.speaking)
-        defer { status.enter(before) }
+        defer {
+            status.enter(before)
+            interactionAudioEnd = history.end
+        }
         emit(.speakStart(text: text))
         var interruption: WakeHeard?
         var stopped = false

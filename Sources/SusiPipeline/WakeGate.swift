@@ -23,6 +23,10 @@ struct WakeGate {
     /// starts hearing sets where its steps fall, and so what it hears.
     static let voicePlacingMs = 20
     private static let voicePlacingFrames = SamplePosition.format.frames(milliseconds: voicePlacingMs)
+    private static let hangoverFrames = SamplePosition.format.frames(milliseconds: hangoverMs)
+    /// A pause this long ends a stretch of voice (words within a phrase are closer).
+    static let pauseMs = 300
+    private static let pauseFrames = SamplePosition.format.frames(milliseconds: pauseMs)
     /// The name's end is looked for up to this far (two of the neural detector's steps) after
     /// where the detector placed it...
     static let endSearchMs = 160
@@ -36,6 +40,11 @@ struct WakeGate {
     private var activity = VoiceActivityDetector(marginDB: 6)
     /// Where voice was last heard.
     private var lastVoice = SamplePosition(frames: Int.min / 2)
+    /// Where the stretch of voice that `lastVoice` ends began: after a pause of `pauseMs`.
+    private var voiceSince = SamplePosition(frames: Int.min / 2)
+    /// Where the next feed starts after a `restart` that kept a voice going on: earlier
+    /// than the gate's own start.
+    private var refeedFrom: SamplePosition?
     /// How far into the input the detector has been fed.
     private var fedUntil = SamplePosition.start
     /// Frames handed to the detector so far (it skips what the gate holds back).
@@ -58,13 +67,20 @@ struct WakeGate {
         for start in stride(from: 0, to: chunk.count, by: Self.voicePlacingFrames) {
             let end = min(start + Self.voicePlacingFrames, chunk.count)
             guard activity.anyVoiced(chunk[start..<end]) else { continue }
-            firstVoice = firstVoice ?? chunkStart.advanced(by: start)
+            let voiced = chunkStart.advanced(by: start)
+            firstVoice = firstVoice ?? voiced
+            if voiced.frames(since: lastVoice) > Self.pauseFrames { voiceSince = voiced }
             lastVoice = chunkStart.advanced(by: end)
         }
-        feeding = now.frames(since: lastVoice) <= SamplePosition.format.frames(milliseconds: Self.hangoverMs)
-        guard feeding else { return nil }
+        feeding = now.frames(since: lastVoice) <= Self.hangoverFrames
+        guard feeding else {
+            refeedFrom = nil
+            return nil
+        }
         let lead = (firstVoice ?? chunkStart).advanced(byMilliseconds: -Self.prerollMs)
-        let unheard = history.samples(from: max(fedUntil, lead))
+        let from = max(fedUntil, lead)
+        let unheard = history.samples(from: refeedFrom.map { min($0, from) } ?? from)
+        refeedFrom = nil
         fedUntil = now
         fedFrames += unheard.count
         guard let detection = try detector.process(unheard).first else { return nil }
@@ -124,9 +140,16 @@ struct WakeGate {
     }
 
     /// Starts afresh after an interaction: the detector forgets what it partly heard, and
-    /// hears nothing of the interaction's audio.
-    mutating func restart(at now: SamplePosition) {
+    /// hears nothing of the interaction's audio, which ended at `interactionEnd` (the wake
+    /// word and command's end, or the end of what the speaker said). A voice begun after that and going
+    /// on now is heard again from its start: it may be the name, said as the interaction
+    /// ended (under load, the player's start can end it in the middle of a name).
+    mutating func restart(at now: SamplePosition, interactionEnd: SamplePosition) {
         try? detector.reset()
         fedUntil = now
+        refeedFrom = nil
+        if now.frames(since: lastVoice) <= Self.hangoverFrames, voiceSince >= interactionEnd {
+            refeedFrom = max(interactionEnd, voiceSince.advanced(byMilliseconds: -Self.prerollMs))
+        }
     }
 }

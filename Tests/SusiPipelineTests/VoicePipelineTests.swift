@@ -95,9 +95,15 @@ final class VoicePipelineTests: XCTestCase {
         /// Each call's samples, and what `framesToNextDecision` said before it.
         private(set) var calls: [(given: Int, asked: Int?)] = []
 
-        init(decisionDelayMs: Int = 0, stepFrames: Int? = nil) {
+        /// How much it must have heard since its last reset before a marker fires, in ms: a
+        /// name is only heard whole.
+        let needsHeardMs: Int
+        private var heardSinceReset = 0
+
+        init(decisionDelayMs: Int = 0, stepFrames: Int? = nil, needsHeardMs: Int = 0) {
             self.decisionDelayMs = decisionDelayMs
             self.stepFrames = stepFrames
+            self.needsHeardMs = needsHeardMs
         }
 
         var framesToNextDecision: Int? { stepFrames.map { $0 - heard.count % $0 } }
@@ -110,9 +116,12 @@ final class VoicePipelineTests: XCTestCase {
             // A whole marker chunk, anywhere in what arrived: a tone can hit the marker's value
             // by chance.
             for offset in stride(from: 0, through: samples.count - 320, by: 320)
-            where samples[offset..<(offset + 320)].allSatisfy({ $0 == wakeMarker }) {
+            where samples[offset..<(offset + 320)].allSatisfy({ $0 == wakeMarker })
+                && (heardSinceReset + offset) / 16 >= needsHeardMs
+            {
                 markerEnd = start + (offset + 320) / 16
             }
+            heardSinceReset += samples.count
             guard let end = markerEnd, position >= end + decisionDelayMs else { return [] }
             markerEnd = nil
             return [
@@ -122,7 +131,10 @@ final class VoicePipelineTests: XCTestCase {
             ]
         }
 
-        func reset() throws { markerEnd = nil }
+        func reset() throws {
+            markerEnd = nil
+            heardSinceReset = 0
+        }
     }
 
     final class ScriptedRecognizer: SpeechRecognizer {
@@ -1142,6 +1154,36 @@ final class VoicePipelineTests: XCTestCase {
         XCTAssertEqual(asked, 4, "asked until the outcome came, then no more")
         let speakStart = recorder.events[play + 1]
         XCTAssertGreaterThan(speakStart.audioMs, recorder.events[play].audioMs, "input read while waiting")
+    }
+
+    /// The name said just as an interaction ends (the player confirmed the music late, as on a
+    /// loaded machine) is heard whole: the detector starts afresh from where that voice began,
+    /// not from the middle of it.
+    func testANameSaidAsTheInteractionEndsIsHeardWhole() throws {
+        let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
+        var asked = 0
+        // Settling reads 20 ms a time: the outcome comes 280 ms into the voice after 1 s of quiet.
+        environment.owed = {
+            asked += 1
+            return asked < 65 ? nil : []
+        }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: ScriptedSource([
+                    .noise(300), .voice(500), .wake, .voice(600), .noise(1000), .voice(500), .wake, .voice(600),
+                    .noise(1500),
+                ]),
+                wake: ScriptedWake(needsHeardMs: 400), recognizer: ScriptedRecognizer(["play some jazz", "what time is it"]),
+                brain: timeBrain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        XCTAssertEqual(asked, 66, "the first interaction ended inside the second voice; the second at once")
+        let transcripts = recorder.events.compactMap { event -> String? in
+            if case .transcript(let text) = event.kind { return text } else { return nil }
+        }
+        XCTAssertEqual(transcripts, ["play some jazz", "what time is it"], "\(recorder.events.map(\.name))")
     }
 
     func testASecondPassHearsWhatNoSkillMatchesAndOnlyThat() throws {

@@ -98,7 +98,7 @@ public struct SatelliteListener {
     public mutating func stop(announce: Bool) -> [WyomingEvent] {
         guard command != nil else { return [] }
         command = nil
-        gate.restart(at: history.end)
+        gate.restart(at: history.end, interactionEnd: history.end)
         return announce ? [WyomingEvent.audioStop(timestamp: history.end.milliseconds)] : []
     }
 
