@@ -42,6 +42,11 @@ public protocol PipelineVoice: AnyObject {
     /// left and no copy of the audio is handed over. Nil when there is no second recogniser.
     func transcribeAgain() throws -> String?
 
+    /// The command just ended, which no skill is sure of as `heard`, heard again as one of the
+    /// Home Assistant's commands: nil where the speaker knows no home, or where `heard` gives
+    /// no reason to think it was one (then the other hearings follow).
+    func homeCommand(insteadOf heard: String) -> String?
+
     /// How the command just ended is heard whole (Whisper), besides the streaming recogniser;
     /// asked once per command after it ended. Nil keeps the streaming recogniser's reading.
     var wholeHearing: WholeHearing? { get }
@@ -59,6 +64,9 @@ extension PipelineVoice {
 
     /// No second recogniser.
     public func transcribeAgain() throws -> String? { nil }
+
+    /// No home.
+    public func homeCommand(insteadOf heard: String) -> String? { nil }
 
     /// No transcriber of whole commands.
     public var wholeHearing: WholeHearing? { nil }

@@ -388,14 +388,20 @@ public final class VoicePipeline {
             command = try listener.finish()
             if status.isStopRequested { return .finishing }
             text = command.text
+            // A reading no skill is sure of that may be the home's: its commands alone hear it
+            // again, before Whisper (bench/PERFORMANCE.md, "Home Assistant commands").
+            let home = command.isSure ? nil : environment.voice.homeCommand(insteadOf: text)
             let hearing = environment.voice.wholeHearing
-            let whole = hearing.flatMap { hearWhole(command, after: wake, with: $0) }
+            let whole = hearing.flatMap { home != nil && !$0.checksName ? nil : hearWhole(command, after: wake, with: $0) }
             if case .withoutName(let heard) = whole {
                 // A false wake (in conversation): nothing is said, the music comes back up.
                 report(PipelineError(stage: .wake, code: "wake-name-not-heard", message: "heard \"\(heard)\""))
                 return .finishing
             }
-            if case .command(let heard) = whole, !heard.isEmpty, !command.isSure || hearing?.replacesSure == true {
+            if let home {
+                logger.debug("no skill is sure of \"\(text)\"; the home's commands heard \"\(home)\"")
+                text = home
+            } else if case .command(let heard) = whole, !heard.isEmpty, !command.isSure || hearing?.replacesSure == true {
                 logger.debug("\(command.isSure ? "sure" : "unsure") \"\(text)\"; heard whole as \"\(heard)\"")
                 text = heard
             } else if !command.isSure, let again = try environment.voice.transcribeAgain() {

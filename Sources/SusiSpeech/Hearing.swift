@@ -164,6 +164,11 @@ public enum Hearing {
         return [SkillPhrasings.Intent(skill: "home-assistant-names", patterns: [], examples: names.sentences())]
     }
 
+    /// The recogniser's side search that hears only the Home Assistant's commands (its names
+    /// made into `HomeDirectory.sentences`), when there are any:
+    /// `SphinxRecognizer.decodeAgain(withSideSearch:)`.
+    public static let homeCommandsSearch = "home-commands"
+
     /// The recogniser for commands: PocketSphinx with the language model generated from the
     /// skills in `skillsDirectory` (built on first use and cached in `cacheDirectory`), and
     /// a pronunciation for every word it uses.
@@ -220,9 +225,16 @@ public enum Hearing {
             }
         }
         defer { if let verifier { try? FileManager.default.removeItem(atPath: verifier.modelFile) } }
+        var sideSearches = verifier.map { [$0.search] } ?? []
+        if let grammar = CommandGrammar.jsgf(home.flatMap(\.examples)) {
+            sideSearches.append(
+                SphinxDecoder.SideSearch(
+                    name: homeCommandsSearch, search: .grammar(grammar),
+                    options: ["-lw": settings.recognizerOptions["-lw"] ?? "4"]))
+        }
         let recognizer = try SphinxRecognizer(
-            configuration: configuration, dictionaries: verifier.map { [$0.words] } ?? [],
-            sideSearches: verifier.map { [$0.search] } ?? [], preprocessors: steps, logger: logger)
+            configuration: configuration, dictionaries: verifier.map { [$0.words] } ?? [], sideSearches: sideSearches,
+            preprocessors: steps, logger: logger)
         if let open {
             var second = SphinxConfiguration(search: .languageModel(path: open.languageModelPath))
             second.dictionaryPath = open.dictionaryPath

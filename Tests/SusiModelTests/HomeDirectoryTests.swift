@@ -82,6 +82,18 @@ final class HomeDirectoryTests: XCTestCase {
         XCTAssertTrue(noThermostat.sentence.contains("not a thermostat"))
     }
 
+    /// A home command heard for a reading no skill is sure of is taken only when both share a
+    /// word of a name.
+    func testAHomeCommandIsTakenWhenBothReadingsShareAName() {
+        XCTAssertTrue(home.nameWords.isSuperset(of: ["kitchen", "ceiling", "kettle", "living", "room", "front", "door"]))
+        XCTAssertFalse(home.nameWords.contains("turn"))
+        XCTAssertTrue(home.mayBe("turn on the kitchen ceiling light", heard: "so on the kitchen ceiling like"))
+        XCTAssertTrue(home.mayBe("close the blinds", heard: "close the blinds talk to"))
+        XCTAssertFalse(home.mayBe("turn off the kettle", heard: "turn off the music"), "no name in common")
+        XCTAssertFalse(home.mayBe("is the front door open", heard: "what is the weather in berlin"))
+        XCTAssertFalse(home.mayBe("is the front door open", heard: ""))
+    }
+
     func testStatesInWords() {
         let door = HomeState(
             entityID: "binary_sensor.front_door", state: "on",

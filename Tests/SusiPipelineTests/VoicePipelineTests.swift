@@ -277,6 +277,8 @@ final class VoicePipelineTests: XCTestCase {
         /// An alarm to ring, asked before `dueAnswers`.
         var alarms: () -> String? = { nil }
         var secondPass: (() throws -> String)?
+        /// The home's commands hearing a reading no skill is sure of again; nil: no home.
+        var homeHearing: ((String) -> String?)?
         /// The endpointing in force, handed out at every reconfiguring; nil: none.
         var endpointing: EndpointerSettings?
         /// A wake word detector to switch to, handed out once (or a failure to make one).
@@ -304,6 +306,7 @@ final class VoicePipelineTests: XCTestCase {
         func dueAnnouncements() -> [String] { dueAnswers() }
         func dueAlarm() -> String? { alarms() }
         func transcribeAgain() throws -> String? { try secondPass?() }
+        func homeCommand(insteadOf heard: String) -> String? { homeHearing?(heard) }
         func reconfigure() -> Reconfiguration {
             reconfigurings += 1
             var change = Reconfiguration(endpointing: endpointing, listensForWakeWord: listening())
@@ -1180,10 +1183,40 @@ final class VoicePipelineTests: XCTestCase {
             clock: { 0 })
         try pipeline.run()
         XCTAssertEqual(asked, 66, "the first interaction ended inside the second voice; the second at once")
-        let transcripts = recorder.events.compactMap { event -> String? in
-            if case .transcript(let text) = event.kind { return text } else { return nil }
-        }
+        let transcripts = recorder.transcripts
         XCTAssertEqual(transcripts, ["play some jazz", "what time is it"], "\(recorder.events.map(\.name))")
+    }
+
+    /// A reading no skill is sure of is first heard again as one of the home's commands; the
+    /// second pass then has nothing to do. A sure reading is not.
+    func testTheHomesCommandsHearAnUnsureReadingFirst() throws {
+        let brain = ScriptedBrain([
+            "what time is it": [.answer(AnswerAction(expression: "Four."))],
+            "turn on the kitchen light": [.answer(AnswerAction(expression: "Done."))],
+        ])
+        let source = ScriptedSource([.noise(300), .wake, .voice(600), .noise(1000), .wake, .voice(800), .noise(1000)])
+        let recorder = RecordingEventSink()
+        let environment = ScriptedEnvironment()
+        var asked: [String] = []
+        environment.homeHearing = { heard in
+            asked.append(heard)
+            return "turn on the kitchen light"
+        }
+        environment.secondPass = {
+            XCTFail("no second pass after the home's commands heard it")
+            return ""
+        }
+        let pipeline = VoicePipeline(
+            stages: .init(
+                source: source, wake: ScriptedWake(),
+                recognizer: ScriptedRecognizer(["what time is it", "so on the kitchen light"]),
+                brain: brain, synthesizer: ChunkedSynthesizer(), sink: RecordingSink()),
+            environment: PipelineEnvironment(environment), events: recorder, endpointing: EndpointerSettings(), logger: .silent,
+            clock: { 0 })
+        try pipeline.run()
+        let transcripts = recorder.transcripts
+        XCTAssertEqual(transcripts, ["what time is it", "turn on the kitchen light"])
+        XCTAssertEqual(asked, ["so on the kitchen light"], "only the reading no skill is sure of")
     }
 
     func testASecondPassHearsWhatNoSkillMatchesAndOnlyThat() throws {
@@ -1203,9 +1236,7 @@ final class VoicePipelineTests: XCTestCase {
             return "who wrote romeo and juliet"
         }
         try pipeline.run()
-        let transcripts = recorder.events.compactMap { event -> String? in
-            if case .transcript(let text) = event.kind { return text } else { return nil }
-        }
+        let transcripts = recorder.transcripts
         XCTAssertEqual(transcripts, ["what time is it", "who wrote romeo and juliet"])
         XCTAssertEqual(passes, 1, "only the command no skill matched is decoded again")
     }
@@ -1232,9 +1263,7 @@ final class VoicePipelineTests: XCTestCase {
             return "what is the weather in berlin"
         }
         try pipeline.run()
-        let transcripts = recorder.events.compactMap { event -> String? in
-            if case .transcript(let text) = event.kind { return text } else { return nil }
-        }
+        let transcripts = recorder.transcripts
         XCTAssertEqual(transcripts, ["play some jazz", "what is the weather in berlin"])
         XCTAssertEqual(passes, 1, "two unchecked words are sure enough; three are heard again")
     }
@@ -1661,5 +1690,14 @@ final class VoicePipelineTests: XCTestCase {
         let cut = SpokenText.answer(long) ?? ""
         XCTAssertTrue(cut.hasSuffix("And more."))
         XCTAssertLessThan(cut.count, 420)
+    }
+}
+
+extension RecordingEventSink {
+    /// The texts of the `transcript` events, in order.
+    var transcripts: [String] {
+        events.compactMap { event -> String? in
+            if case .transcript(let text) = event.kind { return text } else { return nil }
+        }
     }
 }

@@ -44,4 +44,37 @@ final class HomePhrasingsTests: XCTestCase {
         let after = try recognizer(config).transcribe(audio).text
         XCTAssertEqual(after, phrase)
     }
+
+    /// The recogniser also holds a search of the home's commands alone, which hears the
+    /// command just finished again; none without a home.
+    func testTheHomesCommandsAloneHearTheCommandAgain() throws {
+        var config = Config()
+        config.brain.mode = "local"
+        let audio = try TestAudio.spoken("switch off the greenhouse sprinkler")
+        let plain = try recognizer(config)
+        _ = try plain.transcribe(audio)
+        XCTAssertNil(try plain.decodeAgain(withSideSearch: Hearing.homeCommandsSearch), "no home, no search")
+
+        try HomeDirectory(
+            entities: [
+                HomeEntity(id: "switch.greenhouse_sprinkler", name: "Greenhouse Sprinkler"),
+                HomeEntity(id: "light.porch", name: "Porch Light"),
+            ], areas: [], server: "http://homeassistant.local:8123"
+        ).write(to: directory + "/cache")
+        config.homeAssistant.url = "http://homeassistant.local:8123"
+        let home = try recognizer(config)
+        XCTAssertEqual(try home.decodeAgain(withSideSearch: Hearing.homeCommandsSearch)?.text, "", "nothing heard yet")
+        _ = try home.transcribe(audio)
+        XCTAssertEqual(
+            try home.decodeAgain(withSideSearch: Hearing.homeCommandsSearch)?.text, "switch off the greenhouse sprinkler")
+        // The main search is as it was: the next command is heard with the skills' model.
+        XCTAssertEqual(try home.transcribe(try TestAudio.spoken("turn on the porch light")).text, "turn on the porch light")
+    }
+
+    func testTheGrammarHoldsEachCommandOnceInTheRecognisersWords() throws {
+        let grammar = try XCTUnwrap(CommandGrammar.jsgf(["Set the lamp to 40 percent", "set the lamp to 40%", "open it!"]))
+        XCTAssertTrue(grammar.hasPrefix("#JSGF V1.0;"))
+        XCTAssertTrue(grammar.contains("public <command> = open it\n    | set the lamp to forty percent ;"), grammar)
+        XCTAssertNil(CommandGrammar.jsgf(["", "!?"]))
+    }
 }

@@ -15,7 +15,8 @@ final class SpeakerEnvironment: PipelineVoice, PipelineActions, PipelineAttentio
     private let player: SpeakerPlayer
     private let planned: PlannedAnswers
     private let announcements: Announcements
-    private let openQuestions: SphinxRecognizer?
+    private let recognizer: SphinxRecognizer?
+    private let homeNames: () -> HomeDirectory?
     private let whisper: WhisperSlot
     private let makeWakeDetector: (Config) throws(SpeechError) -> any WakeWordDetector
     private let report: @Sendable (any SusiError) -> Void
@@ -23,13 +24,15 @@ final class SpeakerEnvironment: PipelineVoice, PipelineActions, PipelineAttentio
     private var awaitingPlay = false
 
     /// `observer` is updated in `reconfigure`;
-    /// `openQuestions` (the pipeline's own recogniser, with its open-question search; nil in
-    /// `local` mode or with `stt.open_questions` off at start) hears commands no skill
-    /// understood again while `stt.open_questions` is on; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
+    /// `recognizer` (the pipeline's own) hears commands no skill understood again: with its
+    /// open-question search (none in `local` mode or with `stt.open_questions` off at start)
+    /// while `stt.open_questions` is on, and with the commands of the home `homeNames` gives
+    /// alone; `makeWakeDetector` makes the detector anew after a `hotword.*` change; `report`
     /// hears failures to read the planned answers.
     init(
         live: LiveConfig, observer: SpeakerConfigObserver, dispatcher: ActionDispatcher, player: SpeakerPlayer,
-        planned: PlannedAnswers, announcements: Announcements, openQuestions: SphinxRecognizer?, whisper: WhisperSlot,
+        planned: PlannedAnswers, announcements: Announcements, recognizer: SphinxRecognizer?,
+        homeNames: @escaping () -> HomeDirectory? = { nil }, whisper: WhisperSlot,
         makeWakeDetector: @escaping (Config) throws(SpeechError) -> any WakeWordDetector,
         report: @escaping @Sendable (any SusiError) -> Void
     ) {
@@ -39,7 +42,8 @@ final class SpeakerEnvironment: PipelineVoice, PipelineActions, PipelineAttentio
         self.player = player
         self.planned = planned
         self.announcements = announcements
-        self.openQuestions = openQuestions
+        self.recognizer = recognizer
+        self.homeNames = homeNames
         self.whisper = whisper
         self.makeWakeDetector = makeWakeDetector
         self.report = report
@@ -106,8 +110,25 @@ final class SpeakerEnvironment: PipelineVoice, PipelineActions, PipelineAttentio
     /// The recogniser's open-question decoder heard the command beside the skills' search:
     /// its final pass gives the reading.
     func transcribeAgain() throws -> String? {
-        guard live.current.stt.openQuestions, let openQuestions else { return nil }
-        return try openQuestions.decodeAgain().text
+        guard live.current.stt.openQuestions, let recognizer, recognizer.hasSecondSearch else { return nil }
+        return try recognizer.decodeAgain().text
+    }
+
+    /// The recogniser's search of the Home Assistant's commands alone hears the command again
+    /// when `heard` names a thing of the home, and is taken when both readings share a word
+    /// of a name (`HomeDirectory.mayBe`); a failure is reported and the other hearings follow.
+    func homeCommand(insteadOf heard: String) -> String? {
+        guard let recognizer, let names = homeNames(), !names.nameWords.isDisjoint(with: HomeDirectory.words(heard))
+        else { return nil }
+        do throws(SpeechError) {
+            guard let command = try recognizer.decodeAgain(withSideSearch: Hearing.homeCommandsSearch)?.text,
+                names.mayBe(command, heard: heard)
+            else { return nil }
+            return command
+        } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// Whisper, for `stt.engine whisper` (when it is installed): its reading replaces a sure

@@ -238,7 +238,7 @@ public final class SpeakerRuntime {
         _ = whisper.transcriber(for: config)
         let environment = SpeakerEnvironment(
             live: live, observer: observer, dispatcher: parts.dispatcher, player: parts.player, planned: parts.planned,
-            announcements: parts.announcements, openQuestions: ears.recognizer.hasSecondSearch ? ears.recognizer : nil,
+            announcements: parts.announcements, recognizer: ears.recognizer, homeNames: { [home = parts.home] in home?.names },
             whisper: whisper,
             makeWakeDetector: { [recognizer = ears.recognizer] config throws(SpeechError) in
                 try Assembly.wakeDetector(config, models: models, calibrations: calibrations, host: recognizer, logger: hearing)

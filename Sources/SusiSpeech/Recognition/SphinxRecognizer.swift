@@ -115,6 +115,29 @@ public final class SphinxRecognizer: SpeechRecognizer {
         return transcript
     }
 
+    /// The utterance `finish` ended, decoded again with the side search `name` (created with
+    /// the decoder: `sideSearches`), from the front end's state as it began; nil when the
+    /// decoder has no such search. The main search and its front end are left as they were,
+    /// so `resume` still continues the utterance. About a tenth of the utterance's length for
+    /// a grammar.
+    ///
+    /// - Throws: `stt-decode-failed` during an utterance or for one too long to keep;
+    ///   PocketSphinx's errors.
+    public func decodeAgain(withSideSearch name: String) throws(SpeechError) -> Transcript? {
+        guard decoder.sideSearchNames.contains(name) else { return nil }
+        guard !decoder.isInUtterance, canResume else {
+            throw SpeechError(.decodeFailed, "no finished utterance to decode again with \(name)")
+        }
+        var frontEnd = frontEndAtStart
+        let samples = decoded
+        return try decoder.withSearch(name, frontEnd: &frontEnd) { side throws(SpeechError) in
+            try side.startUtterance()
+            try side.process(samples)
+            try side.endUtterance()
+            return Self.transcript(from: side.segments, framesPerSecond: side.configuration.framesPerSecond)
+        }
+    }
+
     /// Opens an utterance; transcript times count from here. First decodes `recent` (about
     /// 1 s, a few tens of milliseconds of work) when there is some, and throws the words away.
     ///

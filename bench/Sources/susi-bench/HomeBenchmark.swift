@@ -119,5 +119,69 @@ enum HomeBenchmark {
         if whisper != nil { print("Whisper failed (kept PocketSphinx's reading) on \(whisperFailures) commands") }
         print("misheard (id, said, heard, the skills' model's reading):")
         for miss in misses { print("  " + miss) }
+        if let others = options.homeGrammarOthers {
+            try grammar(
+                rows: rows, others: others, names: names, recognizer: recognizer, understanding: local.understanding(of:),
+                action: action)
+        }
+    }
+
+    /// The home's commands alone heard again (the recogniser's side search,
+    /// `Hearing.homeCommandsSearch`) beside the skills' model: per rule, the commands whose
+    /// action is right, and of `others` (commands for other skills, or open questions) those
+    /// it turns into a home command. The speaker's rule is the last.
+    static func grammar(
+        rows: [CorpusRow], others: String, names: HomeDirectory, recognizer: SphinxRecognizer,
+        understanding: (String) -> CommandUnderstanding?, action: (String) -> String
+    ) throws {
+        let rules: [(String, (_ lm: String, _ sure: Bool, _ heard: String) -> String)] = [
+            ("skills' model alone", { lm, _, _ in lm }),
+            ("the home's commands when no skill is sure", { lm, sure, heard in sure ? lm : heard }),
+            (
+                "the same, when both share a word of a name (the speaker's)",
+                { lm, sure, heard in !sure && names.mayBe(heard, heard: lm) ? heard : lm }
+            ),
+        ]
+        /// The skills' model's reading, whether a skill is sure of it, and the home's commands' reading.
+        func readings(_ row: CorpusRow) throws -> (String, Bool, String) {
+            let (lm, transcript, _) = try CommandBenchmark.recognize(row, recognizer: recognizer, understanding: understanding)
+            let sure = transcript.command(understanding: understanding).isSure
+            let heard = try recognizer.decodeAgain(withSideSearch: Hearing.homeCommandsSearch)?.text ?? ""
+            return (lm, sure, heard)
+        }
+        var right: [String: [Int]] = [:]
+        var total: [String: Int] = [:]
+        for row in rows {
+            let expected = action(row.text)
+            let (lm, sure, heard) = try readings(row)
+            total[row.condition, default: 0] += 1
+            for (index, rule) in rules.enumerated() where action(rule.1(lm, sure, heard)) == expected {
+                right[row.condition, default: [Int](repeating: 0, count: rules.count)][index] += 1
+            }
+            if benchDebug { print(["ROW", "home", row.id, row.text, lm, "\(sure)", heard].joined(separator: "\t")) }
+        }
+        var turned = [Int](repeating: 0, count: rules.count)
+        let otherRows = try Corpus.rows(others)
+        for row in otherRows {
+            let (lm, sure, heard) = try readings(row)
+            for (index, rule) in rules.enumerated()
+            where action(rule.1(lm, sure, heard)).hasPrefix("home [home_assistant ")
+                && !action(lm).hasPrefix("home [home_assistant ")
+            {
+                turned[index] += 1
+            }
+            if benchDebug { print(["ROW", "other", row.id, row.text, lm, "\(sure)", heard].joined(separator: "\t")) }
+        }
+        let conditions = total.keys.sorted()
+        print("| rule | " + conditions.joined(separator: " | ") + " | all | other commands made home commands |")
+        print("|---|" + String(repeating: "---|", count: conditions.count + 2))
+        for (index, rule) in rules.enumerated() {
+            let counts = conditions.map { right[$0]?[index] ?? 0 }
+            let cells = zip(conditions, counts).map {
+                String(format: "%.1f%%", 100 * Double($1) / Double(max(1, total[$0] ?? 0)))
+            }
+            let all = String(format: "%.1f%%", 100 * Double(counts.reduce(0, +)) / Double(max(1, rows.count)))
+            print("| \(rule.0) | " + cells.joined(separator: " | ") + " | \(all) | \(turned[index]) of \(otherRows.count) |")
+        }
     }
 }

@@ -53,6 +53,10 @@ struct Options {
     var homeNames = "bench/home/names.json"
     /// `models/whisper`: also measure with Whisper hearing the commands no skill is sure of.
     var homeWhisper: String?
+    /// Also hear every command again with the home's commands alone
+    /// (`Hearing.homeCommandsSearch`), and count on this other corpus (the dev corpus, open
+    /// questions: no home command) how often each rule would turn a command into a home one.
+    var homeGrammarOthers: String?
 }
 
 func parseOptions() -> Options {
@@ -94,6 +98,7 @@ func parseOptions() -> Options {
         case "--home": options.home = value
         case "--home-names": options.homeNames = value
         case "--home-whisper": options.homeWhisper = value
+        case "--home-grammar": options.homeGrammarOthers = value
         case "--questions-out": options.questionsOut = value
         case "--set":
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
