@@ -16,10 +16,13 @@ public func waitForTermination() {
 /// Runs a closure on a background thread when SIGINT or SIGTERM arrives, while the caller's
 /// thread goes on (e.g. blocked in the audio loop). Keep the watch alive as long as needed.
 ///
-/// The signals are set to be ignored only until each dispatch source is resumed, which catches
-/// them with libdispatch's own handler: a caught signal is reset to its default in the children
-/// the speaker starts (hooks, yt-dlp, snapclient), so they can still be stopped with SIGTERM
-/// (`TerminationWatchTests`).
+/// Each signal is caught at once by a handler that does nothing, until libdispatch's own
+/// handler (installed by its manager thread some time after the source is resumed) replaces
+/// it: so the default action never ends the process, and the children the speaker starts
+/// (hooks, yt-dlp, snapclient) get the signals at their default, since a caught signal is reset
+/// in a new program, where an ignored one stays ignored. Setting `SIG_IGN` instead left the
+/// signals ignored in a child started before libdispatch's handler came (`TerminationWatchTests`
+/// failed so once in CI).
 final class TerminationWatch {
     private var sources: [any DispatchSourceSignal] = []
 
@@ -27,7 +30,7 @@ final class TerminationWatch {
     /// then returns normally.
     init(_ body: @escaping @Sendable () -> Void) {
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
+            signal(signalNumber) { _ in }
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler(handler: body)
             source.resume()
