@@ -474,6 +474,15 @@ public final class SphinxDecoder {
         isInUtterance = true
     }
 
+    /// Decodes `samples` as one whole utterance; its hypothesis and segments are then readable.
+    ///
+    /// - Throws: as `startUtterance`, `process` and `endUtterance`.
+    public func decodeUtterance(_ samples: [Int16]) throws(SpeechError) {
+        try startUtterance()
+        try process(samples)
+        try endUtterance()
+    }
+
     /// Opens an utterance again from the front end's state `start` (read when the closed
     /// utterance began; nil: as it is) and decodes `samples`, that utterance's audio so far,
     /// so that more audio continues it as if it had never been closed.

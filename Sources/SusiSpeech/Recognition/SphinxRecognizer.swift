@@ -131,9 +131,7 @@ public final class SphinxRecognizer: SpeechRecognizer {
         var frontEnd = frontEndAtStart
         let samples = decoded
         return try decoder.withSearch(name, frontEnd: &frontEnd) { side throws(SpeechError) in
-            try side.startUtterance()
-            try side.process(samples)
-            try side.endUtterance()
+            try side.decodeUtterance(samples)
             return Self.transcript(from: side.segments, framesPerSecond: side.configuration.framesPerSecond)
         }
     }

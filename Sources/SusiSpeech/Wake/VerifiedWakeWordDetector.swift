@@ -351,9 +351,7 @@ public final class VerifiedWakeWordDetector: WakeWordDetector {
     private static func decode<Result>(
         _ samples: [Int16], with decoder: SphinxDecoder, _ result: (SphinxDecoder) -> Result
     ) throws(SpeechError) -> Result {
-        try decoder.startUtterance()
-        try decoder.process(samples)
-        try decoder.endUtterance()
+        try decoder.decodeUtterance(samples)
         return result(decoder)
     }
 
